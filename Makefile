@@ -1,0 +1,126 @@
+# pandia: GNU Makefile.  Everything is built into build/.
+#
+#   make            build build/pandia, build/libpandia-pin.so, workloads
+#   make check      install missing dependencies, build, run every test
+#   make demo       install missing dependencies, build, run the demo
+#   make bench      print the benchmarks (ratios measured side by side)
+#   make install    install into $(DESTDIR)$(PREFIX)
+#
+#   DEVELOPER=1                 warnings are errors
+#   SANITIZE=address,undefined  sanitized build (into build/ as usual)
+
+include config.mk
+
+B ?= build
+export B
+PKGS := hwloc numa jansson
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libpfm4 ships no pkg-config file on Debian; ask anyway, fall back to -lpfm
+PFM_LIBS := $(shell $(PKG_CONFIG) --libs libpfm 2>/dev/null || echo -lpfm)
+CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter -Wformat=2 -Wvla \
+	-Wno-format-truncation
+ifeq ($(DEVELOPER),1)
+WARN += -Werror
+endif
+ifneq ($(SANITIZE),)
+SAN := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+endif
+
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPANDIA_VERSION='"$(VERSION)"' \
+	-I. $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(SAN)
+LIBS := $(PKG_LIBS) $(PFM_LIBS) -lpthread -lm
+
+# The library: every .c directly in these directories except main.c.
+LIB_DIRS := common stress profiler predictor
+LIB_SRC := $(filter-out common/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+
+WORKLOAD_SRC := $(wildcard workloads/*.c)
+WORKLOADS := $(WORKLOAD_SRC:workloads/%.c=$(B)/workloads/%)
+TEST_SRC := $(wildcard tests/check_*.c)
+TESTS := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+TPROG_SRC := $(wildcard tests/progs/*.c)
+TPROGS := $(TPROG_SRC:tests/progs/%.c=$(B)/tests/progs/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCHES := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+
+all: $(B)/pandia $(B)/libpandia-pin.so $(WORKLOADS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/libpandia.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/pandia: $(B)/obj/common/main.o $(B)/libpandia.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/obj/profiler/shim/%.o: profiler/shim/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+$(B)/libpandia-pin.so: $(patsubst %.c,$(B)/obj/%.o,$(wildcard profiler/shim/*.c))
+	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^ -ldl -lpthread
+
+# Workloads are single-file programs; OpenMP where they use it.
+$(B)/workloads/%: workloads/%.c $(wildcard workloads/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/workloads/$*.d -o $@ $< \
+		$(ALL_LDFLAGS) -fopenmp -lpthread -lm
+
+$(B)/tests/check_%: tests/check_%.c $(B)/libpandia.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MF $(B)/tests/check_$*.d -o $@ $< \
+		$(B)/libpandia.a $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+
+$(B)/tests/progs/%: tests/progs/%.c $(B)/libpandia.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ $< \
+		$(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
+
+$(B)/bench/%: bench/%.c $(B)/libpandia.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MF $(B)/bench/$*.d -o $@ $< \
+		$(B)/libpandia.a $(ALL_LDFLAGS) $(LIBS)
+
+deps:
+	@scripts/install-deps
+
+# check and demo install what is missing first, then build in a
+# second make so that pkg-config sees the freshly installed packages.
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@scripts/run-tests
+
+tests: all $(TESTS) $(TPROGS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCHES) $(TPROGS)
+	@scripts/bench
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pandia \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/machines
+	install -m 755 $(B)/pandia $(DESTDIR)$(BINDIR)/pandia
+	install -m 644 $(B)/libpandia-pin.so $(DESTDIR)$(LIBDIR)/pandia/
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 machines/*.json $(DESTDIR)$(DATADIR)/machines/
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps check tests demo bench install clean
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

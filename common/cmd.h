@@ -1,0 +1,35 @@
+/*
+ * cmd.h - the pandia subcommands and what they share.
+ *
+ * One file per subcommand exports cmd_NAME() and usage_NAME[].  The
+ * dispatcher (common/main.c) handles "pandia help NAME" and
+ * "pandia NAME --help" (both print usage_NAME to stdout).
+ *
+ * Exit status: 0 success, 1 failure, 2 usage error.
+ */
+#ifndef PANDIA_CMD_H
+#define PANDIA_CMD_H
+
+int cmd_machine(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+extern const char usage_machine[];
+extern const char usage_run[];
+extern const char usage_profile[];
+extern const char usage_predict[];
+extern const char usage_validate[];
+
+/*
+ * Print "pandia CMD: MESSAGE" and "see 'pandia CMD --help'" to stderr
+ * and exit with status 2.
+ */
+void usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* Where pandia's own files are: the directory of the running binary. */
+const char *pandia_exe_dir(void);
+
+#endif

@@ -1,0 +1,1228 @@
+/*
+ * machine.c - pandia-machine/1: the machine description as JSON.
+ *
+ * The JSON keeps the order written here, and numbers are printed with
+ * a fixed precision, so save, load and save again gives identical
+ * bytes.  Loading reports the file, the line and column of the bad
+ * value and what is wrong with it.
+ */
+#include "common/machine.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cpulist.h"
+#include "common/jsonout.h"
+#include "common/jsonpos.h"
+#include "common/util.h"
+
+static const char *const level_names[LVL_COUNT] = {
+	"L1", "L2", "L3", "dram", "interconnect"
+};
+
+const char *level_name(enum pandia_level level)
+{
+	return (unsigned)level < LVL_COUNT ? level_names[level] : "?";
+}
+
+int level_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < LVL_COUNT; i++)
+		if (name && !strcmp(name, level_names[i]))
+			return i;
+	return -1;
+}
+
+struct pandia_machine *machine_new(void)
+{
+	struct pandia_machine *m = xcalloc(1, sizeof(*m));
+
+	return m;
+}
+
+void measure_release(struct pandia_measure *ms)
+{
+	free(ms->kernel);
+	free(ms->pus);
+	free(ms->unit);
+	free(ms->note);
+	memset(ms, 0, sizeof(*ms));
+}
+
+void machine_free(struct pandia_machine *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	free(m->host);
+	free(m->cpu_model);
+	free(m->kernel);
+	free(m->date);
+	free(m->version);
+	free(m->origin);
+	free(m->topology_source);
+	free(m->assumptions);
+	free(m->pus);
+	for (i = 0; i < m->n_cores; i++)
+		free(m->cores[i].pus);
+	free(m->cores);
+	for (i = 0; i < m->n_sockets; i++)
+		free(m->sockets[i].cores);
+	free(m->sockets);
+	for (i = 0; i < m->n_numa; i++)
+		free(m->numa[i].cores);
+	free(m->numa);
+	for (i = 0; i < m->n_caches; i++)
+		free(m->caches[i].cores);
+	free(m->caches);
+	measure_release(&m->peak);
+	measure_release(&m->smt);
+	free(m->smt_reason);
+	for (i = 0; i < LVL_COUNT; i++) {
+		free(m->links[i].reason);
+		measure_release(&m->links[i].per_core);
+		measure_release(&m->links[i].aggregate);
+	}
+	for (i = 0; i < m->n_xlinks; i++)
+		measure_release(&m->xlinks[i].m);
+	free(m->xlinks);
+	free(m);
+}
+
+int machine_pu_index(const struct pandia_machine *m, int os)
+{
+	int lo = 0, hi = m->n_pus - 1;
+
+	/* pus[] is sorted by os_index */
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (m->pus[mid].os_index == os)
+			return mid;
+		if (m->pus[mid].os_index < os)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int machine_smt(const struct pandia_machine *m)
+{
+	int i, n;
+
+	if (!m->n_cores)
+		return 0;
+	n = m->cores[0].n_pus;
+	for (i = 1; i < m->n_cores; i++)
+		if (m->cores[i].n_pus != n)
+			return 0;
+	return n;
+}
+
+/* ---- writing ---------------------------------------------------- */
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *int_array(const int *v, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *measure_to_json(const struct pandia_measure *ms)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kernel", jstr(ms->kernel));
+	json_object_set_new(o, "working_set_bytes",
+			    json_real(ms->working_set));
+	json_object_set_new(o, "threads", json_integer(ms->threads));
+	json_object_set_new(o, "pus", jstr(ms->pus));
+	json_object_set_new(o, "repetitions", json_integer(ms->repetitions));
+	json_object_set_new(o, "best", json_real(ms->best));
+	json_object_set_new(o, "median", json_real(ms->median));
+	json_object_set_new(o, "spread", json_real(ms->spread));
+	json_object_set_new(o, "unit", jstr(ms->unit));
+	json_object_set_new(o, "note", jstr(ms->note));
+	return o;
+}
+
+static json_t *topology_to_json(const struct pandia_machine *m)
+{
+	json_t *t = json_object(), *a, *o, *c;
+	int i, j, k;
+
+	a = json_array();
+	for (i = 0; i < m->n_sockets; i++) {
+		o = json_object();
+		json_object_set_new(o, "os_index",
+				    json_integer(m->sockets[i].os_index));
+		json_object_set_new(o, "cores", int_array(m->sockets[i].cores,
+							  m->sockets[i].n_cores));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(t, "sockets", a);
+
+	a = json_array();
+	for (i = 0; i < m->n_numa; i++) {
+		const struct pandia_numa *n = &m->numa[i];
+
+		o = json_object();
+		json_object_set_new(o, "os_index", json_integer(n->os_index));
+		json_object_set_new(o, "socket", json_integer(n->socket));
+		json_object_set_new(o, "memory_bytes",
+				    json_integer((json_int_t)n->memory));
+		json_object_set_new(o, "cores", int_array(n->cores,
+							  n->n_cores));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(t, "numa_nodes", a);
+
+	a = json_array();
+	for (i = 0; i < m->n_cores; i++) {
+		const struct pandia_core *co = &m->cores[i];
+		json_t *pus = json_array();
+
+		o = json_object();
+		json_object_set_new(o, "socket", json_integer(co->socket));
+		json_object_set_new(o, "numa", json_integer(co->numa));
+		for (j = 0; j < co->n_pus; j++)
+			json_array_append_new(pus, json_integer(
+				m->pus[co->pus[j]].os_index));
+		json_object_set_new(o, "pus", pus);
+		c = json_object();
+		for (k = 0; k < 3; k++)
+			if (co->cache[k] >= 0)
+				json_object_set_new(c, level_names[k],
+						    json_integer(co->cache[k]));
+		json_object_set_new(o, "caches", c);
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(t, "cores", a);
+
+	a = json_array();
+	for (i = 0; i < m->n_caches; i++) {
+		const struct pandia_cache *ca = &m->caches[i];
+
+		o = json_object();
+		json_object_set_new(o, "level",
+				    json_string(level_names[ca->level - 1]));
+		json_object_set_new(o, "size_bytes",
+				    json_integer((json_int_t)ca->size));
+		json_object_set_new(o, "cores", int_array(ca->cores,
+							  ca->n_cores));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(t, "caches", a);
+	return t;
+}
+
+static const char *shared_by(int level)
+{
+	switch (level) {
+	case LVL_L3:
+		return "cache instance";
+	case LVL_DRAM:
+		return "NUMA node";
+	case LVL_INTERCONNECT:
+		return "socket pair";
+	default:
+		return "core";
+	}
+}
+
+static json_t *machine_to_json(const struct pandia_machine *m)
+{
+	json_t *root = json_object(), *o, *a;
+	int i;
+
+	json_object_set_new(root, "schema", json_string(PANDIA_MACHINE_SCHEMA));
+
+	o = json_object();
+	json_object_set_new(o, "host", jstr(m->host));
+	json_object_set_new(o, "cpu_model", jstr(m->cpu_model));
+	json_object_set_new(o, "kernel", jstr(m->kernel));
+	json_object_set_new(o, "date", jstr(m->date));
+	json_object_set_new(o, "pandia_version", jstr(m->version));
+	json_object_set_new(o, "origin", jstr(m->origin));
+	json_object_set_new(o, "topology_source", jstr(m->topology_source));
+	json_object_set_new(o, "assumptions", jstr(m->assumptions));
+	json_object_set_new(root, "identity", o);
+
+	a = json_array();
+	for (i = 0; i < m->n_pus; i++)
+		json_array_append_new(a, json_integer(m->pus[i].os_index));
+	json_object_set_new(root, "pus", a);
+	json_object_set_new(root, "topology", topology_to_json(m));
+
+	o = json_object();
+	json_object_set_new(o, "peak_rate", json_real(m->peak_rate));
+	json_object_set_new(o, "unit", json_string("ops/s"));
+	json_object_set_new(o, "measure", measure_to_json(&m->peak));
+	if (m->smt_applicable) {
+		json_object_set_new(o, "smt_aggregate_rate",
+				    json_real(m->smt_rate));
+		json_object_set_new(o, "smt_measure",
+				    measure_to_json(&m->smt));
+	} else {
+		json_object_set_new(o, "smt_aggregate_rate", json_null());
+		json_object_set_new(o, "smt_note", jstr(m->smt_reason));
+	}
+	json_object_set_new(root, "core", o);
+
+	a = json_array();
+	for (i = 0; i < LVL_COUNT; i++) {
+		const struct pandia_link *l = &m->links[i];
+
+		if (!l->present)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "level", json_string(level_names[i]));
+		json_object_set_new(o, "per_core_bw", json_real(l->per_core_bw));
+		json_object_set_new(o, "aggregate_bw",
+				    json_real(l->aggregate_bw));
+		json_object_set_new(o, "unit", json_string("bytes/s"));
+		json_object_set_new(o, "aggregate_per",
+				    json_string(shared_by(i)));
+		json_object_set_new(o, "per_core_measure",
+				    measure_to_json(&l->per_core));
+		json_object_set_new(o, "aggregate_measure",
+				    measure_to_json(&l->aggregate));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "links", a);
+
+	a = json_array();
+	for (i = 0; i < LVL_COUNT; i++) {
+		const struct pandia_link *l = &m->links[i];
+
+		if (l->present)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "level", json_string(level_names[i]));
+		json_object_set_new(o, "reason", jstr(l->reason));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "absent_links", a);
+
+	a = json_array();
+	for (i = 0; i < m->n_xlinks; i++) {
+		const struct pandia_xlink *x = &m->xlinks[i];
+		int pair[2] = { x->from, x->to };
+
+		o = json_object();
+		json_object_set_new(o, "sockets", int_array(pair, 2));
+		json_object_set_new(o, "bw", json_real(x->bw));
+		json_object_set_new(o, "unit", json_string("bytes/s"));
+		json_object_set_new(o, "measure", measure_to_json(&x->m));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "interconnect", a);
+	return root;
+}
+
+char *machine_to_string(const struct pandia_machine *m)
+{
+	json_t *root = machine_to_json(m);
+	char *out = json_to_text(root);
+
+	json_decref(root);
+	return out;
+}
+
+int machine_save(const struct pandia_machine *m, const char *path,
+		 struct pandia_error *err)
+{
+	char *s;
+	int ret;
+
+	if (machine_check(m, err) < 0)
+		return -1;
+	s = machine_to_string(m);
+	ret = write_file_atomic(path, s, strlen(s), err);
+	free(s);
+	return ret;
+}
+
+/* ---- checking --------------------------------------------------- */
+
+/*
+ * The checks shared by machine_check() and loading.  On a problem sets
+ * path (JSON path of the offending value) and err's text.
+ */
+static int check(const struct pandia_machine *m, char *path, size_t plen,
+		 struct pandia_error *err)
+{
+	int *owner = NULL, i, j, ret = -1;
+
+#define BAD(...) do { snprintf(path, plen, __VA_ARGS__); goto out; } while (0)
+	if (m->n_pus < 1) {
+		snprintf(path, plen, "pus");
+		perr_set(err, "the machine has no PU");
+		goto out;
+	}
+	for (i = 1; i < m->n_pus; i++)
+		if (m->pus[i].os_index <= m->pus[i - 1].os_index) {
+			perr_set(err, "PU %d is listed twice or out of order",
+				 m->pus[i].os_index);
+			BAD("pus[%d]", i);
+		}
+	if (m->n_cores < 1 || m->n_sockets < 1) {
+		perr_set(err, "the machine needs at least one core and one "
+			 "socket");
+		BAD("topology");
+	}
+	owner = xmalloc(sizeof(*owner) * (size_t)(m->n_pus + m->n_cores));
+	for (i = 0; i < m->n_pus; i++)
+		owner[i] = -1;
+	for (i = 0; i < m->n_cores; i++) {
+		const struct pandia_core *c = &m->cores[i];
+
+		if (c->socket < 0 || c->socket >= m->n_sockets) {
+			perr_set(err, "socket %d does not exist", c->socket);
+			BAD("topology.cores[%d].socket", i);
+		}
+		if (c->numa < -1 || c->numa >= m->n_numa) {
+			perr_set(err, "NUMA node %d does not exist", c->numa);
+			BAD("topology.cores[%d].numa", i);
+		}
+		if (c->n_pus < 1) {
+			perr_set(err, "core %d has no PU", i);
+			BAD("topology.cores[%d].pus", i);
+		}
+		for (j = 0; j < 3; j++)
+			if (c->cache[j] < -1 || c->cache[j] >= m->n_caches ||
+			    (c->cache[j] >= 0 &&
+			     m->caches[c->cache[j]].level != j + 1)) {
+				perr_set(err, "core %d names cache %d, which is "
+					 "not an L%d cache", i, c->cache[j],
+					 j + 1);
+				BAD("topology.cores[%d].caches.L%d", i, j + 1);
+			}
+		for (j = 0; j < c->n_pus; j++) {
+			int p = c->pus[j];
+
+			if (owner[p] >= 0) {
+				perr_set(err, "PU %d is in core %d and core %d",
+					 m->pus[p].os_index, owner[p], i);
+				BAD("topology.cores[%d].pus[%d]", i, j);
+			}
+			owner[p] = i;
+			if (m->pus[p].core != i) {
+				perr_set(err, "PU %d is not recorded in core %d",
+					 m->pus[p].os_index, i);
+				BAD("topology.cores[%d].pus[%d]", i, j);
+			}
+		}
+	}
+	for (i = 0; i < m->n_pus; i++)
+		if (owner[i] < 0) {
+			perr_set(err, "PU %d is in no core", m->pus[i].os_index);
+			BAD("pus[%d]", i);
+		}
+	for (i = 0; i < m->n_cores; i++)
+		owner[i] = -1;
+	for (i = 0; i < m->n_sockets; i++)
+		for (j = 0; j < m->sockets[i].n_cores; j++) {
+			int c = m->sockets[i].cores[j];
+
+			if (c < 0 || c >= m->n_cores) {
+				perr_set(err, "core %d does not exist", c);
+				BAD("topology.sockets[%d].cores[%d]", i, j);
+			}
+			if (owner[c] >= 0) {
+				perr_set(err, "core %d is in socket %d and "
+					 "socket %d", c, owner[c], i);
+				BAD("topology.sockets[%d].cores[%d]", i, j);
+			}
+			if (m->cores[c].socket != i) {
+				perr_set(err, "core %d says it is in socket %d",
+					 c, m->cores[c].socket);
+				BAD("topology.sockets[%d].cores[%d]", i, j);
+			}
+			owner[c] = i;
+		}
+	for (i = 0; i < m->n_cores; i++)
+		if (owner[i] < 0) {
+			perr_set(err, "core %d is in no socket", i);
+			BAD("topology.cores[%d]", i);
+		}
+	for (i = 0; i < m->n_numa; i++)
+		for (j = 0; j < m->numa[i].n_cores; j++)
+			if (m->numa[i].cores[j] < 0 ||
+			    m->numa[i].cores[j] >= m->n_cores) {
+				perr_set(err, "core %d does not exist",
+					 m->numa[i].cores[j]);
+				BAD("topology.numa_nodes[%d].cores[%d]", i, j);
+			}
+	for (i = 0; i < m->n_caches; i++) {
+		if (m->caches[i].level < 1 || m->caches[i].level > 3) {
+			perr_set(err, "cache level must be L1, L2 or L3");
+			BAD("topology.caches[%d].level", i);
+		}
+		for (j = 0; j < m->caches[i].n_cores; j++)
+			if (m->caches[i].cores[j] < 0 ||
+			    m->caches[i].cores[j] >= m->n_cores) {
+				perr_set(err, "core %d does not exist",
+					 m->caches[i].cores[j]);
+				BAD("topology.caches[%d].cores[%d]", i, j);
+			}
+	}
+	if (!(m->peak_rate > 0) || !isfinite(m->peak_rate)) {
+		perr_set(err, "must be positive, got %g", m->peak_rate);
+		BAD("core.peak_rate");
+	}
+	if (m->smt_applicable && (!(m->smt_rate > 0) ||
+				  !isfinite(m->smt_rate))) {
+		perr_set(err, "must be positive, got %g", m->smt_rate);
+		BAD("core.smt_aggregate_rate");
+	}
+	for (i = 0, j = 0; i < LVL_COUNT; i++) {
+		const struct pandia_link *l = &m->links[i];
+
+		if (!l->present)
+			continue;
+		if (!(l->per_core_bw > 0) || !isfinite(l->per_core_bw)) {
+			perr_set(err, "must be positive, got %g",
+				 l->per_core_bw);
+			BAD("links[%d].per_core_bw", j);
+		}
+		if (!(l->aggregate_bw > 0) || !isfinite(l->aggregate_bw)) {
+			perr_set(err, "must be positive, got %g",
+				 l->aggregate_bw);
+			BAD("links[%d].aggregate_bw", j);
+		}
+		j++;
+	}
+	for (i = 0; i < m->n_xlinks; i++) {
+		const struct pandia_xlink *x = &m->xlinks[i];
+
+		if (x->from < 0 || x->from >= m->n_sockets || x->to < 0 ||
+		    x->to >= m->n_sockets || x->from == x->to) {
+			perr_set(err, "bad socket pair %d-%d", x->from, x->to);
+			BAD("interconnect[%d].sockets", i);
+		}
+		if (!(x->bw > 0) || !isfinite(x->bw)) {
+			perr_set(err, "must be positive, got %g", x->bw);
+			BAD("interconnect[%d].bw", i);
+		}
+	}
+#undef BAD
+	ret = 0;
+out:
+	free(owner);
+	return ret;
+}
+
+int machine_check(const struct pandia_machine *m, struct pandia_error *err)
+{
+	char path[128] = "";
+	struct pandia_error e;
+
+	if (check(m, path, sizeof(path), &e) == 0)
+		return 0;
+	return perr_set(err, "%s: %s", path, e.text);
+}
+
+/* ---- loading ---------------------------------------------------- */
+
+struct ctx {
+	const char *text;
+	const char *source;
+	struct pandia_error *err;
+};
+
+static int fail(struct ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[384];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_locate(c->text, path, &line, &col);
+	return perr_at(c->err, c->source, line, col, "%s%s%s", path,
+		       *path ? ": " : "", msg);
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* obj.key as an object/array of the wanted type; path gets the path */
+static json_t *get(struct ctx *c, json_t *obj, const char *opath,
+		   const char *key, json_type type, char *path, size_t plen,
+		   bool required)
+{
+	json_t *v = json_object_get(obj, key);
+
+	snprintf(path, plen, "%s%s%s", opath, *opath ? "." : "", key);
+	if (!v || json_is_null(v)) {
+		if (required)
+			fail(c, opath, "missing field '%s'", key);
+		return NULL;
+	}
+	if (json_typeof(v) != type &&
+	    !(type == JSON_REAL && json_is_integer(v))) {
+		static const char *const want[] = {
+			[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
+			[JSON_STRING] = "a string", [JSON_INTEGER] =
+			"an integer", [JSON_REAL] = "a number",
+		};
+		fail(c, path, "must be %s, not %s", want[type], type_name(v));
+		return NULL;
+	}
+	return v;
+}
+
+static int get_num(struct ctx *c, json_t *obj, const char *opath,
+		   const char *key, double *out, bool required)
+{
+	char path[160];
+	json_t *v = get(c, obj, opath, key, JSON_REAL, path, sizeof(path),
+			required);
+
+	if (!v) {
+		*out = 0;
+		return c->err->text[0] ? -1 : 0;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_int(struct ctx *c, json_t *obj, const char *opath,
+		   const char *key, int *out, bool required)
+{
+	char path[160];
+	json_t *v = get(c, obj, opath, key, JSON_INTEGER, path, sizeof(path),
+			required);
+	json_int_t x;
+
+	*out = 0;
+	if (!v)
+		return c->err->text[0] ? -1 : 0;
+	x = json_integer_value(v);
+	if (x < -1 || x > 1 << 24)
+		return fail(c, path, "%lld is out of range", (long long)x);
+	*out = (int)x;
+	return 0;
+}
+
+static int get_str(struct ctx *c, json_t *obj, const char *opath,
+		   const char *key, char **out, bool required)
+{
+	char path[160];
+	json_t *v = get(c, obj, opath, key, JSON_STRING, path, sizeof(path),
+			required);
+
+	*out = v ? xstrdup(json_string_value(v)) : NULL;
+	return !v && c->err->text[0] ? -1 : 0;
+}
+
+/* An array of integers, each >= 0. */
+static int get_ints(struct ctx *c, json_t *obj, const char *opath,
+		    const char *key, int **out, int *n)
+{
+	char path[160], ipath[176];
+	json_t *a = get(c, obj, opath, key, JSON_ARRAY, path, sizeof(path),
+			true), *v;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return -1;
+	*out = xcalloc(json_array_size(a), sizeof(int));
+	json_array_foreach(a, i, v) {
+		snprintf(ipath, sizeof(ipath), "%s[%zu]", path, i);
+		if (!json_is_integer(v))
+			return fail(c, ipath, "must be an integer, not %s",
+				    type_name(v));
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 1 << 24)
+			return fail(c, ipath, "%lld is out of range",
+				    (long long)json_integer_value(v));
+		(*out)[(*n)++] = (int)json_integer_value(v);
+	}
+	return 0;
+}
+
+static int load_measure(struct ctx *c, json_t *obj, const char *opath,
+			const char *key, struct pandia_measure *ms)
+{
+	char path[160];
+	json_t *o = get(c, obj, opath, key, JSON_OBJECT, path, sizeof(path),
+			true);
+
+	if (!o)
+		return -1;
+	if (get_str(c, o, path, "kernel", &ms->kernel, false) < 0 ||
+	    get_num(c, o, path, "working_set_bytes", &ms->working_set,
+		    false) < 0 ||
+	    get_int(c, o, path, "threads", &ms->threads, false) < 0 ||
+	    get_str(c, o, path, "pus", &ms->pus, false) < 0 ||
+	    get_int(c, o, path, "repetitions", &ms->repetitions, false) < 0 ||
+	    get_num(c, o, path, "best", &ms->best, false) < 0 ||
+	    get_num(c, o, path, "median", &ms->median, false) < 0 ||
+	    get_num(c, o, path, "spread", &ms->spread, false) < 0 ||
+	    get_str(c, o, path, "unit", &ms->unit, false) < 0 ||
+	    get_str(c, o, path, "note", &ms->note, false) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
+{
+	char path[160], ipath[64];
+	json_t *a, *o, *v;
+	size_t i;
+	int j;
+
+	a = get(c, t, "topology", "sockets", JSON_ARRAY, path, sizeof(path),
+		true);
+	if (!a)
+		return -1;
+	m->n_sockets = (int)json_array_size(a);
+	m->sockets = xcalloc((size_t)m->n_sockets, sizeof(*m->sockets));
+	json_array_foreach(a, i, o) {
+		struct pandia_socket *s = &m->sockets[i];
+
+		snprintf(ipath, sizeof(ipath), "topology.sockets[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_int(c, o, ipath, "os_index", &s->os_index, true) < 0 ||
+		    get_ints(c, o, ipath, "cores", &s->cores, &s->n_cores) < 0)
+			return -1;
+	}
+
+	a = get(c, t, "topology", "numa_nodes", JSON_ARRAY, path,
+		sizeof(path), true);
+	if (!a)
+		return -1;
+	m->n_numa = (int)json_array_size(a);
+	m->numa = xcalloc((size_t)m->n_numa, sizeof(*m->numa));
+	json_array_foreach(a, i, o) {
+		struct pandia_numa *n = &m->numa[i];
+		double mem;
+
+		snprintf(ipath, sizeof(ipath), "topology.numa_nodes[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_int(c, o, ipath, "os_index", &n->os_index, true) < 0 ||
+		    get_int(c, o, ipath, "socket", &n->socket, true) < 0 ||
+		    get_num(c, o, ipath, "memory_bytes", &mem, true) < 0 ||
+		    get_ints(c, o, ipath, "cores", &n->cores, &n->n_cores) < 0)
+			return -1;
+		if (mem < 0) {
+			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
+			return fail(c, path, "must not be negative");
+		}
+		n->memory = (unsigned long long)mem;
+		if (n->socket < -1 || n->socket >= m->n_sockets) {
+			snprintf(path, sizeof(path), "%s.socket", ipath);
+			return fail(c, path, "socket %d does not exist",
+				    n->socket);
+		}
+	}
+
+	a = get(c, t, "topology", "caches", JSON_ARRAY, path, sizeof(path),
+		true);
+	if (!a)
+		return -1;
+	m->n_caches = (int)json_array_size(a);
+	m->caches = xcalloc((size_t)m->n_caches, sizeof(*m->caches));
+	json_array_foreach(a, i, o) {
+		struct pandia_cache *ca = &m->caches[i];
+		char *lv = NULL;
+		double size;
+		int l;
+
+		snprintf(ipath, sizeof(ipath), "topology.caches[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+			return -1;
+		l = level_from_name(lv);
+		free(lv);
+		if (l < LVL_L1 || l > LVL_L3) {
+			snprintf(path, sizeof(path), "%s.level", ipath);
+			return fail(c, path, "must be \"L1\", \"L2\" or "
+				    "\"L3\"");
+		}
+		ca->level = l + 1;
+		if (get_num(c, o, ipath, "size_bytes", &size, true) < 0 ||
+		    get_ints(c, o, ipath, "cores", &ca->cores,
+			     &ca->n_cores) < 0)
+			return -1;
+		if (!(size > 0)) {
+			snprintf(path, sizeof(path), "%s.size_bytes", ipath);
+			return fail(c, path, "must be positive");
+		}
+		ca->size = (unsigned long long)size;
+	}
+
+	a = get(c, t, "topology", "cores", JSON_ARRAY, path, sizeof(path),
+		true);
+	if (!a)
+		return -1;
+	m->n_cores = (int)json_array_size(a);
+	m->cores = xcalloc((size_t)m->n_cores, sizeof(*m->cores));
+	json_array_foreach(a, i, o) {
+		struct pandia_core *co = &m->cores[i];
+		int *os = NULL, n;
+		json_t *caches;
+		const char *key;
+
+		snprintf(ipath, sizeof(ipath), "topology.cores[%zu]", i);
+		co->cache[0] = co->cache[1] = co->cache[2] = -1;
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_int(c, o, ipath, "socket", &co->socket, true) < 0 ||
+		    get_int(c, o, ipath, "numa", &co->numa, true) < 0 ||
+		    get_ints(c, o, ipath, "pus", &os, &n) < 0) {
+			free(os);
+			return -1;
+		}
+		co->pus = os;
+		co->n_pus = n;
+		for (j = 0; j < n; j++) {
+			int p = machine_pu_index(m, os[j]);
+
+			if (p < 0) {
+				snprintf(path, sizeof(path), "%s.pus[%d]",
+					 ipath, j);
+				return fail(c, path, "PU %d is not in 'pus'",
+					    os[j]);
+			}
+			if (m->pus[p].core >= 0) {
+				snprintf(path, sizeof(path), "%s.pus[%d]",
+					 ipath, j);
+				return fail(c, path, "PU %d is in core %d "
+					    "already", os[j], m->pus[p].core);
+			}
+			m->pus[p].core = (int)i;
+			co->pus[j] = p;
+		}
+		caches = get(c, o, ipath, "caches", JSON_OBJECT, path,
+			     sizeof(path), true);
+		if (!caches)
+			return -1;
+		json_object_foreach(caches, key, v) {
+			int l = level_from_name(key);
+
+			if (l < LVL_L1 || l > LVL_L3) {
+				snprintf(ipath, sizeof(ipath), "%s.%s", path,
+					 key);
+				return fail(c, ipath, "unknown cache level "
+					    "'%s' (expected L1, L2 or L3)",
+					    key);
+			}
+			if (get_int(c, caches, path, key, &co->cache[l],
+				    true) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
+{
+	char path[160], ipath[64];
+	json_t *a, *o;
+	size_t i;
+
+	for (i = 0; i < LVL_COUNT; i++) {
+		m->links[i].present = false;
+		m->links[i].reason = NULL;
+	}
+	a = get(c, root, "", "links", JSON_ARRAY, path, sizeof(path), true);
+	if (!a)
+		return -1;
+	json_array_foreach(a, i, o) {
+		struct pandia_link *l;
+		char *lv = NULL;
+		int k;
+
+		snprintf(ipath, sizeof(ipath), "links[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+			return -1;
+		k = level_from_name(lv);
+		free(lv);
+		snprintf(path, sizeof(path), "%s.level", ipath);
+		if (k < 0)
+			return fail(c, path, "unknown level (expected L1, L2, "
+				    "L3, dram or interconnect)");
+		l = &m->links[k];
+		if (l->present)
+			return fail(c, path, "level %s is listed twice",
+				    level_names[k]);
+		l->present = true;
+		if (get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
+			    true) < 0 ||
+		    get_num(c, o, ipath, "aggregate_bw", &l->aggregate_bw,
+			    true) < 0 ||
+		    load_measure(c, o, ipath, "per_core_measure",
+				 &l->per_core) < 0 ||
+		    load_measure(c, o, ipath, "aggregate_measure",
+				 &l->aggregate) < 0)
+			return -1;
+	}
+	a = get(c, root, "", "absent_links", JSON_ARRAY, path, sizeof(path),
+		false);
+	if (!a && c->err->text[0])
+		return -1;
+	for (i = 0; a && i < json_array_size(a); i++) {
+		char *lv = NULL;
+		int k;
+
+		o = json_array_get(a, i);
+		snprintf(ipath, sizeof(ipath), "absent_links[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+			return -1;
+		k = level_from_name(lv);
+		free(lv);
+		snprintf(path, sizeof(path), "%s.level", ipath);
+		if (k < 0)
+			return fail(c, path, "unknown level");
+		if (m->links[k].present)
+			return fail(c, path, "level %s is also in 'links'",
+				    level_names[k]);
+		if (get_str(c, o, ipath, "reason", &m->links[k].reason,
+			    false) < 0)
+			return -1;
+	}
+
+	a = get(c, root, "", "interconnect", JSON_ARRAY, path, sizeof(path),
+		true);
+	if (!a)
+		return -1;
+	m->n_xlinks = (int)json_array_size(a);
+	m->xlinks = xcalloc((size_t)m->n_xlinks, sizeof(*m->xlinks));
+	json_array_foreach(a, i, o) {
+		struct pandia_xlink *x = &m->xlinks[i];
+		int *pair = NULL, n;
+
+		snprintf(ipath, sizeof(ipath), "interconnect[%zu]", i);
+		if (!json_is_object(o))
+			return fail(c, ipath, "must be an object");
+		if (get_ints(c, o, ipath, "sockets", &pair, &n) < 0) {
+			free(pair);
+			return -1;
+		}
+		if (n != 2) {
+			free(pair);
+			snprintf(path, sizeof(path), "%s.sockets", ipath);
+			return fail(c, path, "must name two sockets");
+		}
+		x->from = pair[0];
+		x->to = pair[1];
+		free(pair);
+		if (get_num(c, o, ipath, "bw", &x->bw, true) < 0 ||
+		    load_measure(c, o, ipath, "measure", &x->m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_root(struct ctx *c, struct pandia_machine *m, json_t *root)
+{
+	char path[160], *schema = NULL;
+	json_t *o, *a, *v;
+	size_t i;
+
+	if (!json_is_object(root))
+		return fail(c, "", "the description must be a JSON object");
+	if (get_str(c, root, "", "schema", &schema, true) < 0)
+		return -1;
+	if (strcmp(schema, PANDIA_MACHINE_SCHEMA)) {
+		fail(c, "schema", "unknown schema version '%s' (this pandia "
+		     "reads \"%s\")", schema, PANDIA_MACHINE_SCHEMA);
+		free(schema);
+		return -1;
+	}
+	free(schema);
+
+	o = get(c, root, "", "identity", JSON_OBJECT, path, sizeof(path),
+		true);
+	if (!o ||
+	    get_str(c, o, "identity", "host", &m->host, false) < 0 ||
+	    get_str(c, o, "identity", "cpu_model", &m->cpu_model, false) < 0 ||
+	    get_str(c, o, "identity", "kernel", &m->kernel, false) < 0 ||
+	    get_str(c, o, "identity", "date", &m->date, false) < 0 ||
+	    get_str(c, o, "identity", "pandia_version", &m->version,
+		    false) < 0 ||
+	    get_str(c, o, "identity", "origin", &m->origin, true) < 0 ||
+	    get_str(c, o, "identity", "topology_source", &m->topology_source,
+		    false) < 0 ||
+	    get_str(c, o, "identity", "assumptions", &m->assumptions,
+		    false) < 0)
+		return -1;
+
+	a = get(c, root, "", "pus", JSON_ARRAY, path, sizeof(path), true);
+	if (!a)
+		return -1;
+	m->n_pus = (int)json_array_size(a);
+	m->pus = xcalloc((size_t)m->n_pus, sizeof(*m->pus));
+	json_array_foreach(a, i, v) {
+		snprintf(path, sizeof(path), "pus[%zu]", i);
+		if (!json_is_integer(v))
+			return fail(c, path, "must be an integer, not %s",
+				    type_name(v));
+		if (json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 1 << 20)
+			return fail(c, path, "%lld is not a PU number",
+				    (long long)json_integer_value(v));
+		m->pus[i].os_index = (int)json_integer_value(v);
+		m->pus[i].core = -1;
+		if (i > 0 && m->pus[i].os_index == m->pus[i - 1].os_index)
+			return fail(c, path, "PU %d is listed twice",
+				    m->pus[i].os_index);
+		if (i > 0 && m->pus[i].os_index < m->pus[i - 1].os_index)
+			return fail(c, path, "PUs must be listed in ascending "
+				    "order (%d after %d)", m->pus[i].os_index,
+				    m->pus[i - 1].os_index);
+	}
+
+	o = get(c, root, "", "topology", JSON_OBJECT, path, sizeof(path),
+		true);
+	if (!o || load_topology(c, m, o) < 0)
+		return -1;
+
+	o = get(c, root, "", "core", JSON_OBJECT, path, sizeof(path), true);
+	if (!o || get_num(c, o, "core", "peak_rate", &m->peak_rate, true) < 0 ||
+	    load_measure(c, o, "core", "measure", &m->peak) < 0 ||
+	    get_num(c, o, "core", "smt_aggregate_rate", &m->smt_rate,
+		    false) < 0)
+		return -1;
+	v = json_object_get(o, "smt_aggregate_rate");
+	m->smt_applicable = v && !json_is_null(v);
+	if (m->smt_applicable) {
+		if (load_measure(c, o, "core", "smt_measure", &m->smt) < 0)
+			return -1;
+	} else if (get_str(c, o, "core", "smt_note", &m->smt_reason,
+			   false) < 0) {
+		return -1;
+	}
+	return load_links(c, m, root);
+}
+
+struct pandia_machine *machine_parse(const char *text, const char *source,
+				     struct pandia_error *err)
+{
+	struct pandia_error local;
+	struct ctx c = { text, source, err ? err : &local };
+	struct pandia_machine *m;
+	json_error_t jerr;
+	json_t *root;
+	char path[128];
+
+	perr_clear(c.err);
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		perr_at(c.err, source, jerr.line, jerr.column,
+			"not valid JSON: %s", jerr.text);
+		return NULL;
+	}
+	m = machine_new();
+	if (load_root(&c, m, root) < 0)
+		goto fail;
+	if (check(m, path, sizeof(path), c.err) < 0) {
+		char text_copy[sizeof(c.err->text)];
+
+		memcpy(text_copy, c.err->text, sizeof(text_copy));
+		fail(&c, path, "%s", text_copy);
+		goto fail;
+	}
+	json_decref(root);
+	return m;
+fail:
+	json_decref(root);
+	machine_free(m);
+	return NULL;
+}
+
+struct pandia_machine *machine_load(const char *path,
+				    struct pandia_error *err)
+{
+	struct pandia_machine *m;
+	char *text = read_file(path, NULL, err);
+
+	if (!text)
+		return NULL;
+	m = machine_parse(text, path, err);
+	free(text);
+	return m;
+}
+
+/* ---- comparing and printing ------------------------------------ */
+
+static bool str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+bool machine_same_host(const struct pandia_machine *a,
+		       const struct pandia_machine *b, char **why)
+{
+	int i;
+
+	*why = NULL;
+	if (!str_eq(a->host, b->host)) {
+		*why = xasprintf("host '%s' is not '%s'",
+				 b->host ? b->host : "?",
+				 a->host ? a->host : "?");
+		return false;
+	}
+	if (!str_eq(a->cpu_model, b->cpu_model)) {
+		*why = xasprintf("CPU '%s' is not '%s'",
+				 b->cpu_model ? b->cpu_model : "?",
+				 a->cpu_model ? a->cpu_model : "?");
+		return false;
+	}
+	if (a->n_pus != b->n_pus) {
+		*why = xasprintf("%d PUs is not %d", b->n_pus, a->n_pus);
+		return false;
+	}
+	for (i = 0; i < a->n_pus; i++)
+		if (a->pus[i].os_index != b->pus[i].os_index) {
+			*why = xasprintf("PU %d is not PU %d",
+					 b->pus[i].os_index,
+					 a->pus[i].os_index);
+			return false;
+		}
+	return true;
+}
+
+static const char *human_bytes(double v, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%.*f %s", v < 10 && u ? 1 : 0, v, units[u]);
+	return buf;
+}
+
+/* 12.34 GB/s, 512.00 kops/s: decimal prefixes for rates */
+static const char *human_rate(double v, const char *unit, char *buf,
+			      size_t size)
+{
+	static const char *const prefix[] = { "", "k", "M", "G", "T" };
+	int p = 0;
+
+	while (v >= 1000 && p < 4) {
+		v /= 1000;
+		p++;
+	}
+	snprintf(buf, size, "%.2f %s%s", v, prefix[p], unit);
+	return buf;
+}
+
+static void print_link(FILE *out, const char *name,
+		       const struct pandia_link *l)
+{
+	char a[32], b[32];
+
+	if (!l->present) {
+		fprintf(out, "  %-13s %s\n", name,
+			l->reason ? l->reason : "absent");
+		return;
+	}
+	fprintf(out, "  %-13s per core %12s   aggregate %12s", name,
+		human_rate(l->per_core_bw, "B/s", a, sizeof(a)),
+		human_rate(l->aggregate_bw, "B/s", b, sizeof(b)));
+	if (l->per_core.repetitions > 1)
+		fprintf(out, "   (spread %.1f%%)", 100 * l->per_core.spread);
+	fputc('\n', out);
+}
+
+void machine_print_summary(const struct pandia_machine *m, FILE *out)
+{
+	char buf[32], *pus;
+	int i, k, smt = machine_smt(m), *os;
+
+	os = xmalloc(sizeof(*os) * (size_t)m->n_pus);
+	for (i = 0; i < m->n_pus; i++)
+		os[i] = m->pus[i].os_index;
+	pus = cpuset_format(os, m->n_pus);
+	fprintf(out, "machine %s: %s\n", m->host ? m->host : "?",
+		m->cpu_model ? m->cpu_model : "unknown CPU");
+	fprintf(out, "  %s %s from %s\n",
+		m->origin && !strcmp(m->origin, "measured") ?
+		"measured" : "described",
+		m->date ? m->date : "", m->topology_source ?
+		m->topology_source : "?");
+	fprintf(out, "  %d socket%s, %d NUMA node%s, %d core%s, %d PU%s "
+		"(%s), ", m->n_sockets, m->n_sockets == 1 ? "" : "s",
+		m->n_numa, m->n_numa == 1 ? "" : "s", m->n_cores,
+		m->n_cores == 1 ? "" : "s", m->n_pus,
+		m->n_pus == 1 ? "" : "s", pus);
+	if (smt > 1)
+		fprintf(out, "%d PUs per core\n", smt);
+	else if (smt == 1)
+		fprintf(out, "no SMT\n");
+	else
+		fprintf(out, "uneven PUs per core\n");
+	for (k = 1; k <= 3; k++) {
+		int count = 0, first = -1;
+
+		for (i = 0; i < m->n_caches; i++)
+			if (m->caches[i].level == k) {
+				if (first < 0)
+					first = i;
+				count++;
+			}
+		if (first >= 0)
+			fprintf(out, "  L%d %s x %d, shared by %d core%s\n", k,
+				human_bytes((double)m->caches[first].size, buf,
+					    sizeof(buf)), count,
+				m->caches[first].n_cores,
+				m->caches[first].n_cores == 1 ? "" : "s");
+	}
+	fprintf(out, "  core rate     %s alone",
+		human_rate(m->peak_rate, "ops/s", buf, sizeof(buf)));
+	if (m->smt_applicable)
+		fprintf(out, ", %s with SMT\n",
+			human_rate(m->smt_rate, "ops/s", buf, sizeof(buf)));
+	else
+		fprintf(out, "; SMT %s\n", m->smt_reason ?
+			m->smt_reason : "not applicable");
+	for (i = 0; i < LVL_COUNT; i++)
+		print_link(out, level_names[i], &m->links[i]);
+	free(pus);
+	free(os);
+}

@@ -1,0 +1,191 @@
+/*
+ * machine.h - the machine description (pandia-machine/1) in memory.
+ *
+ * Indexes: pus[], cores[], sockets[], numa[] and caches[] refer to one
+ * another by position in these arrays (dense, 0-based).  Only a PU's
+ * os_index is ever shown to users; it is the number taskset takes.
+ *
+ * Ownership: a struct pandia_machine owns every array and string it
+ * points to; machine_free() releases them all.
+ */
+#ifndef PANDIA_MACHINE_H
+#define PANDIA_MACHINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+#define PANDIA_MACHINE_SCHEMA "pandia-machine/1"
+
+enum pandia_level {
+	LVL_L1,
+	LVL_L2,
+	LVL_L3,
+	LVL_DRAM,
+	LVL_INTERCONNECT,
+	LVL_COUNT
+};
+
+/* "L1", "L2", "L3", "dram", "interconnect" */
+const char *level_name(enum pandia_level level);
+/* The level for NAME, or -1. */
+int level_from_name(const char *name);
+
+/* How one figure was obtained.  Strings are owned (may be NULL). */
+struct pandia_measure {
+	char *kernel;		/* "load", "load_store", "int_chains",
+				   "assumed", ... */
+	double working_set;	/* bytes per thread; 0 when none */
+	int threads;		/* threads that ran the kernel */
+	char *pus;		/* OS PU list they ran on; NULL if none */
+	int repetitions;	/* 0 when not measured */
+	double best;		/* best repetition (the figure kept) */
+	double median;		/* median repetition */
+	double spread;		/* (max - min) / median; 0 if one rep */
+	char *unit;		/* "bytes/s" or "ops/s" */
+	char *note;		/* source of an assumed figure, caveats */
+};
+
+struct pandia_pu {
+	int os_index;		/* what taskset and numactl take */
+	int core;		/* index into cores[] */
+};
+
+struct pandia_core {
+	int socket;		/* index into sockets[] */
+	int numa;		/* index into numa[]: the node whose memory
+				   is local to this core; -1 if none */
+	int cache[3];		/* index into caches[] for L1, L2, L3;
+				   -1 when the level does not exist */
+	int n_pus;
+	int *pus;		/* indexes into pus[], ascending */
+};
+
+struct pandia_socket {
+	int os_index;		/* hwloc package OS index (or position) */
+	int n_cores;
+	int *cores;		/* indexes into cores[] */
+};
+
+struct pandia_numa {
+	int os_index;		/* the node number numactl takes */
+	int socket;		/* index into sockets[]; -1 if none */
+	unsigned long long memory;	/* bytes; 0 = memoryless node */
+	int n_cores;
+	int *cores;		/* cores local to it */
+};
+
+struct pandia_cache {
+	int level;		/* 1, 2 or 3 */
+	unsigned long long size;	/* bytes */
+	int n_cores;
+	int *cores;		/* cores that share this cache instance */
+};
+
+/*
+ * One level of the memory hierarchy.  per_core_bw: what one core gets
+ * alone; aggregate_bw: what the shared structure sustains in total
+ * (one L3 instance, one NUMA node's DRAM, one inter-socket link).
+ * For a private level aggregate_bw is per_core_bw.
+ */
+struct pandia_link {
+	bool present;		/* false: no such level, or not applicable */
+	char *reason;		/* why not present (owned) */
+	double per_core_bw;	/* bytes/s */
+	double aggregate_bw;	/* bytes/s */
+	struct pandia_measure per_core;
+	struct pandia_measure aggregate;
+};
+
+/* The link between two sockets, both directions. */
+struct pandia_xlink {
+	int from, to;		/* indexes into sockets[] */
+	double bw;		/* bytes/s */
+	struct pandia_measure m;
+};
+
+struct pandia_machine {
+	/* identity (owned strings; NULL when unknown) */
+	char *host;
+	char *cpu_model;
+	char *kernel;
+	char *date;		/* ISO 8601, UTC */
+	char *version;		/* pandia version that wrote it */
+	char *origin;		/* "measured" or "topology" */
+	char *topology_source;	/* "this host", a file name, or the
+				   synthetic string */
+	char *assumptions;	/* the --assume file, when not measured */
+
+	int n_pus;
+	struct pandia_pu *pus;	/* ascending os_index */
+	int n_cores;
+	struct pandia_core *cores;
+	int n_sockets;
+	struct pandia_socket *sockets;
+	int n_numa;
+	struct pandia_numa *numa;
+	int n_caches;
+	struct pandia_cache *caches;
+
+	/* core: operations/s of one thread alone on a core */
+	double peak_rate;
+	struct pandia_measure peak;
+	/* aggregate of all PUs of one core together; only with SMT */
+	bool smt_applicable;
+	double smt_rate;
+	struct pandia_measure smt;
+	char *smt_reason;	/* why not applicable */
+
+	struct pandia_link links[LVL_COUNT];
+	int n_xlinks;
+	struct pandia_xlink *xlinks;	/* one per pair of sockets */
+};
+
+/* A new, empty machine (all counts 0, all cache indexes -1). */
+struct pandia_machine *machine_new(void);
+/* Release m and everything it owns.  NULL is a no-op. */
+void machine_free(struct pandia_machine *m);
+void measure_release(struct pandia_measure *ms);
+
+/*
+ * Load and validate a description.  On failure returns NULL and err
+ * names the file, the line and column of the offending value and what
+ * is wrong with it.
+ */
+struct pandia_machine *machine_load(const char *path,
+				    struct pandia_error *err);
+/* The same from text in memory; SOURCE names it in errors. */
+struct pandia_machine *machine_parse(const char *text, const char *source,
+				     struct pandia_error *err);
+
+/* The JSON text (new string, ends in a newline). */
+char *machine_to_string(const struct pandia_machine *m);
+/* Write atomically (temporary file, then rename). 0 or -1. */
+int machine_save(const struct pandia_machine *m, const char *path,
+		 struct pandia_error *err);
+
+/*
+ * Check the topology's consistency (each PU once, each core in one
+ * socket, indexes in range, positive bandwidths where present).
+ * Returns 0 or -1 with err describing the first problem.
+ */
+int machine_check(const struct pandia_machine *m, struct pandia_error *err);
+
+/* Index in pus[] of the PU with OS index os, or -1. */
+int machine_pu_index(const struct pandia_machine *m, int os);
+
+/* PUs per core if every core has the same count, else 0. */
+int machine_smt(const struct pandia_machine *m);
+
+/*
+ * Whether two descriptions are of the same machine (host, CPU model,
+ * PUs).  When not, *why gets a new string naming what differs.
+ */
+bool machine_same_host(const struct pandia_machine *a,
+		       const struct pandia_machine *b, char **why);
+
+/* A short human summary: topology, then one line per figure. */
+void machine_print_summary(const struct pandia_machine *m, FILE *out);
+
+#endif

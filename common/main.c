@@ -1,0 +1,160 @@
+/*
+ * main.c - the pandia command: a table of subcommands.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cmd.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+static const struct cmd commands[] = {
+	{ "machine", cmd_machine, usage_machine,
+	  "measure this host (or describe another) once" },
+	{ "run", cmd_run, usage_run,
+	  "run a command at a placement, timed" },
+	{ "profile", cmd_profile, usage_profile,
+	  "profile a workload in six pinned runs" },
+	{ "predict", cmd_predict, usage_predict,
+	  "predict and rank every placement" },
+	{ "validate", cmd_validate, usage_validate,
+	  "measure placements against their predictions" },
+};
+
+static const char usage_main[] =
+"usage: pandia [--version] [--help] COMMAND [ARGS]\n"
+"\n"
+"pandia tells you how many threads to run a parallel in-memory workload\n"
+"with, and on which hardware threads (PUs).\n"
+"\n"
+"commands:\n";
+
+static void print_main_usage(FILE *out)
+{
+	size_t i;
+
+	fputs(usage_main, out);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\n'pandia help COMMAND' or 'pandia COMMAND --help' describes "
+	      "one command;\n'man pandia' describes them all.\n", out);
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pandia %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'pandia %s --help'\n", cmd);
+	exit(2);
+}
+
+const char *pandia_exe_dir(void)
+{
+	static char dir[PATH_MAX];
+	char path[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		return ".";
+	path[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s", dirname(path));
+	return dir;
+}
+
+/* A full disk must be an error, not a silently truncated result. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "pandia: cannot write to standard "
+				"output: %s\n", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+/* --help or -h among the options (before "--") */
+static int wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc < 2) {
+		print_main_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("pandia %s\n", PANDIA_VERSION);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_main_usage(stdout);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			print_main_usage(stdout);
+			return finish_stdout(0);
+		}
+		c = find_cmd(argv[2]);
+		if (!c) {
+			fprintf(stderr, "pandia: '%s' is not a pandia command; "
+				"see 'pandia --help'\n", argv[2]);
+			return 2;
+		}
+		fputs(c->usage, stdout);
+		return finish_stdout(0);
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		fprintf(stderr, "pandia: '%s' is not a pandia command; see "
+			"'pandia --help'\n", argv[1]);
+		return 2;
+	}
+	if (wants_help(argc - 1, argv + 1)) {
+		fputs(c->usage, stdout);
+		return finish_stdout(0);
+	}
+	return finish_stdout(c->fn(argc - 1, argv + 1));
+}

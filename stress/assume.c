@@ -1,0 +1,271 @@
+/*
+ * assume.c - read pandia-assume/1 and apply it to a topology.
+ */
+#include "stress/assume.h"
+
+#include <jansson.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/jsonpos.h"
+#include "common/topology.h"
+#include "common/util.h"
+
+#define ASSUME_SCHEMA "pandia-assume/1"
+
+struct actx {
+	const char *text, *path;
+	struct pandia_error *err;
+};
+
+static int afail(struct actx *c, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int afail(struct actx *c, const char *where, const char *fmt, ...)
+{
+	char msg[384];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_locate(c->text, where, &line, &col);
+	return perr_at(c->err, c->path, line, col, "%s%s%s", where,
+		       *where ? ": " : "", msg);
+}
+
+/* A positive number at obj.key (path names it); 0 if absent. */
+static int positive(struct actx *c, json_t *obj, const char *opath,
+		    const char *key, double *out, bool required)
+{
+	json_t *v = json_object_get(obj, key);
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s.%s", opath, key);
+	*out = 0;
+	if (!v) {
+		if (required)
+			return afail(c, opath, "missing field '%s'", key);
+		return 0;
+	}
+	if (!json_is_number(v))
+		return afail(c, path, "must be a number");
+	*out = json_number_value(v);
+	if (!(*out > 0))
+		return afail(c, path, "must be positive, got %g", *out);
+	return 0;
+}
+
+static void assumed(struct pandia_measure *ms, const char *unit,
+		    const char *note, const char *source, const char *file)
+{
+	ms->kernel = xstrdup("assumed");
+	ms->unit = xstrdup(unit);
+	ms->note = xasprintf("from %s%s%s", file, note || source ? ": " : "",
+			     note ? note : source ? source : "");
+}
+
+static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
+{
+	json_t *v, *core, *links, *sizes, *l;
+	const char *source = NULL, *key, *xnote = NULL;
+	char path[128];
+	int i, j, k;
+
+	if (!json_is_object(root))
+		return afail(c, "", "must be a JSON object");
+	v = json_object_get(root, "schema");
+	if (!json_is_string(v) || strcmp(json_string_value(v), ASSUME_SCHEMA))
+		return afail(c, v ? "schema" : "", "schema must be \"%s\"",
+			     ASSUME_SCHEMA);
+	json_object_foreach(root, key, v) {
+		static const char *const known[] = {
+			"schema", "cpu_model", "host", "source", "core",
+			"links", "cache_sizes",
+		};
+		bool ok = false;
+
+		for (i = 0; i < (int)ARRAY_SIZE(known); i++)
+			ok |= !strcmp(key, known[i]);
+		if (!ok)
+			return afail(c, key, "unknown field '%s'", key);
+	}
+	v = json_object_get(root, "source");
+	if (v && !json_is_string(v))
+		return afail(c, "source", "must be a string");
+	source = v ? json_string_value(v) : NULL;
+	v = json_object_get(root, "cpu_model");
+	if (v && !json_is_string(v))
+		return afail(c, "cpu_model", "must be a string");
+	free(m->cpu_model);
+	m->cpu_model = xstrdup(v ? json_string_value(v) : "unknown");
+	v = json_object_get(root, "host");
+	if (v && !json_is_string(v))
+		return afail(c, "host", "must be a string");
+	if (!m->host) {
+		char *copy = xstrdup(c->path), *base = basename(copy), *dot;
+
+		dot = strstr(base, ".assume.json");
+		if (!dot)
+			dot = strstr(base, ".json");
+		if (dot)
+			*dot = '\0';
+		m->host = xstrdup(v ? json_string_value(v) : base);
+		free(copy);
+	}
+
+	sizes = json_object_get(root, "cache_sizes");
+	if (sizes && !json_is_object(sizes))
+		return afail(c, "cache_sizes", "must be an object");
+	json_object_foreach(sizes, key, v) {
+		double size;
+
+		k = level_from_name(key);
+		snprintf(path, sizeof(path), "cache_sizes.%s", key);
+		if (k < LVL_L1 || k > LVL_L3)
+			return afail(c, path, "unknown cache level (expected "
+				     "L1, L2 or L3)");
+		if (positive(c, sizes, "cache_sizes", key, &size, true) < 0)
+			return -1;
+		topology_add_cache(m, k + 1, (unsigned long long)size);
+	}
+
+	core = json_object_get(root, "core");
+	if (!json_is_object(core))
+		return afail(c, core ? "core" : "", core ? "must be an object"
+			     : "missing field 'core'");
+	v = json_object_get(core, "note");
+	if (positive(c, core, "core", "peak_rate", &m->peak_rate, true) < 0)
+		return -1;
+	assumed(&m->peak, "ops/s", json_string_value(v), source, c->path);
+	m->peak.threads = 1;
+	if (positive(c, core, "core", "smt_aggregate_rate", &m->smt_rate,
+		     false) < 0)
+		return -1;
+	for (i = 0, j = 1; i < m->n_cores; i++)
+		if (m->cores[i].n_pus > j)
+			j = m->cores[i].n_pus;
+	if (j > 1 && m->smt_rate > 0) {
+		m->smt_applicable = true;
+		assumed(&m->smt, "ops/s", json_string_value(v), source,
+			c->path);
+		m->smt.threads = j;
+	} else {
+		m->smt_applicable = false;
+		m->smt_rate = 0;
+		m->smt_reason = xstrdup(j == 1 ?
+			"not applicable: one PU per core" :
+			"not given in the --assume file");
+	}
+
+	links = json_object_get(root, "links");
+	if (!json_is_object(links))
+		return afail(c, links ? "links" : "", links ?
+			     "must be an object" : "missing field 'links'");
+	json_object_foreach(links, key, l) {
+		snprintf(path, sizeof(path), "links.%s", key);
+		if (level_from_name(key) < 0)
+			return afail(c, path, "unknown level (expected L1, L2, "
+				     "L3, dram or interconnect)");
+		if (!json_is_object(l))
+			return afail(c, path, "must be an object");
+	}
+	for (k = 0; k < LVL_COUNT; k++) {
+		struct pandia_link *lk = &m->links[k];
+		const char *note;
+		bool cache_ok = true;
+
+		l = json_object_get(links, level_name(k));
+		snprintf(path, sizeof(path), "links.%s", level_name(k));
+		if (k <= LVL_L3) {
+			cache_ok = false;
+			for (i = 0; i < m->n_caches; i++)
+				cache_ok |= m->caches[i].level == k + 1;
+		}
+		if (!l) {
+			lk->present = false;
+			lk->reason = xstrdup(!cache_ok ? "no such cache" :
+				k == LVL_INTERCONNECT && m->n_sockets < 2 ?
+				"not applicable: one socket" :
+				"not given in the --assume file");
+			continue;
+		}
+		if (!cache_ok)
+			return afail(c, path, "the topology has no %s cache; "
+				     "give its size in cache_sizes.%s",
+				     level_name(k), level_name(k));
+		if (k == LVL_INTERCONNECT && m->n_sockets < 2) {
+			lk->present = false;
+			lk->reason = xstrdup("not applicable: one socket");
+			continue;
+		}
+		if (positive(c, l, path, "per_core_bw", &lk->per_core_bw,
+			     true) < 0 ||
+		    positive(c, l, path, "aggregate_bw", &lk->aggregate_bw,
+			     true) < 0)
+			return -1;
+		v = json_object_get(l, "note");
+		if (v && !json_is_string(v)) {
+			snprintf(path, sizeof(path), "links.%s.note",
+				 level_name(k));
+			return afail(c, path, "must be a string");
+		}
+		note = json_string_value(v);
+		if (k == LVL_INTERCONNECT)
+			xnote = note;
+		lk->present = true;
+		assumed(&lk->per_core, "bytes/s", note, source, c->path);
+		lk->per_core.threads = 1;
+		assumed(&lk->aggregate, "bytes/s", note, source, c->path);
+	}
+	if (m->links[LVL_INTERCONNECT].present) {
+		m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
+				    sizeof(*m->xlinks));
+		for (i = 0; i < m->n_sockets; i++)
+			for (j = i + 1; j < m->n_sockets; j++) {
+				struct pandia_xlink *x =
+					&m->xlinks[m->n_xlinks++];
+
+				x->from = i;
+				x->to = j;
+				x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
+				assumed(&x->m, "bytes/s", xnote, source,
+					c->path);
+			}
+	}
+	return 0;
+}
+
+int assume_apply(struct pandia_machine *m, const char *path,
+		 struct pandia_error *err)
+{
+	struct pandia_error local;
+	struct actx c = { NULL, path, err ? err : &local };
+	json_error_t jerr;
+	json_t *root;
+	char *text;
+	int ret;
+
+	text = read_file(path, NULL, c.err);
+	if (!text)
+		return -1;
+	c.text = text;
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		perr_at(c.err, path, jerr.line, jerr.column,
+			"not valid JSON: %s", jerr.text);
+		free(text);
+		return -1;
+	}
+	ret = apply(&c, m, root);
+	if (ret == 0) {
+		free(m->assumptions);
+		m->assumptions = xstrdup(path);
+	}
+	json_decref(root);
+	free(text);
+	return ret;
+}

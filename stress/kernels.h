@@ -1,0 +1,73 @@
+/*
+ * kernels.h - the stress kernels: bandwidth at one level of the memory
+ * hierarchy, and integer operation rate of a core.  Used by
+ * 'pandia machine' to measure the host, and by the runner's co-run
+ * stressors (cpu@LIST, bw:LEVEL@LIST) and the profiler's probes.
+ */
+#ifndef PANDIA_STRESS_KERNELS_H
+#define PANDIA_STRESS_KERNELS_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/machine.h"
+
+enum stress_kind {
+	STRESS_CPU,		/* integer chains on registers / L1 */
+	STRESS_LOAD,		/* linear reads */
+	STRESS_LOAD_STORE,	/* linear read-modify-write */
+};
+
+struct stress_buf {
+	void *mem;
+	size_t bytes;
+	int numa_node;		/* -1: local to the first toucher */
+};
+
+/*
+ * Allocate and touch BYTES (rounded to a page) on NUMA node NODE
+ * (-1: local).  Returns 0 or -1 with err.
+ */
+int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
+		     struct pandia_error *err);
+void stress_buf_release(struct stress_buf *b);
+
+/*
+ * Run KIND on the calling thread until *stop is non-zero (checked
+ * between passes, so a pass should be short); returns the work done:
+ * bytes moved for LOAD/LOAD_STORE, integer operations for CPU.  b is
+ * unused for CPU.
+ */
+double stress_run_until(enum stress_kind kind, struct stress_buf *b,
+			volatile sig_atomic_t *stop);
+
+/*
+ * Run KIND on the calling thread for at least SECONDS, in whole passes
+ * (a pass is about 4 MiB of traffic or 40 us of the core-rate loop);
+ * *elapsed (may be NULL) gets the time it really took.  Returns the
+ * work done, counted as stress_run_until() does.
+ */
+double stress_run_for(enum stress_kind kind, struct stress_buf *b,
+		      double seconds, double *elapsed);
+
+/*
+ * The name of the kernel that KIND runs on this CPU, as recorded in a
+ * measure record: "int_chains", "load_avx2", "load_sse2", "load_c",
+ * "load_store_avx2", ...  Static string.
+ */
+const char *stress_kernel_name(enum stress_kind kind);
+
+/* Size in bytes of the last-level cache of the first core; 0 if none. */
+unsigned long long stress_llc_size(const struct pandia_machine *m);
+
+/*
+ * The per-thread working-set size that sits in LEVEL on machine m
+ * (for DRAM: far beyond the last-level cache).  0 if the level is
+ * absent.
+ */
+size_t stress_working_set(const struct pandia_machine *m,
+			  enum pandia_level level, int threads_sharing);
+
+#endif

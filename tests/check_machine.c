@@ -1,0 +1,395 @@
+/*
+ * check_machine.c - the machine description: JSON round trip, a
+ * directory of malformed descriptions with their expected messages,
+ * atomic saving, and topologies from hwloc synthetic strings and XML.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cpulist.h"
+#include "common/machine.h"
+#include "common/topology.h"
+#include "common/util.h"
+#include "stress/assume.h"
+
+#define GOOD "tests/data/machines/good.json"
+#define BAD_DIR "tests/data/machine-bad"
+#define ASSUME "tests/data/assume-full.json"
+
+static char *error_line(const struct pandia_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	perr_print(err, f);
+	fclose(f);
+	return buf;
+}
+
+/* A described machine: topology SPEC plus the test assumptions. */
+static struct pandia_machine *described(const char *spec)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+
+	ck_assert_msg(topology_load(m, spec, &err) == 0, "%s: %s", spec,
+		      err.text);
+	ck_assert_msg(assume_apply(m, ASSUME, &err) == 0, "%s", err.text);
+	m->origin = xstrdup("topology");
+	m->date = xstrdup("2026-01-01T00:00:00Z");
+	m->version = xstrdup("test");
+	return m;
+}
+
+START_TEST(test_round_trip_file)
+{
+	struct pandia_error err;
+	struct pandia_machine *m = machine_load(GOOD, &err);
+	char *text, *again;
+
+	ck_assert_msg(m != NULL, "%s", err.text);
+	text = read_file(GOOD, NULL, &err);
+	again = machine_to_string(m);
+	ck_assert_str_eq(again, text);
+	free(text);
+	free(again);
+	machine_free(m);
+}
+END_TEST
+
+static const char *const round_trip_specs[] = {
+	"tests/data/topologies/2socket-smt.xml",
+	"tests/data/topologies/2socket-restricted.xml",
+	"tests/data/topologies/4socket-smt.xml",
+	"tests/data/topologies/4socket-offline.xml",
+	"pack:2 core:18 pu:2",
+	"pack:4 [numa(memory=1073741824)] l3:1(size=31457280) core:10 pu:2",
+};
+
+START_TEST(test_round_trip_topologies)
+{
+	struct pandia_machine *m = described(round_trip_specs[_i]), *m2;
+	struct pandia_error err;
+	char *s1 = machine_to_string(m), *s2;
+
+	m2 = machine_parse(s1, "mem", &err);
+	ck_assert_msg(m2 != NULL, "%s: %s", round_trip_specs[_i], err.text);
+	s2 = machine_to_string(m2);
+	ck_assert_str_eq(s1, s2);
+	free(s1);
+	free(s2);
+	machine_free(m);
+	machine_free(m2);
+}
+END_TEST
+
+static int is_json(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Every file in BAD_DIR is refused with exactly the message beside it. */
+START_TEST(test_malformed)
+{
+	struct dirent **names;
+	int n, i;
+
+	n = scandir(BAD_DIR, &names, is_json, alphasort);
+	ck_assert_int_ge(n, 15);
+	for (i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", BAD_DIR, names[i]->d_name);
+		char *expect_path = xasprintf("%.*s.expect",
+					      (int)strlen(path) - 5, path);
+		struct pandia_error err;
+		struct pandia_machine *m = machine_load(path, &err);
+		char *expect, *got;
+
+		ck_assert_msg(m == NULL, "%s was accepted", path);
+		expect = read_file(expect_path, NULL, &err);
+		ck_assert_msg(expect != NULL, "%s: %s", expect_path, err.text);
+		m = machine_load(path, &err);
+		got = error_line(&err);
+		ck_assert_msg(!strcmp(got, expect), "%s:\n  got:    %s"
+			      "  wanted: %s", path, got, expect);
+		free(got);
+		free(expect);
+		free(expect_path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+END_TEST
+
+START_TEST(test_save_atomic)
+{
+	char dir[] = "/tmp/pandia-test-XXXXXX", *path;
+	struct pandia_machine *m = described("pack:1 core:2 pu:1");
+	struct pandia_error err;
+	char *before, *after;
+	struct dirent **names;
+	int n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/m.json", dir);
+	ck_assert_int_eq(machine_save(m, path, &err), 0);
+	before = read_file(path, NULL, &err);
+	/* an invalid description is refused and the old file stays */
+	m->peak_rate = -1;
+	ck_assert_int_eq(machine_save(m, path, &err), -1);
+	ck_assert_msg(strstr(err.text, "core.peak_rate: must be positive"),
+		      "%s", err.text);
+	after = read_file(path, NULL, &err);
+	ck_assert_str_eq(before, after);
+	/* nothing else is left in the directory */
+	n = scandir(dir, &names, is_json, alphasort);
+	ck_assert_int_eq(n, 1);
+	free(names[0]);
+	free(names);
+	/* a directory that does not exist: an error naming the file */
+	m->peak_rate = 1;
+	ck_assert_int_eq(machine_save(m, "/nonexistent/dir/m.json", &err),
+			 -1);
+	ck_assert_msg(strstr(err.text, "/nonexistent/dir/m.json"), "%s",
+		      err.text);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(before);
+	free(after);
+	machine_free(m);
+}
+END_TEST
+
+/* Topologies: what hwloc gives, described as it is. */
+static const struct topo_row {
+	int line;
+	const char *spec;
+	int pus, cores, sockets, numa, smt;
+	const char *pu_set;
+	const char *cores_per_socket;	/* "4,2" */
+	int caches;			/* data caches L1-L3 */
+} topo_rows[] = {
+	{ __LINE__, "pack:2 core:18 pu:2", 72, 36, 2, 1, 2, "0-71",
+	  "18,18", 0 },
+	{ __LINE__, "pack:4 core:10 pu:2", 80, 40, 4, 1, 2, "0-79",
+	  "10,10,10,10", 0 },
+	{ __LINE__, "tests/data/topologies/2socket-smt.xml", 16, 8, 2, 2, 2,
+	  "0-15", "4,4", 18 },
+	{ __LINE__, "tests/data/topologies/2socket-restricted.xml", 12, 6, 2,
+	  2, 2, "0-7,12-15", "4,2", 14 },
+	{ __LINE__, "tests/data/topologies/4socket-smt.xml", 32, 16, 4, 4, 2,
+	  "0-31", "4,4,4,4", 36 },
+	{ __LINE__, "tests/data/topologies/4socket-offline.xml", 27, 14, 4,
+	  4, 0, "0-4,6-19,24-31", "4,4,2,4", 32 },
+	/* a memoryless NUMA node beside each socket's memory */
+	{ __LINE__, "pack:2 [numa(memory=1073741824)] [numa(memory=0)] "
+	  "core:2 pu:2", 8, 4, 2, 4, 2, "0-7", "2,2", 0 },
+	/* no core level: every PU is a core */
+	{ __LINE__, "pack:2 pu:3", 6, 6, 2, 1, 1, "0-5", "3,3", 0 },
+};
+
+START_TEST(test_topology_rows)
+{
+	const struct topo_row *r = &topo_rows[_i];
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+	char per_socket[128] = "", *set;
+	int *os, i;
+
+	ck_assert_msg(topology_load(m, r->spec, &err) == 0, "line %d: %s",
+		      r->line, err.text);
+	ck_assert_msg(m->n_pus == r->pus && m->n_cores == r->cores &&
+		      m->n_sockets == r->sockets && m->n_numa == r->numa &&
+		      machine_smt(m) == r->smt && m->n_caches == r->caches,
+		      "line %d: %d PUs %d cores %d sockets %d nodes smt %d "
+		      "%d caches", r->line, m->n_pus, m->n_cores,
+		      m->n_sockets, m->n_numa, machine_smt(m), m->n_caches);
+	os = xmalloc(sizeof(*os) * (size_t)m->n_pus);
+	for (i = 0; i < m->n_pus; i++)
+		os[i] = m->pus[i].os_index;
+	set = cpuset_format(os, m->n_pus);
+	ck_assert_msg(!strcmp(set, r->pu_set), "line %d: PUs %s", r->line,
+		      set);
+	for (i = 0; i < m->n_sockets; i++)
+		snprintf(per_socket + strlen(per_socket),
+			 sizeof(per_socket) - strlen(per_socket), "%s%d",
+			 i ? "," : "", m->sockets[i].n_cores);
+	ck_assert_msg(!strcmp(per_socket, r->cores_per_socket),
+		      "line %d: cores per socket %s", r->line, per_socket);
+	/* the memory of a node is as described, memoryless ones too */
+	for (i = 0; i < m->n_cores; i++)
+		ck_assert_msg(m->cores[i].numa < 0 ||
+			      m->numa[m->cores[i].numa].memory > 0 ||
+			      m->n_numa == 1, "line %d: core %d's local node "
+			      "has no memory", r->line, i);
+	ck_assert_msg(machine_check(m, &err) == -1,
+		      "no figures yet, so not a complete description");
+	free(set);
+	free(os);
+	machine_free(m);
+}
+END_TEST
+
+/* This host: exactly the PUs this process may run on. */
+START_TEST(test_this_host)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+	cpu_set_t set;
+	int i;
+
+	ck_assert_msg(topology_load(m, NULL, &err) == 0, "%s", err.text);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	ck_assert_int_eq(m->n_pus, CPU_COUNT(&set));
+	for (i = 0; i < m->n_pus; i++)
+		ck_assert(CPU_ISSET(m->pus[i].os_index, &set));
+	ck_assert_ptr_nonnull(m->host);
+	ck_assert_ptr_nonnull(m->cpu_model);
+	machine_free(m);
+}
+END_TEST
+
+/* A process restricted to one PU sees a one-PU machine. */
+START_TEST(test_this_host_restricted)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+	cpu_set_t set, one;
+	int first = -1, i;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (i = 0; i < CPU_SETSIZE && first < 0; i++)
+		if (CPU_ISSET(i, &set))
+			first = i;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	ck_assert_msg(topology_load(m, NULL, &err) == 0, "%s", err.text);
+	ck_assert_int_eq(m->n_pus, 1);
+	ck_assert_int_eq(m->pus[0].os_index, first);
+	ck_assert_int_eq(m->n_cores, 1);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_bad_topology_spec)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+
+	ck_assert_int_eq(topology_load(m, "pack:2 wibble:3", &err), -1);
+	ck_assert_msg(strstr(err.text, "synthetic"), "%s", err.text);
+	machine_free(m);
+	m = machine_new();
+	ck_assert_int_eq(topology_load(m, "/no/such/topo.xml", &err), -1);
+	ck_assert_msg(strstr(err.text, "/no/such/topo.xml"), "%s", err.text);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_same_host)
+{
+	struct pandia_machine *a = described("pack:1 core:2 pu:1");
+	struct pandia_machine *b = described("pack:1 core:3 pu:1");
+	char *why;
+
+	ck_assert(machine_same_host(a, a, &why));
+	ck_assert(!machine_same_host(a, b, &why));
+	ck_assert_msg(strstr(why, "PUs"), "%s", why);
+	free(why);
+	free(b->host);
+	b->host = xstrdup("elsewhere");
+	ck_assert(!machine_same_host(a, b, &why));
+	ck_assert_msg(strstr(why, "elsewhere"), "%s", why);
+	free(why);
+	machine_free(a);
+	machine_free(b);
+}
+END_TEST
+
+/* --assume errors name file, line and field */
+START_TEST(test_assume_errors)
+{
+	static const struct {
+		int line;
+		const char *text, *want;
+	} rows[] = {
+		{ __LINE__, "{\"schema\":\"x\"}", "schema must be" },
+		{ __LINE__, "{\"schema\":\"pandia-assume/1\",\"core\":"
+		  "{\"peak_rate\":-1},\"links\":{}}",
+		  "core.peak_rate: must be positive" },
+		{ __LINE__, "{\"schema\":\"pandia-assume/1\",\"core\":"
+		  "{\"peak_rate\":1},\"links\":{\"L3\":{\"per_core_bw\":1,"
+		  "\"aggregate_bw\":1}}}", "has no L3 cache" },
+		{ __LINE__, "{\"schema\":\"pandia-assume/1\",\"core\":"
+		  "{\"peak_rate\":1},\"links\":{\"L7\":{}}}",
+		  "links.L7: unknown level" },
+		{ __LINE__, "{\"schema\":\"pandia-assume/1\",\"core\":"
+		  "{\"peak_rate\":1},\"links\":{},\"speed\":3}",
+		  "unknown field 'speed'" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char path[] = "/tmp/pandia-assume-XXXXXX";
+		int fd = mkstemp(path);
+		struct pandia_machine *m = machine_new();
+		struct pandia_error err;
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert(write(fd, rows[i].text, strlen(rows[i].text)) > 0);
+		close(fd);
+		ck_assert_int_eq(topology_load(m, "pack:1 core:2 pu:1", &err),
+				 0);
+		ck_assert_msg(assume_apply(m, path, &err) == -1,
+			      "line %d accepted", rows[i].line);
+		ck_assert_msg(strstr(err.text, rows[i].want) &&
+			      !strcmp(err.source, path) && err.line == 1,
+			      "line %d: %s", rows[i].line, err.text);
+		unlink(path);
+		machine_free(m);
+	}
+}
+END_TEST
+
+static Suite *machine_suite(void)
+{
+	Suite *s = suite_create("machine");
+	TCase *tc = tcase_create("json");
+
+	tcase_add_test(tc, test_round_trip_file);
+	tcase_add_loop_test(tc, test_round_trip_topologies, 0,
+			    ARRAY_SIZE(round_trip_specs));
+	tcase_add_test(tc, test_malformed);
+	tcase_add_test(tc, test_save_atomic);
+	tcase_add_test(tc, test_same_host);
+	tcase_add_test(tc, test_assume_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("topology");
+	tcase_add_loop_test(tc, test_topology_rows, 0, ARRAY_SIZE(topo_rows));
+	tcase_add_test(tc, test_this_host);
+	tcase_add_test(tc, test_this_host_restricted);
+	tcase_add_test(tc, test_bad_topology_spec);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(machine_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
