@@ -63,12 +63,14 @@ $(B)/libpandia.a: $(LIB_OBJ)
 $(B)/pandia: $(B)/obj/common/main.o $(B)/libpandia.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# The pinning shim is preloaded into any program, so it is never built
+# with the sanitizers: their runtime cannot be preloaded that way.
 $(B)/obj/profiler/shim/%.o: profiler/shim/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(filter-out $(SAN),$(ALL_CFLAGS)) -fPIC -c -o $@ $<
 
 $(B)/libpandia-pin.so: $(patsubst %.c,$(B)/obj/%.o,$(wildcard profiler/shim/*.c))
-	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^ -ldl -lpthread
+	$(CC) $(LDFLAGS) -shared -o $@ $^ -ldl -lpthread
 
 # Workloads are single-file programs; OpenMP where they use it.
 $(B)/workloads/%: workloads/%.c $(wildcard workloads/*.h)
@@ -110,6 +112,14 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCHES) $(TPROGS)
 	@scripts/bench
 
+# The paper's machines, described from topology + assumed figures.
+PAPER_MACHINES := $(patsubst %.topology,%.json,$(wildcard machines/*.topology))
+machines: $(PAPER_MACHINES)
+
+machines/%.json: machines/%.topology machines/%.assume.json $(B)/pandia
+	$(B)/pandia machine --topology "$$(cat $<)" \
+		--assume machines/$*.assume.json -o $@ >/dev/null
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pandia \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/machines
@@ -121,6 +131,6 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps check tests demo bench install clean
+.PHONY: all deps check tests demo bench machines install clean
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

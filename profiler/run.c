@@ -1,0 +1,2031 @@
+/*
+ * run.c - run one command at one placement, timed.  See run.h.
+ *
+ * Processes of one run:
+ *   pandia ─┬─ stressor (pgid S) ... one per stressor PU, forked, pinned
+ *           └─ command  (pgid C) ─ its children, grandchildren, ...
+ * pandia is a child subreaper while it runs, so whatever the command
+ * leaves behind becomes pandia's child when its parent exits, and is
+ * found and killed after each run even if it left group C.
+ */
+#include "profiler/run.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/cpulist.h"
+#include "common/topology.h"
+#include "common/util.h"
+
+extern char **environ;
+
+#define TAIL_BYTES	4096	/* stderr kept for the error message */
+#define TAIL_LINES	20	/* lines of it shown */
+#define LINE_MAX_BYTES	65536	/* longer output lines are cut */
+#define GRACE_SECONDS	0.5	/* SIGTERM to SIGKILL */
+#define READY_SECONDS	120.0	/* a stressor's buffer set-up */
+#define STOP_SECONDS	5.0	/* a stressor's last report */
+#define DRAIN_SECONDS	0.5	/* output after the command exited */
+#define SAMPLE_MAX	0.2	/* /proc sampling interval, at most */
+#define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
+
+/* ------------------------------------------------------------------ */
+/* stressor specs                                                      */
+
+int run_stressor_parse(const char *text, struct run_stressor *s,
+		       struct pandia_error *err)
+{
+	const char *at = strrchr(text, '@');
+	char *kind = NULL, *p;
+	int ret = -1, l;
+
+	memset(s, 0, sizeof(*s));
+	s->level = -1;
+	if (!at || at == text)
+		return perr_set(err, "bad stressor '%s': expected KIND@LIST, "
+				"as in cpu@1 or bw:L2@0,1", text);
+	kind = xasprintf("%.*s", (int)(at - text), text);
+	if (!strcmp(kind, "cpu")) {
+		s->kind = STRESS_CPU;
+	} else if (!strncmp(kind, "bw:", 3)) {
+		s->kind = STRESS_LOAD;
+		p = strchr(kind + 3, ':');
+		if (p) {
+			if (strcmp(p, ":rw")) {
+				perr_set(err, "bad stressor '%s': '%s' is not "
+					 "':rw'", text, p);
+				goto out_free_kind;
+			}
+			*p = '\0';
+			s->kind = STRESS_LOAD_STORE;
+		}
+		for (l = LVL_L1; l <= LVL_DRAM; l++)
+			if (!strcasecmp(kind + 3, level_name(l)))
+				s->level = l;
+		if (s->level < 0) {
+			perr_set(err, "bad stressor '%s': level '%s' is not "
+				 "one of L1, L2, L3, dram", text, kind + 3);
+			goto out_free_kind;
+		}
+	} else {
+		perr_set(err, "bad stressor '%s': kind '%s' is not 'cpu' or "
+			 "'bw:LEVEL'", text, kind);
+		goto out_free_kind;
+	}
+	if (cpulist_parse(at + 1, &s->pus, &s->n_pus, err) < 0) {
+		char why[sizeof(err->text)];
+
+		snprintf(why, sizeof(why), "%s", err->text);
+		perr_set(err, "bad stressor '%s': %s", text, why);
+		goto out_free_kind;
+	}
+	s->spec = xstrdup(text);
+	ret = 0;
+out_free_kind:
+	free(kind);
+	return ret;
+}
+
+void run_stressor_release(struct run_stressor *s)
+{
+	if (!s)
+		return;
+	free(s->spec);
+	free(s->pus);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *run_stressor_kind_name(const struct run_stressor *s,
+				   char *buf, size_t size)
+{
+	if (s->kind == STRESS_CPU)
+		snprintf(buf, size, "cpu");
+	else
+		snprintf(buf, size, "bw:%s%s", level_name(s->level),
+			 s->kind == STRESS_LOAD_STORE ? ":rw" : "");
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* placeholders and quoting                                            */
+
+char *run_subst(const char *s, const struct run_vars *v)
+{
+	size_t cap = strlen(s) + 64, len = 0;
+	char *out = xmalloc(cap);
+	char num[32];
+
+	snprintf(num, sizeof(num), "%d", v->threads);
+	while (*s) {
+		const char *val = NULL;
+		size_t skip = 0, n;
+
+		if (*s == '{') {
+			static const char *const names[] = {
+				"{cpus}", "{threads}", "{stress_cpus}",
+				"{stress_kind}", "{cmd}",
+			};
+			const char *vals[] = {
+				v->cpus, num, v->stress_cpus, v->stress_kind,
+				v->cmd,
+			};
+			size_t i;
+
+			for (i = 0; i < ARRAY_SIZE(names); i++) {
+				n = strlen(names[i]);
+				if (vals[i] && !strncmp(s, names[i], n)) {
+					val = vals[i];
+					skip = n;
+					break;
+				}
+			}
+		}
+		if (!val) {
+			val = s;
+			skip = 1;
+			n = 1;
+		} else {
+			n = strlen(val);
+		}
+		if (len + n + 1 > cap) {
+			cap = 2 * (len + n + 1);
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, val, n);
+		len += n;
+		s += skip;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+char *run_shell_quote(const char *s)
+{
+	size_t len = 2, i;
+	char *out, *p;
+
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			 "_-+=./,:@%^") == strlen(s))
+		return xstrdup(s);
+	for (i = 0; s[i]; i++)
+		len += s[i] == '\'' ? 4 : 1;
+	p = out = xmalloc(len + 1);
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+/* ARGV joined, each word quoted for the shell where it needs it */
+static char *join_quoted(char *const *argv)
+{
+	char *out = xstrdup(""), *q, *t;
+	int i;
+
+	for (i = 0; argv && argv[i]; i++) {
+		q = run_shell_quote(argv[i]);
+		t = xasprintf("%s%s%s", out, i ? " " : "", q);
+		free(q);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* --time-from                                                         */
+
+struct run_regex {
+	regex_t re;
+	bool group;
+};
+
+struct run_regex *run_regex_new(const char *re, struct pandia_error *err)
+{
+	struct run_regex *rx = xcalloc(1, sizeof(*rx));
+	int rc = regcomp(&rx->re, re, REG_EXTENDED);
+
+	if (rc) {
+		char why[256];
+
+		regerror(rc, &rx->re, why, sizeof(why));
+		free(rx);
+		perr_set(err, "bad regular expression '%s': %s", re, why);
+		return NULL;
+	}
+	rx->group = rx->re.re_nsub > 0;
+	return rx;
+}
+
+void run_regex_free(struct run_regex *rx)
+{
+	if (!rx)
+		return;
+	regfree(&rx->re);
+	free(rx);
+}
+
+/* a number at P with an optional unit; true and *secs if there is one */
+static bool number_at(const char *p, double *secs)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' &&
+	    *p != '+')
+		return false;
+	errno = 0;
+	v = strtod(p, &end);
+	if (end == p || errno || !isfinite(v))
+		return false;
+	while (*end == ' ')
+		end++;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t n = strlen(units[i].unit);
+
+		if (!strncmp(end, units[i].unit, n) &&
+		    !isalpha((unsigned char)end[n])) {
+			v *= units[i].scale;
+			break;
+		}
+	}
+	*secs = v;
+	return true;
+}
+
+bool run_regex_time(const struct run_regex *rx, const char *line,
+		    double *secs)
+{
+	regmatch_t m[2];
+	const char *p;
+
+	if (regexec(&rx->re, line, 2, m, 0))
+		return false;
+	if (rx->group) {
+		if (m[1].rm_so < 0)
+			return false;
+		return number_at(line + m[1].rm_so, secs);
+	}
+	p = line + m[0].rm_eo;
+	while (*p == ' ' || *p == '\t' || *p == ':' || *p == '=')
+		p++;
+	return number_at(p, secs);
+}
+
+/* ------------------------------------------------------------------ */
+/* results                                                             */
+
+void run_opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->repetitions = 1;
+	o->warmup = true;
+	o->pin = RUN_PIN_SHIM;
+	o->output_fd = -1;
+}
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->warmup_time = NAN;
+	r->threads_created = -1;
+	r->failed_run = -1;
+	r->exit_status = -1;
+}
+
+static void free_threads(struct run_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->n_threads; i++)
+		free(r->threads[i].allowed);
+	free(r->threads);
+	r->threads = NULL;
+	r->n_threads = 0;
+}
+
+void run_result_release(struct run_result *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	free(r->command);
+	free(r->times);
+	for (i = 0; i < r->n_stress; i++) {
+		free(r->stress[i].spec);
+		free(r->stress[i].kind);
+		free(r->stress[i].rates);
+	}
+	free(r->stress);
+	free_threads(r);
+	free(r->stderr_tail);
+	run_result_init(r);
+}
+
+void run_stats(const double *v, int n, struct run_result *r)
+{
+	double sum = 0, ss = 0;
+	int i;
+
+	r->median = r->min = r->max = r->mean = r->cv = r->spread = 0;
+	if (n < 1)
+		return;
+	r->min = r->max = v[0];
+	for (i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] < r->min)
+			r->min = v[i];
+		if (v[i] > r->max)
+			r->max = v[i];
+	}
+	r->mean = sum / n;
+	r->median = median_of(v, n);
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - r->mean) * (v[i] - r->mean);
+	if (r->mean > 0)
+		r->cv = sqrt(ss / (n - 1)) / r->mean;
+	if (r->median > 0)
+		r->spread = (r->max - r->min) / r->median;
+}
+
+/* ------------------------------------------------------------------ */
+/* finding the shim                                                    */
+
+char *run_find_shim(const char *dir)
+{
+	char exe[4096], *cand = NULL, *abs = NULL;
+	const char *env = getenv(RUN_PIN_LIB_ENV);
+	ssize_t n;
+
+	if (env && *env)
+		return realpath(env, NULL);
+	if (!dir) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return NULL;
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		dir = exe;
+	}
+	cand = xasprintf("%s/libpandia-pin.so", dir);
+	abs = realpath(cand, NULL);
+	free(cand);
+	if (abs)
+		return abs;
+	cand = xasprintf("%s/../lib/pandia/libpandia-pin.so", dir);
+	abs = realpath(cand, NULL);
+	free(cand);
+	return abs;
+}
+
+/* ------------------------------------------------------------------ */
+/* stressor processes                                                  */
+
+enum { MSG_READY = 'r', MSG_DONE = 'd', MSG_ERROR = 'e' };
+
+/* one message from a stressor: small enough to be written atomically */
+struct st_msg {
+	int type;
+	double work;		/* during the marked window */
+	double seconds;
+	char text[200];
+};
+
+static volatile sig_atomic_t st_stop, st_marks, st_quit;
+
+static void st_on_mark(int sig)
+{
+	st_marks++;
+	st_stop = 1;
+}
+
+static void st_on_quit(int sig)
+{
+	st_quit = 1;
+	st_stop = 1;
+}
+
+static void st_send(int fd, const struct st_msg *m)
+{
+	while (write(fd, m, sizeof(*m)) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The body of a stressor process: pin, allocate, say ready, run until
+ * SIGTERM; SIGUSR1 marks the start of the window whose work counts
+ * (the command's start).  Does not return.
+ */
+static void stressor_main(int fd, enum stress_kind kind, int pu,
+			  size_t bytes, pid_t parent)
+{
+	struct st_msg m = { .type = MSG_READY };
+	struct pandia_error err;
+	struct stress_buf buf = { 0 };
+	struct sigaction sa = { 0 };
+	double total = 0, mark_work = 0, mark_t, t;
+	sig_atomic_t seen = 0;
+	cpu_set_t set;
+	sigset_t none;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	sa.sa_handler = st_on_mark;
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = st_on_quit;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	CPU_ZERO(&set);
+	CPU_SET(pu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		m.type = MSG_ERROR;
+		snprintf(m.text, sizeof(m.text), "cannot pin to PU %d: %s",
+			 pu, strerror(errno));
+		goto out_send;
+	}
+	if (kind != STRESS_CPU &&
+	    stress_buf_alloc(&buf, bytes, -1, &err) < 0) {
+		m.type = MSG_ERROR;
+		snprintf(m.text, sizeof(m.text), "%s", err.text);
+		goto out_send;
+	}
+	st_send(fd, &m);
+	mark_t = now_seconds();
+	for (;;) {
+		total += stress_run_until(kind, &buf, &st_stop);
+		st_stop = 0;
+		if (st_marks != seen) {
+			seen = st_marks;
+			mark_work = total;
+			mark_t = now_seconds();
+		}
+		if (st_quit)
+			break;
+	}
+	t = now_seconds();
+	m.type = MSG_DONE;
+	m.work = total - mark_work;
+	m.seconds = t - mark_t;
+out_send:
+	st_send(fd, &m);
+	_exit(m.type == MSG_DONE ? 0 : 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* the state of run_execute()                                          */
+
+struct stressor_proc {
+	pid_t pid;
+	int fd;			/* read end of its message pipe */
+	int state;		/* 0 starting, MSG_READY, MSG_DONE, MSG_ERROR */
+	bool reaped;
+	struct st_msg msg;
+	size_t got;		/* bytes of msg read */
+	enum stress_kind kind;
+	int pu;
+	size_t bytes;
+};
+
+struct linebuf {
+	char *buf;
+	size_t len;
+};
+
+struct ctx {
+	const struct run_opts *o;
+	struct run_result *r;
+	struct pandia_error *err;
+	bool local;		/* no runner template */
+	char **argv;		/* what is executed */
+	char **envp;
+	char *report_path;	/* shim report file */
+	struct run_regex *rx;
+	int *stress_pus;	/* flattened stressors */
+	int n_sp;
+
+	/* signals */
+	int sfd;
+	sigset_t mask, oldmask;
+	bool watch[3];		/* SIGINT, SIGTERM, SIGHUP watched */
+	struct sigaction old_chld;
+	int old_subreaper;
+	pid_t *before;		/* our children before we started */
+	int n_before;
+
+	/* one run */
+	int run;
+	struct stressor_proc *sp;
+	pid_t stress_pgid;
+	pid_t pid;		/* the command; 0 when reaped */
+	int status;
+	double t0, t1;
+	int fd[2];		/* its stdout and stderr, -1 once closed */
+	struct linebuf lb[2];
+	char tail[TAIL_BYTES];
+	size_t tail_len;
+	bool have_time;
+	double out_time;	/* from --time-from */
+	double *tmpl_rates;	/* pandia-stress: lines of a template */
+	int *pids;		/* processes to sample */
+	int n_pids;
+	double next_sample, sample_step;
+};
+
+static const int watched_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/* process pending signals; true when pandia was asked to stop */
+static bool read_signals(struct ctx *c)
+{
+	struct signalfd_siginfo si;
+
+	while (read(c->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD && !c->r->interrupted)
+			c->r->interrupted = (int)si.ssi_signo;
+	}
+	return c->r->interrupted != 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* children of ours: the subreaper sweep                               */
+
+/* our child processes now: pids into *out (caller frees) */
+static int list_children(pid_t **out, bool running_only)
+{
+	pid_t self = getpid(), *v = NULL;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[64], buf[512], *p, state;
+		int fd, ppid;
+		ssize_t len;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		if (ppid != self || (running_only && state == 'Z'))
+			continue;
+		v = xrealloc(v, sizeof(*v) * (size_t)(n + 1));
+		v[n++] = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+static bool in_list(const pid_t *v, int n, pid_t x)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* whether x is one of this run's stressors still to be reaped */
+static bool is_stressor(const struct ctx *c, pid_t x)
+{
+	int i;
+
+	for (i = 0; c->sp && i < c->n_sp; i++)
+		if (c->sp[i].pid == x && !c->sp[i].reaped)
+			return true;
+	return false;
+}
+
+/*
+ * Kill and reap every child of ours that the run left (orphans the
+ * command left behind, reparented to us).  Returns how many were still
+ * running.
+ */
+static int sweep(struct ctx *c)
+{
+	int left = 0, iter, i, n;
+	pid_t *kids;
+
+	for (iter = 0; iter < 100; iter++) {
+		int found = 0;
+
+		n = list_children(&kids, false);
+		for (i = 0; i < n; i++) {
+			pid_t pgid;
+
+			if (in_list(c->before, c->n_before, kids[i]) ||
+			    is_stressor(c, kids[i]) || kids[i] == c->pid)
+				continue;
+			found++;
+			pgid = getpgid(kids[i]);
+			if (pgid == kids[i])
+				kill(-pgid, SIGKILL);
+			if (!kill(kids[i], 0)) {
+				int st;
+
+				/* a zombie is not left running */
+				if (waitpid(kids[i], &st, WNOHANG) == 0) {
+					left++;
+					kill(kids[i], SIGKILL);
+					waitpid(kids[i], &st, 0);
+				}
+			}
+		}
+		free(kids);
+		if (!found)
+			break;
+	}
+	return left;
+}
+
+/* ------------------------------------------------------------------ */
+/* signals and subreaper, around the whole of run_execute()            */
+
+static int setup_signals(struct ctx *c)
+{
+	struct sigaction sa = { 0 }, old;
+	size_t i;
+
+	sigemptyset(&c->mask);
+	sigaddset(&c->mask, SIGCHLD);
+	for (i = 0; i < ARRAY_SIZE(watched_signals); i++) {
+		sigaction(watched_signals[i], NULL, &old);
+		c->watch[i] = old.sa_handler != SIG_IGN;
+		if (c->watch[i])
+			sigaddset(&c->mask, watched_signals[i]);
+	}
+	/* children are not reaped by the kernel while we wait for them */
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, &c->old_chld);
+	sigprocmask(SIG_BLOCK, &c->mask, &c->oldmask);
+	c->sfd = signalfd(-1, &c->mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (c->sfd < 0) {
+		perr_errno(c->err, "cannot watch signals (signalfd)");
+		sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
+		sigaction(SIGCHLD, &c->old_chld, NULL);
+		return -1;
+	}
+	if (prctl(PR_GET_CHILD_SUBREAPER, &c->old_subreaper) < 0)
+		c->old_subreaper = 0;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	c->n_before = list_children(&c->before, false);
+	return 0;
+}
+
+static void restore_signals(struct ctx *c)
+{
+	if (c->sfd < 0)
+		return;
+	read_signals(c);
+	prctl(PR_SET_CHILD_SUBREAPER, c->old_subreaper);
+	close(c->sfd);
+	c->sfd = -1;
+	sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
+	sigaction(SIGCHLD, &c->old_chld, NULL);
+}
+
+/* what a forked child does first: signals as the caller had them */
+static void child_signals(const struct ctx *c)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* stressors                                                           */
+
+static int start_stressors(struct ctx *c)
+{
+	pid_t self = getpid();
+	int i, p[2];
+
+	c->stress_pgid = 0;
+	c->sp = xcalloc((size_t)c->n_sp, sizeof(*c->sp));
+	for (i = 0; i < c->n_sp; i++) {
+		struct stressor_proc *s = &c->sp[i];
+		const struct run_stress_result *sr = &c->r->stress[i];
+
+		s->fd = -1;
+		s->pu = sr->pu;
+		s->bytes = sr->working_set;
+		s->kind = !strcmp(sr->kind, "cpu") ? STRESS_CPU :
+			  strstr(sr->kind, ":rw") ? STRESS_LOAD_STORE :
+			  STRESS_LOAD;
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return perr_errno(c->err, "cannot start stressor "
+					  "'%s'", sr->spec);
+		fflush(NULL);
+		s->pid = fork();
+		if (s->pid < 0) {
+			close(p[0]);
+			close(p[1]);
+			return perr_errno(c->err, "cannot start stressor "
+					  "'%s'", sr->spec);
+		}
+		if (!s->pid) {
+			close(p[0]);
+			setpgid(0, c->stress_pgid);
+			child_signals(c);
+			stressor_main(p[1], s->kind, s->pu, s->bytes, self);
+		}
+		close(p[1]);
+		s->fd = p[0];
+		if (!c->stress_pgid)
+			c->stress_pgid = s->pid;
+		setpgid(s->pid, c->stress_pgid);
+	}
+	return 0;
+}
+
+/* read what stressor s has to say; false on EOF */
+static bool read_stressor(struct stressor_proc *s)
+{
+	ssize_t n = read(s->fd, (char *)&s->msg + s->got,
+			 sizeof(s->msg) - s->got);
+
+	if (n <= 0)
+		return n < 0 && (errno == EINTR || errno == EAGAIN);
+	s->got += (size_t)n;
+	if (s->got == sizeof(s->msg)) {
+		s->state = s->msg.type;
+		s->got = 0;
+	}
+	return true;
+}
+
+/*
+ * Wait until every stressor has reached state WANT (or failed), with
+ * pandia's signals watched.  Returns 0 or -1 with err.
+ */
+static int wait_stressors(struct ctx *c, int want, double limit)
+{
+	struct pollfd *pf = xcalloc((size_t)c->n_sp + 1, sizeof(*pf));
+	double end = now_seconds() + limit;
+	int ret = -1, i;
+
+	for (;;) {
+		int n = 0, left = 0, wait_ms;
+
+		pf[n].fd = c->sfd;
+		pf[n++].events = POLLIN;
+		for (i = 0; i < c->n_sp; i++) {
+			struct stressor_proc *s = &c->sp[i];
+
+			if (s->state == MSG_ERROR) {
+				perr_set(c->err, "stressor '%s' on PU %d "
+					 "failed: %s", c->r->stress[i].spec,
+					 s->pu, s->msg.text);
+				goto out;
+			}
+			if (s->state == want || s->fd < 0)
+				continue;
+			left++;
+			pf[n].fd = s->fd;
+			pf[n++].events = POLLIN;
+		}
+		if (!left)
+			break;
+		if (read_signals(c)) {
+			perr_set(c->err, "interrupted by signal %d",
+				 c->r->interrupted);
+			goto out;
+		}
+		wait_ms = (int)((end - now_seconds()) * 1000);
+		if (wait_ms <= 0) {
+			perr_set(c->err, "stressors did not %s within %g s",
+				 want == MSG_READY ? "start" : "stop", limit);
+			goto out;
+		}
+		if (poll(pf, (nfds_t)n, wait_ms) < 0 && errno != EINTR) {
+			perr_errno(c->err, "poll");
+			goto out;
+		}
+		for (i = 0; i < c->n_sp; i++) {
+			struct stressor_proc *s = &c->sp[i];
+
+			if (s->fd < 0 || s->state == want)
+				continue;
+			if (!read_stressor(s)) {
+				close(s->fd);
+				s->fd = -1;
+				perr_set(c->err, "stressor '%s' on PU %d "
+					 "ended unexpectedly",
+					 c->r->stress[i].spec, s->pu);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	free(pf);
+	return ret;
+}
+
+static void signal_stressors(struct ctx *c, int sig)
+{
+	int i;
+
+	for (i = 0; c->sp && i < c->n_sp; i++)
+		if (!c->sp[i].reaped && c->sp[i].pid > 0)
+			kill(c->sp[i].pid, sig);
+}
+
+/*
+ * Stop the stressors, record what each did during the command when
+ * RECORD, and reap them all.  Returns 0 or -1 with err.
+ */
+static int stop_stressors(struct ctx *c, bool record, int slot)
+{
+	int ret = 0, i;
+
+	if (!c->sp)
+		return 0;
+	if (record) {
+		signal_stressors(c, SIGTERM);
+		ret = wait_stressors(c, MSG_DONE, STOP_SECONDS);
+	}
+	if (c->stress_pgid > 0)
+		kill(-c->stress_pgid, SIGKILL);
+	for (i = 0; i < c->n_sp; i++) {
+		struct stressor_proc *s = &c->sp[i];
+		struct run_stress_result *sr = &c->r->stress[i];
+
+		if (s->pid > 0 && !s->reaped) {
+			kill(s->pid, SIGKILL);
+			waitpid(s->pid, NULL, 0);
+			s->reaped = true;
+		}
+		if (s->fd >= 0)
+			close(s->fd);
+		if (ret == 0 && record && slot >= 0 &&
+		    s->state == MSG_DONE && s->msg.seconds > 0)
+			sr->rates[slot] = s->msg.work / s->msg.seconds;
+	}
+	free(c->sp);
+	c->sp = NULL;
+	c->stress_pgid = 0;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* the command's output                                                */
+
+static void keep_tail(struct ctx *c, const char *p, size_t n)
+{
+	if (n >= TAIL_BYTES) {
+		p += n - TAIL_BYTES;
+		n = TAIL_BYTES;
+	}
+	if (c->tail_len + n > TAIL_BYTES) {
+		size_t drop = c->tail_len + n - TAIL_BYTES;
+
+		memmove(c->tail, c->tail + drop, c->tail_len - drop);
+		c->tail_len -= drop;
+	}
+	memcpy(c->tail + c->tail_len, p, n);
+	c->tail_len += n;
+}
+
+/* one complete line of output */
+static void output_line(struct ctx *c, const char *line)
+{
+	double v;
+	int i;
+
+	if (c->rx && run_regex_time(c->rx, line, &v)) {
+		c->out_time = v;
+		c->have_time = true;
+	}
+	if (!c->local && c->tmpl_rates &&
+	    sscanf(line, "pandia-stress: %d %lf", &i, &v) == 2 &&
+	    i >= 0 && i < c->n_sp)
+		c->tmpl_rates[i] = v;
+}
+
+static void feed_lines(struct ctx *c, int k, const char *p, size_t n)
+{
+	struct linebuf *lb = &c->lb[k];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			lb->buf[lb->len] = '\0';
+			output_line(c, lb->buf);
+			lb->len = 0;
+		} else if (lb->len < LINE_MAX_BYTES) {
+			lb->buf[lb->len++] = p[i];
+		}
+	}
+}
+
+/* read what is there on output k; close it at EOF */
+static void read_output(struct ctx *c, int k)
+{
+	char buf[16384];
+	ssize_t n;
+
+	for (;;) {
+		n = read(c->fd[k], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;		/* EAGAIN: later */
+		if (n == 0) {
+			struct linebuf *lb = &c->lb[k];
+
+			if (lb->len) {
+				lb->buf[lb->len] = '\0';
+				output_line(c, lb->buf);
+				lb->len = 0;
+			}
+			close(c->fd[k]);
+			c->fd[k] = -1;
+			return;
+		}
+		if (c->o->output_fd >= 0) {
+			ssize_t w = 0, m;
+
+			while (w < n) {
+				m = write(c->o->output_fd, buf + w,
+					  (size_t)(n - w));
+				if (m < 0 && errno == EINTR)
+					continue;
+				if (m <= 0)
+					break;
+				w += m;
+			}
+		}
+		if (k == 1)
+			keep_tail(c, buf, (size_t)n);
+		feed_lines(c, k, buf, (size_t)n);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* threads: the shim's report and /proc                                */
+
+static struct run_thread *thread_of(struct run_result *r, int pid, int tid)
+{
+	struct run_thread *t;
+	int i;
+
+	for (i = 0; i < r->n_threads; i++)
+		if (r->threads[i].tid == tid)
+			return &r->threads[i];
+	r->threads = xrealloc(r->threads,
+			      sizeof(*r->threads) * (size_t)(r->n_threads + 1));
+	t = &r->threads[r->n_threads++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	t->index = -1;
+	t->planned = -1;
+	return t;
+}
+
+static void add_pid(struct ctx *c, int pid)
+{
+	int i;
+
+	for (i = 0; i < c->n_pids; i++)
+		if (c->pids[i] == pid)
+			return;
+	c->pids = xrealloc(c->pids, sizeof(*c->pids) * (size_t)(c->n_pids + 1));
+	c->pids[c->n_pids++] = pid;
+}
+
+/*
+ * Read the shim's report: threads' positions and planned PUs, and the
+ * processes that loaded it.  With FINAL, also the counts.
+ */
+static void read_report(struct ctx *c, bool final)
+{
+	struct run_result *r = c->r;
+	int procs = 0, threads = 0;
+	pid_t *procs_seen = NULL;
+	char line[8192];
+	FILE *f;
+
+	if (!c->report_path)
+		return;
+	f = fopen(c->report_path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char allowed[4096];
+		int pid, tid, index, cpu;
+		struct run_thread *t;
+
+		if (sscanf(line, "proc %d %d %4095s", &pid, &cpu,
+			   allowed) == 3) {
+			tid = pid;
+			index = 0;
+			/* a process that execs loads the shim again */
+			if (!in_list(procs_seen, procs, pid)) {
+				procs_seen = xrealloc(procs_seen,
+					sizeof(pid_t) * (size_t)(procs + 1));
+				procs_seen[procs++] = pid;
+			}
+		} else if (sscanf(line, "thread %d %d %d %d %4095s", &pid,
+				  &tid, &index, &cpu, allowed) == 5) {
+			threads++;
+		} else {
+			continue;
+		}
+		add_pid(c, pid);
+		t = thread_of(r, pid, tid);
+		t->index = index;
+		t->planned = cpu;
+		if (!t->seen) {
+			free(t->allowed);
+			t->allowed = xstrdup(allowed);
+		}
+	}
+	fclose(f);
+	free(procs_seen);
+	if (final) {
+		r->processes = procs;
+		r->threads_created = procs ? threads : -1;
+	}
+}
+
+/* the Cpus_allowed_list of every thread of the processes we know */
+static void sample_threads(struct ctx *c)
+{
+	int i;
+
+	read_report(c, false);
+	for (i = 0; i < c->n_pids; i++) {
+		char path[64];
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", c->pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			char spath[320], line[4096];
+			FILE *f;
+
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			snprintf(spath, sizeof(spath), "%s/%s/status", path,
+				 e->d_name);
+			f = fopen(spath, "re");
+			if (!f)
+				continue;
+			while (fgets(line, sizeof(line), f)) {
+				struct run_thread *t;
+				char *v;
+
+				if (strncmp(line, "Cpus_allowed_list:", 18))
+					continue;
+				v = line + 18;
+				v += strspn(v, " \t");
+				v[strcspn(v, "\n")] = '\0';
+				t = thread_of(c->r, c->pids[i],
+					      atoi(e->d_name));
+				free(t->allowed);
+				t->allowed = xstrdup(v);
+				t->seen = true;
+				break;
+			}
+			fclose(f);
+		}
+		closedir(d);
+	}
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct run_thread *x = a, *y = b;
+	unsigned xi = (unsigned)x->index, yi = (unsigned)y->index;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	if (xi != yi)
+		return (xi > yi) - (xi < yi);	/* -1 last */
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * Whether the cpulist TEXT holds only PUs of v[0..n-1] and, when
+ * EXACT, all of them.
+ */
+static bool within(const char *text, const int *v, int n, bool exact)
+{
+	int *a = NULL, na = 0, i, j;
+	bool same = true;
+
+	if (!text || cpulist_parse(text, &a, &na, NULL) < 0)
+		return false;
+	same = na > 0;
+	for (i = 0; i < na && same; i++) {
+		same = false;
+		for (j = 0; j < n; j++)
+			same |= a[i] == v[j];
+	}
+	for (j = 0; j < n && same && exact; j++) {
+		same = false;
+		for (i = 0; i < na; i++)
+			same |= a[i] == v[j];
+	}
+	free(a);
+	return same;
+}
+
+/* after a run: order the threads and count those not where planned */
+static void judge_threads(struct ctx *c)
+{
+	const struct run_opts *o = c->o;
+	struct run_result *r = c->r;
+	int i;
+
+	read_report(c, true);
+	if (r->n_threads > 1)
+		qsort(r->threads, (size_t)r->n_threads, sizeof(*r->threads),
+		      cmp_thread);
+	r->misplaced = 0;
+	if (o->pin == RUN_PIN_NONE)
+		return;
+	for (i = 0; i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		bool ok;
+
+		if (t->planned >= 0)
+			ok = within(t->allowed, &t->planned, 1, true);
+		else	/* beyond the list: anywhere in the set */
+			ok = within(t->allowed, o->cpus, o->n_cpus, false);
+		r->misplaced += !ok;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* one run                                                             */
+
+static void terminate(struct ctx *c, double *kill_at)
+{
+	if (c->pid > 0 && *kill_at == 0) {
+		kill(-c->pid, SIGTERM);
+		kill(c->pid, SIGTERM);
+		*kill_at = now_seconds() + GRACE_SECONDS;
+	}
+}
+
+/* fork and exec the command; 0 or -1 with err */
+static int start_command(struct ctx *c)
+{
+	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, ex[2] = { -1, -1 };
+	int ret = -1, e = 0, k;
+	cpu_set_t set;
+	ssize_t n;
+
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+	    pipe2(ex, O_CLOEXEC) < 0) {
+		perr_errno(c->err, "cannot create pipes");
+		goto out_close;
+	}
+	CPU_ZERO(&set);
+	for (k = 0; k < c->o->n_cpus; k++)
+		CPU_SET(c->o->cpus[k], &set);
+	if (c->report_path) {
+		int fd = open(c->report_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	signal_stressors(c, SIGUSR1);
+	fflush(NULL);
+	c->t0 = now_seconds();
+	c->pid = fork();
+	if (c->pid < 0) {
+		c->pid = 0;
+		perr_errno(c->err, "cannot start '%s'", c->argv[0]);
+		goto out_close;
+	}
+	if (!c->pid) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		child_signals(c);
+		if (c->local && c->o->pin != RUN_PIN_NONE)
+			sched_setaffinity(0, sizeof(set), &set);
+		if (isatty(0)) {
+			int fd = open("/dev/null", O_RDONLY);
+
+			if (fd >= 0 && fd != 0) {
+				dup2(fd, 0);
+				close(fd);
+			}
+		}
+		dup2(out[1], 1);
+		dup2(errp[1], 2);
+		execvpe(c->argv[0], c->argv, c->envp);
+		e = errno;
+		while (write(ex[1], &e, sizeof(e)) < 0 && errno == EINTR)
+			;
+		_exit(127);
+	}
+	setpgid(c->pid, c->pid);
+	close(ex[1]);
+	ex[1] = -1;
+	do
+		n = read(ex[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == sizeof(e)) {
+		errno = e;
+		perr_errno(c->err, "cannot run '%s'", c->argv[0]);
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+		goto out_close;
+	}
+	for (k = 0; k < 2; k++) {
+		int *p = k ? errp : out;
+
+		close(p[1]);
+		p[1] = -1;
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		c->fd[k] = p[0];
+		p[0] = -1;
+	}
+	add_pid(c, c->pid);
+	ret = 0;
+out_close:
+	for (k = 0; k < 2; k++) {
+		if (out[k] >= 0)
+			close(out[k]);
+		if (errp[k] >= 0)
+			close(errp[k]);
+		if (ex[k] >= 0)
+			close(ex[k]);
+	}
+	return ret;
+}
+
+/* running children of ours that the run started, stressors aside */
+static int count_leftovers(const struct ctx *c)
+{
+	pid_t *kids;
+	int n = list_children(&kids, true), left = 0, i;
+
+	for (i = 0; i < n; i++)
+		left += !in_list(c->before, c->n_before, kids[i]) &&
+			!is_stressor(c, kids[i]) && kids[i] != c->pid;
+	free(kids);
+	return left;
+}
+
+/*
+ * If the command has exited: note the time, count and kill what it
+ * left behind (its group, then orphans that left the group), and reap
+ * it.  It is reaped last, so that its process group cannot be reused
+ * before it is killed.
+ */
+static bool command_exited(struct ctx *c)
+{
+	siginfo_t si = { 0 };
+	int st, left;
+
+	if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0
+	    || si.si_pid != c->pid)
+		return false;
+	c->t1 = now_seconds();
+	left = count_leftovers(c);
+	if (left > c->r->leftovers)
+		c->r->leftovers = left;
+	kill(-c->pid, SIGKILL);
+	waitpid(c->pid, &st, 0);
+	c->status = st;
+	c->pid = 0;
+	sweep(c);
+	return true;
+}
+
+/*
+ * Wait for the command, reading its output, sampling its threads,
+ * enforcing the timeout and watching pandia's signals.
+ */
+static void wait_command(struct ctx *c)
+{
+	double deadline = c->o->timeout > 0 ? c->t0 + c->o->timeout : 0;
+	double kill_at = 0, drain_end = 0;
+	int k;
+
+	c->sample_step = 0.002;
+	c->next_sample = c->t0 + c->sample_step;
+	for (;;) {
+		struct pollfd pf[3];
+		double now = now_seconds(), wake = now + 1;
+		int n = 0;
+
+		if (c->pid > 0 && command_exited(c))
+			drain_end = c->t1 + DRAIN_SECONDS;
+		if (c->pid == 0) {
+			if (c->fd[0] < 0 && c->fd[1] < 0)
+				break;
+			if (now >= drain_end)
+				break;
+			wake = drain_end;
+		}
+		if (read_signals(c))
+			terminate(c, &kill_at);
+		if (deadline && now >= deadline && c->pid > 0 &&
+		    !c->r->timed_out) {
+			c->r->timed_out = true;
+			terminate(c, &kill_at);
+		}
+		if (kill_at && now >= kill_at && c->pid > 0) {
+			kill(-c->pid, SIGKILL);
+			kill(c->pid, SIGKILL);
+			kill_at = now + 1;	/* again if it lingers */
+		}
+		if (c->local && c->pid > 0 && now >= c->next_sample) {
+			sample_threads(c);
+			if (c->sample_step < SAMPLE_MAX)
+				c->sample_step *= 2;
+			c->next_sample = now + c->sample_step;
+		}
+		if (c->pid > 0) {
+			if (deadline && !c->r->timed_out && deadline < wake)
+				wake = deadline;
+			if (kill_at && kill_at < wake)
+				wake = kill_at;
+			if (c->local && c->next_sample < wake)
+				wake = c->next_sample;
+		}
+		pf[n].fd = c->sfd;
+		pf[n++].events = POLLIN;
+		for (k = 0; k < 2; k++) {
+			if (c->fd[k] < 0)
+				continue;
+			pf[n].fd = c->fd[k];
+			pf[n++].events = POLLIN;
+		}
+		k = (int)((wake - now) * 1000) + 1;
+		if (poll(pf, (nfds_t)n, k < 0 ? 0 : k) < 0 && errno != EINTR)
+			break;
+		for (k = 0; k < 2; k++)
+			if (c->fd[k] >= 0)
+				read_output(c, k);
+	}
+	for (k = 0; k < 2; k++) {
+		if (c->fd[k] >= 0) {
+			close(c->fd[k]);
+			c->fd[k] = -1;
+		}
+	}
+}
+
+/* the last lines of the command's stderr into r->stderr_tail */
+static void set_tail(struct ctx *c)
+{
+	size_t start, len = c->tail_len;
+	int lines = 0;
+
+	free(c->r->stderr_tail);
+	c->r->stderr_tail = NULL;
+	while (len && c->tail[len - 1] == '\n')
+		len--;
+	if (!len)
+		return;
+	for (start = len; start > 0; start--) {
+		if (c->tail[start - 1] == '\n' && ++lines == TAIL_LINES)
+			break;
+	}
+	c->r->stderr_tail = xasprintf("%.*s", (int)(len - start),
+				      c->tail + start);
+}
+
+/* describe how the run ended into err; 0 when it succeeded */
+static int judge_status(struct ctx *c, double *secs)
+{
+	struct run_result *r = c->r;
+	char which[64];
+
+	if (c->run)
+		snprintf(which, sizeof(which), "run %d of %d", c->run,
+			 c->o->repetitions);
+	else
+		snprintf(which, sizeof(which), "the warm-up run");
+	r->exit_status = -1;
+	r->term_signal = 0;
+	if (WIFEXITED(c->status))
+		r->exit_status = WEXITSTATUS(c->status);
+	else if (WIFSIGNALED(c->status))
+		r->term_signal = WTERMSIG(c->status);
+	if (r->interrupted)
+		return perr_set(c->err, "interrupted by signal %d (%s); "
+				"stopped: %s", r->interrupted,
+				strsignal(r->interrupted), r->command);
+	if (r->timed_out)
+		return perr_set(c->err, "%s timed out after %g s: %s",
+				which, c->o->timeout, r->command);
+	if (r->term_signal)
+		return perr_set(c->err, "%s was killed by signal %d (%s): %s",
+				which, r->term_signal,
+				strsignal(r->term_signal), r->command);
+	if (r->exit_status != 0)
+		return perr_set(c->err, "%s exited with status %d: %s",
+				which, r->exit_status, r->command);
+	if (c->rx && !c->have_time)
+		return perr_set(c->err, "%s: no line of the output matched "
+				"--time-from '%s': %s", which,
+				c->o->time_from, r->command);
+	*secs = c->rx ? c->out_time : c->t1 - c->t0;
+	return 0;
+}
+
+static int one_run(struct ctx *c, int run)
+{
+	struct run_result *r = c->r;
+	int slot = run - 1, ret = -1, k, i;
+	double secs = 0;
+
+	c->run = run;
+	c->have_time = false;
+	c->tail_len = 0;
+	c->n_pids = 0;
+	c->fd[0] = c->fd[1] = -1;
+	for (k = 0; k < 2; k++)
+		c->lb[k].len = 0;
+	free_threads(r);
+	if (c->tmpl_rates)
+		for (i = 0; i < c->n_sp; i++)
+			c->tmpl_rates[i] = NAN;
+
+	if (c->local && c->n_sp) {
+		if (start_stressors(c) < 0 ||
+		    wait_stressors(c, MSG_READY, READY_SECONDS) < 0) {
+			stop_stressors(c, false, -1);
+			r->failed_run = run;
+			goto out;
+		}
+	}
+	if (start_command(c) < 0) {
+		stop_stressors(c, false, -1);
+		r->failed_run = run;
+		goto out;
+	}
+	wait_command(c);
+	sweep(c);
+	if (stop_stressors(c, !r->interrupted, slot) < 0 &&
+	    !r->interrupted) {
+		r->failed_run = run;
+		goto out;
+	}
+	if (c->local)
+		judge_threads(c);
+	set_tail(c);
+	if (judge_status(c, &secs) < 0) {
+		r->failed_run = run;
+		goto out;
+	}
+	if (c->tmpl_rates && slot >= 0)
+		for (i = 0; i < c->n_sp; i++)
+			r->stress[i].rates[slot] = c->tmpl_rates[i];
+	if (run == 0)
+		r->warmup_time = secs;
+	else
+		r->times[r->n_times++] = secs;
+	if (c->o->on_run)
+		c->o->on_run(r, run, secs, c->o->data);
+	ret = 0;
+out:
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* setting up                                                          */
+
+static bool overridden(const char *entry, const char *const *names)
+{
+	size_t n;
+
+	for (; *names; names++) {
+		n = strlen(*names);
+		if (!strncmp(entry, *names, n) && entry[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+static void push_env(char ***env, int *n, char *entry)
+{
+	*env = xrealloc(*env, sizeof(**env) * (size_t)(*n + 2));
+	(*env)[(*n)++] = entry;
+	(*env)[*n] = NULL;
+}
+
+/* the command's environment: ours, with the runner's variables */
+static void build_env(struct ctx *c, const char *cpus, const char *shim)
+{
+	static const char *const names[] = {
+		"OMP_NUM_THREADS", "PANDIA_THREADS", "PANDIA_CPUS",
+		"OMP_PLACES", "OMP_PROC_BIND", RUN_PIN_CPUS_ENV,
+		RUN_PIN_REPORT_ENV, "LD_PRELOAD", NULL,
+	};
+	const struct run_opts *o = c->o;
+	const char *preload = getenv("LD_PRELOAD");
+	char **env = NULL;
+	int n = 0, i;
+	size_t k;
+
+	for (i = 0; environ[i]; i++) {
+		bool skip = overridden(environ[i], names);
+
+		for (k = 0; o->env && o->env[k] && !skip; k++) {
+			size_t len = strcspn(o->env[k], "=");
+
+			skip = !strncmp(environ[i], o->env[k], len) &&
+			       environ[i][len] == '=';
+		}
+		if (!skip)
+			push_env(&env, &n, xstrdup(environ[i]));
+	}
+	push_env(&env, &n, xasprintf("OMP_NUM_THREADS=%d", o->n_cpus));
+	push_env(&env, &n, xasprintf("PANDIA_THREADS=%d", o->n_cpus));
+	push_env(&env, &n, xasprintf("PANDIA_CPUS=%s", cpus));
+	if (c->local && o->pin == RUN_PIN_SHIM) {
+		char *places = xstrdup("");
+
+		for (i = 0; i < o->n_cpus; i++) {
+			char *t = xasprintf("%s%s{%d}", places, i ? "," : "",
+					    o->cpus[i]);
+
+			free(places);
+			places = t;
+		}
+		push_env(&env, &n, xasprintf("OMP_PLACES=%s", places));
+		free(places);
+		push_env(&env, &n, xstrdup("OMP_PROC_BIND=close"));
+		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_CPUS_ENV,
+					     cpus));
+		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_REPORT_ENV,
+					     c->report_path));
+		push_env(&env, &n, xasprintf("LD_PRELOAD=%s%s%s", shim,
+					     preload && *preload ? " " : "",
+					     preload ? preload : ""));
+	} else if (preload) {
+		push_env(&env, &n, xasprintf("LD_PRELOAD=%s", preload));
+	}
+	for (k = 0; o->env && o->env[k]; k++)
+		push_env(&env, &n, xstrdup(o->env[k]));
+	c->envp = env;
+}
+
+static void free_strv(char **v)
+{
+	int i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* every listed PU must be one this process may run on */
+static int check_pus(const int *v, int n, const char *what,
+		     struct pandia_error *err)
+{
+	cpu_set_t set;
+	int i, *ok = NULL, n_ok = 0, ret = 0;
+	char *have;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &set))
+			continue;
+		ok = xrealloc(ok, sizeof(*ok) * (size_t)(n_ok + 1));
+		ok[n_ok++] = i;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] < CPU_SETSIZE && CPU_ISSET(v[i], &set))
+			continue;
+		have = cpuset_format(ok, n_ok);
+		ret = perr_set(err, "PU %d of %s is not available here "
+			       "(this process may use PUs %s)", v[i], what,
+			       have);
+		free(have);
+		break;
+	}
+	free(ok);
+	return ret;
+}
+
+/* flatten the stressors into r->stress, one per PU, sizes chosen */
+static int plan_stressors(struct ctx *c)
+{
+	const struct run_opts *o = c->o;
+	struct run_result *r = c->r;
+	struct pandia_machine *own = NULL;
+	const struct pandia_machine *m = o->machine;
+	int i, j, n = 0, ret = -1;
+	char kind[64];
+
+	for (i = 0; i < o->n_stress; i++)
+		n += o->stress[i].n_pus;
+	r->stress = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*r->stress));
+	c->stress_pus = xcalloc((size_t)n ? (size_t)n : 1, sizeof(int));
+	for (i = 0; i < o->n_stress; i++) {
+		const struct run_stressor *s = &o->stress[i];
+		size_t ws = 0;
+
+		if (c->local && s->kind != STRESS_CPU) {
+			if (!m) {
+				own = machine_new();
+				if (topology_load(own, NULL, c->err) < 0)
+					goto out;
+				m = own;
+			}
+			ws = stress_working_set(m, s->level, s->n_pus);
+			if (s->level == LVL_DRAM) {
+				/*
+				 * The measuring rule (100 x LLC in all) would
+				 * allocate gigabytes per run; for a co-runner
+				 * a linear sweep over 4 x LLC misses just as
+				 * surely.
+				 */
+				unsigned long long llc = stress_llc_size(m);
+				size_t cap = (size_t)(4 * (llc ? llc :
+							   8ULL << 20));
+
+				if (cap < DRAM_MIN_BYTES)
+					cap = DRAM_MIN_BYTES;
+				if (ws > cap)
+					ws = cap;
+			}
+			if (!ws) {
+				perr_set(c->err, "stressor '%s': this machine "
+					 "has no %s", s->spec,
+					 level_name(s->level));
+				goto out;
+			}
+		}
+		if (c->local &&
+		    check_pus(s->pus, s->n_pus, s->spec, c->err) < 0)
+			goto out;
+		for (j = 0; j < s->n_pus; j++) {
+			struct run_stress_result *sr = &r->stress[r->n_stress];
+			int k;
+
+			sr->spec = xstrdup(s->spec);
+			sr->kind = xstrdup(run_stressor_kind_name(s, kind,
+							sizeof(kind)));
+			sr->pu = s->pus[j];
+			sr->unit = s->kind == STRESS_CPU ? "ops/s" : "bytes/s";
+			sr->working_set = ws;
+			sr->rates = xmalloc(sizeof(double) *
+					    (size_t)o->repetitions);
+			for (k = 0; k < o->repetitions; k++)
+				sr->rates[k] = NAN;
+			sr->median = NAN;
+			c->stress_pus[r->n_stress++] = s->pus[j];
+		}
+	}
+	c->n_sp = r->n_stress;
+	ret = 0;
+out:
+	machine_free(own);
+	return ret;
+}
+
+/* the variables and the argv to execute */
+static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
+{
+	const struct run_opts *o = c->o;
+	char *scpus = c->n_sp ? cpulist_format(c->stress_pus, c->n_sp) :
+		      xstrdup("none");
+	char *skind = xstrdup(""), *quoted = NULL;
+	struct run_vars v = { 0 };
+	int i, n = 0;
+
+	for (i = 0; i < o->n_stress; i++) {
+		char kind[64], *t;
+
+		run_stressor_kind_name(&o->stress[i], kind, sizeof(kind));
+		t = xasprintf("%s%s%s", skind, i ? "," : "", kind);
+		free(skind);
+		skind = t;
+	}
+	if (!*skind) {
+		free(skind);
+		skind = xstrdup("none");
+	}
+	v.cpus = cpus;
+	v.threads = o->n_cpus;
+	v.stress_cpus = scpus;
+	v.stress_kind = skind;
+	while (argv && argv[n])
+		n++;
+	if (c->local) {
+		c->argv = xcalloc((size_t)n + 1, sizeof(char *));
+		for (i = 0; i < n; i++)
+			c->argv[i] = run_subst(argv[i], &v);
+		c->r->command = join_quoted(c->argv);
+	} else {
+		char *line, *t;
+
+		quoted = join_quoted(argv);
+		v.cmd = quoted;
+		line = run_subst(o->runner, &v);
+		if (n && !strstr(o->runner, "{cmd}")) {
+			t = xasprintf("%s %s", line, quoted);
+			free(line);
+			line = t;
+		}
+		c->argv = xcalloc(4, sizeof(char *));
+		c->argv[0] = xstrdup("/bin/sh");
+		c->argv[1] = xstrdup("-c");
+		c->argv[2] = line;
+		c->r->command = xstrdup(line);
+	}
+	free(quoted);
+	free(scpus);
+	free(skind);
+}
+
+static int make_report_file(struct ctx *c)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	c->report_path = xasprintf("%s/pandia-pin.XXXXXX",
+				   dir && *dir ? dir : "/tmp");
+	fd = mkostemp(c->report_path, O_CLOEXEC);
+	if (fd < 0) {
+		perr_errno(c->err, "cannot create a file in '%s'",
+			   dir && *dir ? dir : "/tmp");
+		free(c->report_path);
+		c->report_path = NULL;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int run_execute(const struct run_opts *o, char *const *argv,
+		struct run_result *r, struct pandia_error *err)
+{
+	struct ctx c = { .o = o, .r = r, .err = err, .sfd = -1,
+			 .fd = { -1, -1 } };
+	char *cpus = NULL, *shim = NULL;
+	int ret = -1, run, i, k;
+
+	perr_clear(err);
+	c.local = !o->runner;
+	if (o->n_cpus < 1 || !o->cpus)
+		return perr_set(err, "no PU list given");
+	if (o->repetitions < 1)
+		return perr_set(err, "the number of repetitions must be at "
+				"least 1");
+	if (c.local && (!argv || !argv[0]))
+		return perr_set(err, "no command given");
+	cpus = cpulist_format(o->cpus, o->n_cpus);
+	if (c.local && o->pin != RUN_PIN_NONE &&
+	    check_pus(o->cpus, o->n_cpus, "the placement", err) < 0)
+		goto out_free;
+	if (plan_stressors(&c) < 0)
+		goto out_stress;
+	if (c.local && o->pin == RUN_PIN_SHIM) {
+		shim = o->shim_path ? realpath(o->shim_path, NULL) :
+		       run_find_shim(NULL);
+		if (!shim) {
+			perr_set(err, "cannot find libpandia-pin.so%s%s; set "
+				 "%s to its path or use --pin set",
+				 o->shim_path ? " at " : "",
+				 o->shim_path ? o->shim_path : "",
+				 RUN_PIN_LIB_ENV);
+			goto out_stress;
+		}
+		if (make_report_file(&c) < 0)
+			goto out_shim;
+	}
+	if (o->time_from) {
+		c.rx = run_regex_new(o->time_from, err);
+		if (!c.rx)
+			goto out_report;
+	}
+	build_argv(&c, argv, cpus);
+	build_env(&c, cpus, shim);
+	if (!c.local && c.n_sp)
+		c.tmpl_rates = xcalloc((size_t)c.n_sp, sizeof(double));
+	for (k = 0; k < 2; k++)
+		c.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
+	r->times = xcalloc((size_t)o->repetitions, sizeof(double));
+
+	if (setup_signals(&c) < 0)
+		goto out_argv;
+	for (run = o->warmup ? 0 : 1; run <= o->repetitions; run++)
+		if (one_run(&c, run) < 0)
+			break;
+	restore_signals(&c);
+	if (run <= o->repetitions)
+		goto out_argv;
+	if (r->interrupted) {
+		perr_set(err, "interrupted by %s", strsignal(r->interrupted));
+		goto out_argv;
+	}
+	run_stats(r->times, r->n_times, r);
+	for (i = 0; i < r->n_stress; i++) {
+		struct run_stress_result *sr = &r->stress[i];
+		double *v = xmalloc(sizeof(*v) * (size_t)r->n_times);
+		int n = 0, j;
+
+		for (j = 0; j < r->n_times; j++)
+			if (!isnan(sr->rates[j]))
+				v[n++] = sr->rates[j];
+		sr->median = n ? median_of(v, n) : NAN;
+		free(v);
+	}
+	ret = 0;
+out_argv:
+	free(c.before);
+	free(c.pids);
+	free(c.tmpl_rates);
+	for (k = 0; k < 2; k++)
+		free(c.lb[k].buf);
+	free_strv(c.argv);
+	free_strv(c.envp);
+	run_regex_free(c.rx);
+out_report:
+	if (c.report_path)
+		unlink(c.report_path);
+	free(c.report_path);
+out_shim:
+	free(shim);
+out_stress:
+	free(c.stress_pus);
+out_free:
+	free(cpus);
+	return ret;
+}
+
+void run_reraise(int sig)
+{
+	struct sigaction sa = { 0 };
+	sigset_t set;
+
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	fflush(NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+json_t *run_result_to_json(const struct run_opts *o,
+			   const struct run_result *r)
+{
+	json_t *root = json_object(), *a, *s;
+	int i, j;
+
+	json_object_set_new(root, "schema", json_string("pandia-run/1"));
+	json_object_set_new(root, "command", json_string(r->command ?
+							 r->command : ""));
+	if (o->runner)
+		json_object_set_new(root, "runner", json_string(o->runner));
+	a = json_array();
+	for (i = 0; i < o->n_cpus; i++)
+		json_array_append_new(a, json_integer(o->cpus[i]));
+	json_object_set_new(root, "cpus", a);
+	json_object_set_new(root, "threads", json_integer(o->n_cpus));
+	json_object_set_new(root, "pin", json_string(
+		o->runner ? "runner" : o->pin == RUN_PIN_SHIM ? "shim" :
+		o->pin == RUN_PIN_SET ? "set" : "none"));
+	json_object_set_new(root, "time_source", json_string(
+		o->time_from ? "output" : "wall"));
+	if (o->time_from)
+		json_object_set_new(root, "time_from",
+				    json_string(o->time_from));
+	json_object_set_new(root, "unit", json_string("seconds"));
+	json_object_set_new(root, "warmup", num_or_null(r->warmup_time));
+	a = json_array();
+	for (i = 0; i < r->n_times; i++)
+		json_array_append_new(a, json_real(r->times[i]));
+	json_object_set_new(root, "times", a);
+	json_object_set_new(root, "median", json_real(r->median));
+	json_object_set_new(root, "min", json_real(r->min));
+	json_object_set_new(root, "max", json_real(r->max));
+	json_object_set_new(root, "mean", json_real(r->mean));
+	json_object_set_new(root, "cv", json_real(r->cv));
+	json_object_set_new(root, "spread", json_real(r->spread));
+
+	a = json_array();
+	for (i = 0; i < r->n_stress; i++) {
+		const struct run_stress_result *sr = &r->stress[i];
+		json_t *rates = json_array();
+
+		for (j = 0; j < r->n_times; j++)
+			json_array_append_new(rates,
+					      num_or_null(sr->rates[j]));
+		s = json_pack("{s:s, s:s, s:i, s:s, s:I, s:o, s:o}",
+			      "spec", sr->spec, "kind", sr->kind,
+			      "pu", sr->pu, "unit", sr->unit,
+			      "working_set", (json_int_t)sr->working_set,
+			      "rates", rates,
+			      "median", num_or_null(sr->median));
+		json_array_append_new(a, s);
+	}
+	json_object_set_new(root, "stressors", a);
+
+	if (!o->runner) {
+		json_t *th = json_array();
+
+		for (i = 0; i < r->n_threads; i++) {
+			const struct run_thread *t = &r->threads[i];
+
+			s = json_pack("{s:i, s:i, s:i, s:i, s:s, s:b}",
+				      "pid", t->pid, "tid", t->tid,
+				      "index", t->index,
+				      "planned", t->planned,
+				      "allowed", t->allowed ? t->allowed : "",
+				      "seen", t->seen);
+			if (t->index < 0)
+				json_object_set_new(s, "index", json_null());
+			if (t->planned < 0)
+				json_object_set_new(s, "planned",
+						    json_null());
+			json_array_append_new(th, s);
+		}
+		s = json_object();
+		json_object_set_new(s, "created",
+				    r->threads_created < 0 ? json_null() :
+				    json_integer(r->threads_created));
+		json_object_set_new(s, "processes",
+				    json_integer(r->processes));
+		json_object_set_new(s, "misplaced",
+				    json_integer(r->misplaced));
+		json_object_set_new(s, "threads", th);
+		json_object_set_new(root, "placement", s);
+	}
+	json_object_set_new(root, "left_behind", json_integer(r->leftovers));
+	return root;
+}

@@ -1,0 +1,472 @@
+/*
+ * check_run.c - the runner's library API (profiler/run.h): stressor
+ * specs, placeholders, --time-from, statistics, and run_execute() on
+ * small commands.
+ */
+#include <check.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "profiler/run.h"
+
+/* ---- stressor specs ---------------------------------------------- */
+
+static const struct {
+	int line;
+	const char *in;
+	int kind;		/* -1: refused */
+	int level;
+	const char *pus;	/* or part of the error */
+} stress_rows[] = {
+	{ __LINE__, "cpu@1", STRESS_CPU, -1, "1" },
+	{ __LINE__, "cpu@0,0,1", STRESS_CPU, -1, "0,0,1" },
+	{ __LINE__, "bw:L2@1", STRESS_LOAD, LVL_L2, "1" },
+	{ __LINE__, "bw:dram@0-2", STRESS_LOAD, LVL_DRAM, "0,1,2" },
+	{ __LINE__, "bw:DRAM@0", STRESS_LOAD, LVL_DRAM, "0" },
+	{ __LINE__, "bw:L3:rw@0", STRESS_LOAD_STORE, LVL_L3, "0" },
+	{ __LINE__, "cpu", -1, 0, "expected KIND@LIST" },
+	{ __LINE__, "@1", -1, 0, "expected KIND@LIST" },
+	{ __LINE__, "gpu@1", -1, 0, "kind 'gpu'" },
+	{ __LINE__, "bw:L5@1", -1, 0, "level 'L5'" },
+	{ __LINE__, "bw:interconnect@1", -1, 0, "level 'interconnect'" },
+	{ __LINE__, "bw:L1:wr@1", -1, 0, "':wr' is not ':rw'" },
+	{ __LINE__, "cpu@", -1, 0, "empty PU list" },
+	{ __LINE__, "cpu@1;2", -1, 0, "unexpected ';'" },
+};
+
+START_TEST(test_stressor_parse)
+{
+	struct pandia_error err;
+	struct run_stressor s;
+	char *list;
+
+	if (stress_rows[_i].kind < 0) {
+		ck_assert_msg(run_stressor_parse(stress_rows[_i].in, &s,
+						 &err) == -1,
+			      "line %d accepted", stress_rows[_i].line);
+		ck_assert_msg(strstr(err.text, stress_rows[_i].pus),
+			      "line %d: %s", stress_rows[_i].line, err.text);
+		return;
+	}
+	ck_assert_msg(run_stressor_parse(stress_rows[_i].in, &s, &err) == 0,
+		      "line %d: %s", stress_rows[_i].line, err.text);
+	ck_assert_int_eq(s.kind, stress_rows[_i].kind);
+	ck_assert_int_eq(s.level, stress_rows[_i].level);
+	list = xasprintf("%d", s.pus[0]);
+	for (int i = 1; i < s.n_pus; i++) {
+		char *t = xasprintf("%s,%d", list, s.pus[i]);
+
+		free(list);
+		list = t;
+	}
+	ck_assert_str_eq(list, stress_rows[_i].pus);
+	ck_assert_str_eq(s.spec, stress_rows[_i].in);
+	free(list);
+	run_stressor_release(&s);
+}
+END_TEST
+
+/* ---- placeholders and quoting ------------------------------------ */
+
+static const struct {
+	int line;
+	const char *in, *out;
+} subst_rows[] = {
+	{ __LINE__, "--threads={threads}", "--threads=3" },
+	{ __LINE__, "{cpus}", "1,0,1" },
+	{ __LINE__, "{cpus}{cpus}", "1,0,11,0,1" },
+	{ __LINE__, "s={stress_cpus} k={stress_kind}", "s=0 k=cpu" },
+	{ __LINE__, "awk '{print $1}'", "awk '{print $1}'" },
+	{ __LINE__, "{", "{" },
+	{ __LINE__, "{threads", "{threads" },
+	{ __LINE__, "{cmd}", "{cmd}" },		/* no command: left */
+	{ __LINE__, "", "" },
+};
+
+START_TEST(test_subst)
+{
+	struct run_vars v = { "1,0,1", 3, "0", "cpu", NULL };
+	char *s = run_subst(subst_rows[_i].in, &v);
+
+	ck_assert_msg(!strcmp(s, subst_rows[_i].out), "line %d: '%s'",
+		      subst_rows[_i].line, s);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_quote)
+{
+	static const char *const rows[][2] = {
+		{ "plain", "plain" },
+		{ "./a.out", "./a.out" },
+		{ "two words", "'two words'" },
+		{ "it's", "'it'\\''s'" },
+		{ "", "''" },
+		{ "$HOME", "'$HOME'" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *q = run_shell_quote(rows[i][0]);
+
+		ck_assert_str_eq(q, rows[i][1]);
+		free(q);
+	}
+}
+END_TEST
+
+/* ---- --time-from ------------------------------------------------- */
+
+static const struct {
+	int line;
+	const char *re, *text;
+	double want;		/* NAN: no match */
+} time_rows[] = {
+	{ __LINE__, "time:", "time: 1.5", 1.5 },
+	{ __LINE__, "time:", "time:2", 2 },
+	{ __LINE__, "time", "time = 0.5 s", 0.5 },
+	{ __LINE__, "took", "took 250 ms", 0.25 },
+	{ __LINE__, "took", "took 250us", 250e-6 },
+	{ __LINE__, "took", "took 7 ns", 7e-9 },
+	{ __LINE__, "took", "took 3 seconds", 3 },
+	{ __LINE__, "took", "took 3 minutes", 3 },	/* unknown unit */
+	{ __LINE__, "t=([0-9.]+)ms", "x t=12.5ms y", 0.0125 },
+	{ __LINE__, "t=([0-9.]+)", "t=12.5 y", 12.5 },
+	{ __LINE__, "elapsed ([0-9.e+-]+)", "elapsed 1e-3", 1e-3 },
+	{ __LINE__, "time:", "no time here", NAN },
+	{ __LINE__, "time:", "time: none", NAN },
+	{ __LINE__, "^time:", " time: 1", NAN },
+};
+
+START_TEST(test_time_from)
+{
+	struct pandia_error err;
+	struct run_regex *rx = run_regex_new(time_rows[_i].re, &err);
+	double v = -1;
+	bool ok;
+
+	ck_assert_msg(rx != NULL, "line %d: %s", time_rows[_i].line,
+		      err.text);
+	ok = run_regex_time(rx, time_rows[_i].text, &v);
+	if (isnan(time_rows[_i].want))
+		ck_assert_msg(!ok, "line %d matched: %g", time_rows[_i].line,
+			      v);
+	else
+		ck_assert_msg(ok && fabs(v - time_rows[_i].want) <
+			      1e-12 + 1e-9 * time_rows[_i].want,
+			      "line %d: %d %g", time_rows[_i].line, ok, v);
+	run_regex_free(rx);
+}
+END_TEST
+
+START_TEST(test_bad_regex)
+{
+	struct pandia_error err;
+
+	ck_assert_ptr_null(run_regex_new("(", &err));
+	ck_assert(strstr(err.text, "bad regular expression '('"));
+}
+END_TEST
+
+/* ---- statistics -------------------------------------------------- */
+
+START_TEST(test_stats)
+{
+	const double v[] = { 1.0, 1.2, 1.1, 1.0 };
+	struct run_result r;
+
+	run_result_init(&r);
+	run_stats(v, 4, &r);
+	ck_assert_double_eq_tol(r.median, 1.05, 1e-12);
+	ck_assert_double_eq_tol(r.min, 1.0, 1e-12);
+	ck_assert_double_eq_tol(r.max, 1.2, 1e-12);
+	ck_assert_double_eq_tol(r.mean, 1.075, 1e-12);
+	/* sample sd of 1, 1.2, 1.1, 1 is sqrt(0.0275 / 3) */
+	ck_assert_double_eq_tol(r.cv, sqrt(0.0275 / 3) / 1.075, 1e-12);
+	ck_assert_double_eq_tol(r.spread, 0.2 / 1.05, 1e-12);
+	run_stats(v, 1, &r);
+	ck_assert_double_eq(r.cv, 0);
+	ck_assert_double_eq(r.spread, 0);
+	ck_assert_double_eq(r.median, 1.0);
+}
+END_TEST
+
+/* ---- run_execute ------------------------------------------------- */
+
+static char *argv_buf[8];
+
+/* a NULL-terminated argv from up to 7 words */
+static char **args(const char *a, const char *b, const char *c)
+{
+	argv_buf[0] = (char *)a;
+	argv_buf[1] = (char *)b;
+	argv_buf[2] = (char *)c;
+	argv_buf[3] = NULL;
+	return argv_buf;
+}
+
+static const int cpu0[] = { 0 };
+static int runs_seen;
+
+static void count_runs(const struct run_result *r, int run, double secs,
+		       void *data)
+{
+	runs_seen++;
+}
+
+START_TEST(test_run_ok)
+{
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	o.repetitions = 3;
+	o.on_run = count_runs;
+	runs_seen = 0;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args("true", NULL, NULL), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_int_eq(r.n_times, 3);
+	ck_assert_int_eq(runs_seen, 4);
+	ck_assert(!isnan(r.warmup_time));
+	ck_assert(r.median > 0 && r.median < 1);
+	ck_assert_int_eq(r.failed_run, -1);
+	ck_assert_str_eq(r.command, "true");
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_exit_status)
+{
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	run_result_init(&r);
+	ck_assert_int_eq(run_execute(&o, args("sh", "-c",
+		"echo out; echo err1 >&2; echo err2 >&2; exit 3"), &r,
+		&err), -1);
+	ck_assert_int_eq(r.exit_status, 3);
+	ck_assert_int_eq(r.failed_run, 0);
+	ck_assert_int_eq(r.term_signal, 0);
+	ck_assert_str_eq(r.stderr_tail, "err1\nerr2");
+	ck_assert_msg(strstr(err.text, "warm-up run exited with status 3"),
+		      "%s", err.text);
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_timeout)
+{
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	double t0;
+
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	o.warmup = false;
+	o.timeout = 0.3;
+	run_result_init(&r);
+	t0 = now_seconds();
+	ck_assert_int_eq(run_execute(&o, args("sleep", "30", NULL), &r,
+				     &err), -1);
+	ck_assert(now_seconds() - t0 < 2);
+	ck_assert(r.timed_out);
+	ck_assert_int_eq(r.failed_run, 1);
+	ck_assert_msg(strstr(err.text, "timed out after 0.3 s"), "%s",
+		      err.text);
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_env_time_from)
+{
+	const char *const env[] = { "PANDIA_CHECK=0.125", NULL };
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	o.repetitions = 2;
+	o.env = env;
+	o.time_from = "time: ([0-9.]+)";
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args("sh", "-c",
+		"echo time: $PANDIA_CHECK; test $PANDIA_THREADS = 1"), &r,
+		&err) == 0, "%s", err.text);
+	ck_assert_double_eq(r.median, 0.125);
+	ck_assert_double_eq(r.times[1], 0.125);
+	run_result_release(&r);
+}
+END_TEST
+
+START_TEST(test_run_template)
+{
+	const int cpus[] = { 1, 0 };
+	struct run_stressor s;
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	json_t *j;
+
+	ck_assert_int_eq(run_stressor_parse("bw:L2@0,1", &s, &err), 0);
+	run_opts_init(&o);
+	o.cpus = cpus;
+	o.n_cpus = 2;
+	o.stress = &s;
+	o.n_stress = 1;
+	o.warmup = false;
+	o.runner = "echo time: 2 pandia-stress: 1 {threads}e9 {cpus}";
+	o.time_from = "time:";
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args("./never", "run", NULL), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_str_eq(r.command,
+			 "echo time: 2 pandia-stress: 1 2e9 1,0 ./never run");
+	ck_assert_double_eq(r.median, 2);
+	ck_assert_int_eq(r.n_stress, 2);
+	ck_assert(isnan(r.stress[0].median));
+	ck_assert_int_eq(r.n_threads, 0);
+	run_result_release(&r);
+
+	/* the stressor line, alone, gives stressor 1 its rate */
+	o.runner = "echo pandia-stress: 1 {threads}e9";
+	o.time_from = NULL;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args(NULL, NULL, NULL), &r, &err) == 0,
+		      "%s", err.text);
+	ck_assert_double_eq(r.stress[1].median, 2e9);
+	ck_assert_str_eq(r.stress[1].unit, "bytes/s");
+	j = run_result_to_json(&o, &r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "schema")),
+			 "pandia-run/1");
+	ck_assert_int_eq(json_array_size(json_object_get(j, "times")), 1);
+	ck_assert_int_eq(json_integer_value(json_array_get(
+		json_object_get(j, "cpus"), 0)), 1);
+	ck_assert(json_is_real(json_object_get(j, "median")));
+	json_decref(j);
+	run_result_release(&r);
+	run_stressor_release(&s);
+}
+END_TEST
+
+/* the shim pins the main thread: needs libpandia-pin.so, built by make */
+START_TEST(test_run_shim)
+{
+	char exe[PATH_MAX], *dir, *shim, want[16];
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	cpu_set_t set;
+	int pu = 0;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';	/* B/tests */
+	dir = xasprintf("%s/..", exe);
+	shim = run_find_shim(dir);
+	ck_assert_msg(shim != NULL, "no libpandia-pin.so in %s", dir);
+	/* the first PU this process may use */
+	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
+	while (!CPU_ISSET(pu, &set))
+		pu++;
+	snprintf(want, sizeof(want), "%d", pu);
+	run_opts_init(&o);
+	o.cpus = &pu;
+	o.n_cpus = 1;
+	o.warmup = false;
+	o.shim_path = shim;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args("sleep", "0.05", NULL), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_int_eq(r.processes, 1);
+	ck_assert_int_eq(r.threads_created, 0);
+	ck_assert_int_eq(r.n_threads, 1);
+	ck_assert_str_eq(r.threads[0].allowed, want);
+	ck_assert_int_eq(r.threads[0].planned, pu);
+	ck_assert_int_eq(r.misplaced, 0);
+	run_result_release(&r);
+	free(shim);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_run_refused)
+{
+	const int far[] = { 0, 4095 };
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+
+	run_opts_init(&o);
+	o.cpus = far;
+	o.n_cpus = 2;
+	run_result_init(&r);
+	ck_assert_int_eq(run_execute(&o, args("true", NULL, NULL), &r,
+				     &err), -1);
+	ck_assert(strstr(err.text, "PU 4095 of the placement"));
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	ck_assert_int_eq(run_execute(&o, args("/nonexistent/x", NULL, NULL),
+				     &r, &err), -1);
+	ck_assert_msg(strstr(err.text, "cannot run '/nonexistent/x'"), "%s",
+		      err.text);
+	ck_assert_int_eq(run_execute(&o, args(NULL, NULL, NULL), &r, &err),
+			 -1);
+	ck_assert(strstr(err.text, "no command"));
+	run_result_release(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("run");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, test_stressor_parse, 0,
+			    (int)ARRAY_SIZE(stress_rows));
+	tcase_add_loop_test(tc, test_subst, 0, (int)ARRAY_SIZE(subst_rows));
+	tcase_add_test(tc, test_quote);
+	tcase_add_loop_test(tc, test_time_from, 0,
+			    (int)ARRAY_SIZE(time_rows));
+	tcase_add_test(tc, test_bad_regex);
+	tcase_add_test(tc, test_stats);
+	tcase_add_test(tc, test_run_ok);
+	tcase_add_test(tc, test_run_exit_status);
+	tcase_add_test(tc, test_run_timeout);
+	tcase_add_test(tc, test_run_env_time_from);
+	tcase_add_test(tc, test_run_template);
+	tcase_add_test(tc, test_run_shim);
+	tcase_add_test(tc, test_run_refused);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,66 @@
+# pandia run leaves no process behind: after a timeout, after SIGINT or
+# SIGTERM to pandia during a run with stressors, and when the command
+# leaves children running (also ones that left its process group).
+set -u
+. tests/cli/run.inc
+need_pus 0 1
+
+# --timeout 1 -- sleep 100: an error within 2 s, nothing left
+t0=$(now)
+PANDIA_TEST_TAG=$TAG "$P" run --timeout 1 --cpus 0 -- sleep 100 \
+	>"$T/out" 2>"$T/err"
+rc=$?
+t1=$(now)
+cat "$T/err"
+[ $rc -eq 1 ] || fail "timeout: exit status $rc, expected 1"
+grep -q "timed out after 1 s" "$T/err" || fail "timeout: message"
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2) }' ||
+	fail "timeout: took $(awk -v a="$t0" -v b="$t1" \
+		'BEGIN { print b - a }') s, expected < 2 s"
+none_left "timeout"
+
+# a timeout with grandchildren, one of them in a session of its own
+PANDIA_TEST_TAG=$TAG "$P" run --timeout 1 --cpus 0 -- \
+	sh -c 'sleep 100 & setsid sleep 100 & sleep 100' \
+	>/dev/null 2>"$T/err"
+[ $? -eq 1 ] || fail "timeout with children: exit status"
+none_left "timeout with children"
+
+# a command that exits leaving children behind: they are killed, and
+# pandia says so
+PANDIA_TEST_TAG=$TAG "$P" run -r 1 --cpus 0 -- \
+	sh -c 'sleep 100 & setsid sleep 100 & (sleep 100 &); true' \
+	>/dev/null 2>"$T/err" || { cat "$T/err"; fail "leftovers run"; }
+grep -q "left 3 processes running; pandia killed them" "$T/err" ||
+	{ cat "$T/err"; fail "leftovers: no warning"; }
+none_left "leftovers"
+
+# SIGINT and SIGTERM to pandia while the command and stressors run.
+# A shell starts background commands with SIGINT ignored, which pandia
+# respects; env --default-signal gives it back its default.
+if env --default-signal=INT true 2>/dev/null; then
+	DEFSIG="env --default-signal=INT"
+else
+	DEFSIG=""
+fi
+for sig in INT TERM; do
+	[ "$sig" = INT ] && [ -z "$DEFSIG" ] &&
+		{ echo "no env --default-signal: SIGINT not tested"; continue; }
+	PANDIA_TEST_TAG=$TAG $DEFSIG "$P" run -r 3 --cpus 0 \
+		--stress cpu@1 --stress bw:L1@0 -- \
+		sh -c 'sleep 100 & setsid sleep 100 & sleep 100' \
+		>/dev/null 2>"$T/err" &
+	pid=$!
+	# pandia, 2 stressors, sh, 3 sleeps
+	wait_tagged 7
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	cat "$T/err"
+	case $sig in INT) want=130 ;; TERM) want=143 ;; esac
+	[ $rc -eq $want ] || fail "SIG$sig: exit status $rc, expected $want"
+	grep -q "interrupted by signal" "$T/err" || fail "SIG$sig: message"
+	none_left "SIG$sig"
+	echo "SIG$sig: nothing left behind"
+done
+exit 0

@@ -1,0 +1,66 @@
+# pandia run pins thread i to the i-th PU of --cpus, in creation order,
+# for pthreads (through libpandia-pin.so) and OpenMP (OMP_PLACES too).
+set -u
+. tests/cli/run.inc
+need_pus 0 1
+
+# pthreads: --cpus 1,0,1 puts threads 0, 1, 2 on PUs 1, 0, 1; {threads}
+# is replaced in the arguments
+"$P" run -q -r 1 --no-warmup --show-output --cpus 1,0,1 -- \
+	"$SA" --threads '{threads}' --hold 300 >"$T/out" 2>"$T/err" ||
+	{ cat "$T/err"; fail "pandia run showaffinity"; }
+cat "$T/err"
+for want in "thread 0 cpus 1" "thread 1 cpus 0" "thread 2 cpus 1"; do
+	grep -qx "$want" "$T/err" || fail "expected '$want'"
+done
+[ "$(grep -c '^thread ' "$T/err")" -eq 3 ] || fail "expected 3 threads"
+# pandia's own report, read from /proc: 2 created, each where planned
+grep -q "^threads: *2 created by the program, in 1 process" "$T/out" ||
+	{ cat "$T/out"; fail "thread count in the report"; }
+awk '$3 ~ /^[0-9]+$/ && $4 ~ /^[0-9]+$/ { n++; if ($4 != $5) bad++ }
+     END { exit !(n == 3 && !bad) }' "$T/out" ||
+	{ cat "$T/out"; fail "report: planned and allowed differ"; }
+
+# the same from the JSON report
+"$P" run -q -r 1 --no-warmup --json --cpus 1,0,1 -- \
+	"$SA" --threads '{threads}' --hold 300 >"$T/json" || fail "--json"
+grep -q '"misplaced": 0' "$T/json" || fail "json: misplaced"
+grep -q '"created": 2' "$T/json" || fail "json: created"
+[ "$(grep -c '"seen": true' "$T/json")" -eq 3 ] ||
+	{ cat "$T/json"; fail "json: every thread seen in /proc"; }
+
+# OpenMP: both threads pinned as listed, in either order; a PU listed
+# twice gets two threads
+for cpus in 0,1 1,0 1,0,1; do
+	"$P" run -q -r 1 --no-warmup --show-output --cpus "$cpus" -- \
+		"$SA" --omp --threads '{threads}' >"$T/out" 2>"$T/err" ||
+		{ cat "$T/err"; fail "OpenMP at $cpus"; }
+	i=0
+	for pu in $(echo "$cpus" | tr ',' ' '); do
+		grep -qx "omp $i cpus $pu" "$T/err" ||
+			{ cat "$T/err"; fail "OpenMP $cpus: thread $i not on $pu"; }
+		i=$((i + 1))
+	done
+	grep -q '^omp ' "$T/err" || fail "no OpenMP output"
+	echo "OpenMP --cpus $cpus: pinned as listed"
+done
+
+# OMP_NUM_THREADS and PANDIA_THREADS are the list's length
+"$P" run -q -r 1 --no-warmup --show-output --cpus 0,0,1,1 -- \
+	sh -c 'echo "n=$OMP_NUM_THREADS p=$PANDIA_THREADS c={cpus}"' \
+	2>"$T/err" >/dev/null || fail "env"
+grep -qx "n=4 p=4 c=0,0,1,1" "$T/err" || { cat "$T/err"; fail "env"; }
+
+# --pin set: every thread on the set, none pinned alone
+"$P" run -q -r 1 --no-warmup --show-output --pin set --cpus 1,0 -- \
+	"$SA" --threads 2 >"$T/out" 2>"$T/err" || fail "--pin set"
+[ "$(grep -c '^thread [01] cpus 0-1$\|^thread [01] cpus 0,1$' "$T/err")" \
+	-eq 2 ] || { cat "$T/err"; fail "--pin set: threads on 0-1"; }
+
+# threads beyond the list are allowed on the set of listed PUs
+"$P" run -q -r 1 --no-warmup --show-output --cpus 1,1 -- \
+	"$SA" --threads 3 >"$T/out" 2>"$T/err" || fail "beyond the list"
+grep -qx "thread 2 cpus 1" "$T/err" || { cat "$T/err"; fail "beyond"; }
+grep -q "warning: 1 thread beyond the 2 listed PUs" "$T/err" ||
+	{ cat "$T/err"; fail "no warning about the thread beyond the list"; }
+exit 0
