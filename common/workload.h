@@ -1,0 +1,173 @@
+/*
+ * workload.h - the workload description (pandia-workload/1) in memory.
+ *
+ * Written by 'pandia profile', read by 'pandia predict' and 'pandia
+ * validate', and written by hand for tests and for workloads profiled
+ * elsewhere.  The file format is described in docs/workload-format.md.
+ *
+ * Ownership: a struct pandia_workload owns every array and string it
+ * points to; workload_free() releases them all.  Strings may be NULL
+ * where the comment says "or NULL".
+ */
+#ifndef PANDIA_WORKLOAD_H
+#define PANDIA_WORKLOAD_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "common/machine.h"
+
+#define PANDIA_WORKLOAD_SCHEMA "pandia-workload/1"
+
+/*
+ * The resources a thread demands, as rates: instructions in
+ * operations/s, every other one in bytes/s.  WR_L1 + LVL_x is the
+ * demand on level LVL_x.
+ */
+enum wl_resource {
+	WR_INSTRUCTIONS,
+	WR_L1,
+	WR_L2,
+	WR_L3,
+	WR_DRAM,
+	WR_INTERCONNECT,
+	WR_COUNT
+};
+
+/* "instructions", "L1", "L2", "L3", "dram", "interconnect" */
+const char *wl_resource_name(enum wl_resource r);
+/* The resource called NAME, or -1. */
+int wl_resource_from_name(const char *name);
+
+/* Where a workload's memory lives (decides DRAM and link loads). */
+enum mem_kind {
+	MEM_LOCAL,		/* each thread's pages on its own node */
+	MEM_INTERLEAVE,		/* pages over every node with memory */
+	MEM_NODE,		/* every page on one node */
+};
+
+struct pandia_mempolicy {
+	enum mem_kind kind;
+	int node;		/* OS index of the node, for MEM_NODE */
+};
+
+/* Parse "local", "interleave" or "node:N".  Returns 0 or -1 with err. */
+int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
+		    struct pandia_error *err);
+/* Its name as parsed ("node:1"); writes into buf and returns it. */
+const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
+			     unsigned size);
+
+/*
+ * One model parameter.  A parameter that could not be measured has
+ * known == false and says why in status; a measured one may still
+ * carry a status (a caveat, "upper bound: ...").
+ */
+struct wl_param {
+	bool known;		/* false: JSON null */
+	double value;		/* meaningful when known */
+	double uncertainty;	/* absolute, same unit; NAN: not stated */
+	char *source;		/* id of the run it came from, or the ids
+				   of several ("run1,run2"), or NULL */
+	char *status;		/* why not measured, a caveat, or NULL */
+};
+
+/* One profiling run as it was made (the evidence behind the model). */
+struct wl_run {
+	char *id;		/* "run1" ...: what *_source fields name */
+	char *purpose;		/* or NULL */
+	int n_cpus;
+	int *cpus;		/* placement, OS indexes, repeats kept */
+	int n_stress;
+	char **stress;		/* co-run stressors: "cpu@3" */
+	int n_times;
+	double *times;		/* every repetition, seconds */
+	int n_counters;
+	char **counter_names;	/* counter readings, or none */
+	double *counter_values;
+};
+
+struct pandia_workload {
+	int n_command;
+	char **command;		/* argv as profiled; may be empty */
+
+	/* identity of the machine it was profiled on (all may be NULL) */
+	char *host;
+	char *cpu_model;
+	int n_pus;
+	int *pus;		/* ascending OS indexes; n_pus 0: unknown */
+	char *machine_file;
+
+	char *counters;		/* "perf", "probe", "none", or NULL */
+	char *counters_note;	/* or NULL */
+	bool has_memory;
+	struct pandia_mempolicy memory;	/* how its memory is placed */
+	char *date;		/* or NULL */
+	char *version;		/* the pandia that wrote it, or NULL */
+	char *note;		/* or NULL */
+
+	int n_runs;
+	struct wl_run *runs;
+
+	/* the model (section 4 of the Pandia paper) */
+	struct wl_param t1;	/* seconds, one thread alone */
+	struct wl_param p;	/* parallel fraction, [0, 1] */
+	struct wl_param o_s;	/* inter-socket overhead per remote thread,
+				   relative to t1, >= 0 */
+	struct wl_param l;	/* load-balancing factor, [0, 1] */
+	struct wl_param b;	/* core burstiness, >= 0 */
+	bool listed[WR_COUNT];	/* demand present in the file */
+	struct wl_param demand[WR_COUNT];
+};
+
+/* A new, empty workload (no demand listed, parameters unknown). */
+struct pandia_workload *workload_new(void);
+/* Release w and everything it owns.  NULL is a no-op. */
+void workload_free(struct pandia_workload *w);
+
+/*
+ * Load and validate a description.  On failure returns NULL and err
+ * names the file, the line and column of the offending value, the
+ * field and what is wrong with it.  New object, caller frees.
+ */
+struct pandia_workload *workload_load(const char *path,
+				      struct pandia_error *err);
+/* The same from text in memory; SOURCE names it in errors. */
+struct pandia_workload *workload_parse(const char *text, const char *source,
+				       struct pandia_error *err);
+
+/*
+ * Check the values (ranges, nulls explained, unique run ids).
+ * Returns 0 or -1 with err "FIELD: what is wrong".
+ */
+int workload_check(const struct pandia_workload *w,
+		   struct pandia_error *err);
+
+/* The JSON text (new string, ends in a newline). */
+char *workload_to_string(const struct pandia_workload *w);
+/* Check, then write atomically (temporary file, then rename). */
+int workload_save(const struct pandia_workload *w, const char *path,
+		  struct pandia_error *err);
+
+/*
+ * The value of a parameter for the model: its value when known, else
+ * DFLT (the documented stand-in: o_s 0, l 0, b 0).
+ */
+double wl_value(const struct wl_param *prm, double dflt);
+
+/*
+ * Whether w was profiled on machine m.  A workload that names no
+ * machine matches any.  When not, *why gets a new string naming what
+ * differs (caller frees); otherwise *why is NULL.
+ */
+bool workload_machine_matches(const struct pandia_workload *w,
+			      const struct pandia_machine *m, char **why);
+
+/* Release one parameter's strings and reset it to unknown. */
+void wl_param_release(struct wl_param *prm);
+/* Set a parameter to a measured value; uncertainty NAN when not stated,
+   source copied (may be NULL). */
+void wl_param_set(struct wl_param *prm, double value, double uncertainty,
+		  const char *source);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * rank.c - every canonical placement predicted, in parallel, and ranked.
+ */
+#include "predictor/rank.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+
+#define MAX_WORKERS 16
+
+/* ---- enumeration into the arena --------------------------------- */
+
+struct collect {
+	struct ranking *r;
+	size_t cap;
+	long limit;		/* stop after this many (count only) */
+	bool store;
+};
+
+static int collect_one(const struct space *sp, const uint16_t *st,
+		       void *arg)
+{
+	struct collect *c = arg;
+	struct ranking *r = c->r;
+	size_t ns = (size_t)sp->n_slots;
+
+	if (!c->store) {
+		r->n++;
+		return c->limit > 0 && (long)r->n > c->limit;
+	}
+	if (r->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4096;
+		r->e = xrealloc(r->e, sizeof(*r->e) * c->cap);
+		r->arena = xrealloc(r->arena, sizeof(*r->arena) * ns * c->cap);
+	}
+	memset(&r->e[r->n], 0, sizeof(r->e[r->n]));
+	r->e[r->n].st = r->n * ns;
+	memcpy(r->arena + r->n * ns, st, sizeof(*st) * ns);
+	r->n++;
+	return 0;
+}
+
+/* How many placements enumerate() would visit, or limit + 1. */
+static long count_upto(const struct space *sp, int threads, int layouts,
+		       long limit)
+{
+	struct ranking tmp;
+	struct collect c = { &tmp, 0, limit, false };
+
+	memset(&tmp, 0, sizeof(tmp));
+	space_enumerate(sp, threads, layouts, collect_one, &c);
+	return (long)tmp.n;
+}
+
+/* ---- parallel prediction ---------------------------------------- */
+
+/* Workers take blocks of this many placements, first come first served. */
+#define BLOCK 2048
+
+struct work {
+	struct ranking *r;
+	const struct model_params *prm;
+	size_t *next;		/* the next block, shared */
+	pthread_mutex_t *lock;
+};
+
+static bool take_block(struct work *w, size_t *from, size_t *to)
+{
+	size_t n = w->r->n;
+
+	pthread_mutex_lock(w->lock);
+	*from = *w->next;
+	*w->next = *from + BLOCK < n ? *from + BLOCK : n;
+	*to = *w->next;
+	pthread_mutex_unlock(w->lock);
+	return *from < *to;
+}
+
+static void *predict_range(void *arg)
+{
+	struct work *w = arg;
+	struct ranking *r = w->r;
+	struct model md;
+	size_t i, from, to;
+
+	model_init(&md, r->sp, w->prm);
+	md.merge = true;
+	while (take_block(w, &from, &to))
+		for (i = from; i < to; i++) {
+			struct rank_entry *e = &r->e[i];
+			int t, c, s;
+
+			model_time_canonical(&md, r->arena + e->st);
+			space_usage(r->sp, r->arena + e->st, &t, &c, &s);
+			e->time = md.time;
+			e->tq = llround(log(md.time) * 1e6);
+			e->speedup = md.speedup;
+			e->threads = (uint16_t)t;
+			e->cores = (uint16_t)c;
+			e->sockets = (uint16_t)s;
+			e->bott = (uint8_t)model_bottleneck_code(&md);
+			e->iterations_capped = !md.converged;
+		}
+	model_release(&md);
+	return NULL;
+}
+
+static int online_cpus(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	else
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+}
+
+static void predict_all(struct ranking *r, const struct model_params *prm,
+			int workers)
+{
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_t tid[MAX_WORKERS];
+	bool started[MAX_WORKERS];
+	size_t next = 0;
+	struct work w = { r, prm, &next, &lock };
+	int i;
+
+	if (workers < 1)
+		workers = online_cpus();
+	if (workers > MAX_WORKERS)
+		workers = MAX_WORKERS;
+	/* small rankings are not worth a thread */
+	if ((size_t)workers > r->n / BLOCK + 1)
+		workers = (int)(r->n / BLOCK + 1);
+	r->workers = workers;
+	for (i = 1; i < workers; i++)
+		started[i] = pthread_create(&tid[i], NULL, predict_range,
+					    &w) == 0;
+	predict_range(&w);
+	for (i = 1; i < workers; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+	pthread_mutex_destroy(&lock);
+}
+
+/* ---- the ranking ------------------------------------------------ */
+
+int rank_all(const struct space *sp, const struct model_params *prm,
+	     const struct rank_opts *o, struct ranking *r,
+	     struct pandia_error *err)
+{
+	struct collect c;
+	long max = o->max_placements > 0 ? o->max_placements :
+		RANK_DEFAULT_MAX;
+	double t0 = now_seconds();
+	unsigned __int128 total;
+
+	memset(r, 0, sizeof(*r));
+	r->sp = sp;
+	r->full = space_count_all(sp);
+	total = r->full.n;
+	/* the full space, or the reduced one when that is too large */
+	if (r->full.overflow || total > (unsigned __int128)max) {
+		if (count_upto(sp, o->threads, 0, max) > max) {
+			r->max_layouts = 2;
+			if (count_upto(sp, o->threads, 2, max) > max)
+				r->max_layouts = 1;
+			if (r->max_layouts == 1 &&
+			    count_upto(sp, o->threads, 1, max) > max)
+				return perr_set(err, "too many placements to "
+						"rank, even with sockets in "
+						"one layout (more than %ld); "
+						"try --threads N or a lower "
+						"--oversubscribe", max);
+		}
+	}
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	c.store = true;
+	space_enumerate(sp, o->threads, r->max_layouts, collect_one, &c);
+	if (!r->n)
+		return perr_set(err, "no placement has %d threads (the "
+				"machine takes 1 to %d)", o->threads,
+				sp->m->n_pus * sp->k);
+	predict_all(r, prm, o->workers);
+	r->seconds = now_seconds() - t0;
+	return 0;
+}
+
+void rank_release(struct ranking *r)
+{
+	free(r->e);
+	free(r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+const uint16_t *rank_state(const struct ranking *r, size_t i)
+{
+	return r->arena + r->e[i].st;
+}
+
+int rank_cmp(const struct ranking *r, size_t a, size_t b)
+{
+	const struct rank_entry *x = &r->e[a], *y = &r->e[b];
+
+	/* times equal to the model's precision: the cheaper first */
+	if (x->tq != y->tq)
+		return x->tq < y->tq ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads < y->threads ? -1 : 1;
+	if (x->cores != y->cores)
+		return x->cores < y->cores ? -1 : 1;
+	if (x->sockets != y->sockets)
+		return x->sockets < y->sockets ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+size_t rank_best(const struct ranking *r)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < r->n; i++)
+		if (rank_cmp(r, i, best) < 0)
+			best = i;
+	return best;
+}
+
+static int cmp_idx(const void *a, const void *b, void *r)
+{
+	return rank_cmp(r, *(const size_t *)a, *(const size_t *)b);
+}
+
+/* Sift down in a max-heap of indexes (worst on top). */
+static void sift(const struct ranking *r, size_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+
+		if (l < n && rank_cmp(r, h[l], h[m]) > 0)
+			m = l;
+		if (l + 1 < n && rank_cmp(r, h[l + 1], h[m]) > 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+size_t rank_top(const struct ranking *r, size_t n, size_t *idx)
+{
+	size_t i, k;
+
+	if (!n || n > r->n)
+		n = r->n;
+	/* keep the n best in a max-heap, then sort them */
+	for (k = 0; k < n; k++)
+		idx[k] = k;
+	for (i = n / 2; i-- > 0; )
+		sift(r, idx, n, i);
+	for (i = n; i < r->n; i++)
+		if (rank_cmp(r, i, idx[0]) < 0) {
+			idx[0] = i;
+			sift(r, idx, n, 0);
+		}
+	qsort_r(idx, n, sizeof(*idx), cmp_idx, (void *)r);
+	return n;
+}
+
+size_t rank_within(const struct ranking *r, double pct)
+{
+	size_t best = rank_best(r), pick = best, i;
+	double limit = r->e[best].time * (1 + pct / 100);
+
+	for (i = 0; i < r->n; i++) {
+		const struct rank_entry *e = &r->e[i], *p = &r->e[pick];
+
+		if (e->time > limit)
+			continue;
+		if (e->cores < p->cores ||
+		    (e->cores == p->cores && rank_cmp(r, i, pick) < 0))
+			pick = i;
+	}
+	return pick;
+}

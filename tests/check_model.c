@@ -1,0 +1,998 @@
+/*
+ * check_model.c - the Pandia model (paper, section 5).
+ *
+ *   - the paper's worked example, Figures 7 (a) to (e) and 9 (a),
+ *     step by step, and its final speedup;
+ *   - a per-thread reference implementation of section 5 written
+ *     independently of the class machinery, against the model on
+ *     random placements, parameters and memory policies;
+ *   - the invariants: one thread predicts t1; p = 1 without
+ *     contention gives speedup n; placements equal under symmetry
+ *     predict the same; more demand never predicts less time; the
+ *     ranking's fast form equals the general one;
+ *   - robustness: thousands of random parameter sets, extremes
+ *     included, always end with a finite positive time.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/machine.h"
+#include "common/topology.h"
+#include "common/util.h"
+#include "common/workload.h"
+#include "predictor/model.h"
+#include "predictor/space.h"
+#include "stress/assume.h"
+
+#define FIG3_TOPOLOGY "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:2"
+#define FIG3_ASSUME "machines/paper-figure3.assume.json"
+#define PAPER_WORKLOAD "tests/data/paper-section4-workload.json"
+#define ASSUME "tests/data/assume-full.json"
+
+/* Machines with caches, SMT, several sockets; one with L2 clusters. */
+static const char *const machines[] = {
+	"Package:2 [NUMANode(memory=1073741824)] L3Cache:1(size=8388608) "
+	"L2Cache:2(size=262144) L1dCache:1(size=32768) Core:1 PU:2",
+	"Package:3 [NUMANode(memory=1073741824)] L3Cache:1(size=8388608) "
+	"Core:2 PU:2",
+	"Package:2 [NUMANode(memory=1073741824)] L3Cache:1(size=8388608) "
+	"L2Cache:2(size=524288) Core:2 PU:1",
+	"Package:1 [NUMANode(memory=1073741824)] Core:3 PU:1",
+};
+
+static struct pandia_machine *machine_of(const char *topo,
+					 const char *assume)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+
+	ck_assert_msg(topology_load(m, topo, &err) == 0, "%s: %s", topo,
+		      err.text);
+	ck_assert_msg(assume_apply(m, assume, &err) == 0, "%s", err.text);
+	return m;
+}
+
+/* ---- the worked example (section 5, Figures 7 and 9) ------------ */
+
+/* What the trace saw: per iteration 1..2, step a..e, thread 0..2. */
+struct seen {
+	double res[3][5][3], comm[3][5][3], lb[3][5][3], all[3][5][3];
+	double util[3][5][3];
+	double ic_load[3], ic_ratio[3], dram_load[3][2];
+	int bott_kind[3][3];
+};
+
+static void record(const struct model *md, int it, char step, void *arg)
+{
+	struct seen *s = arg;
+	int t, r, k = step - 'a';
+
+	if (it > 2)
+		return;
+	if (step == 'b') {
+		for (r = 0; r < md->n_res; r++) {
+			const struct mres *x = &md->res[r];
+			double l = md->load[r] * x->cap_eff;
+
+			if (x->kind == RK_PAIR) {
+				s->ic_load[it] = l / 1e9;
+				s->ic_ratio[it] = l / x->cap;
+			}
+			if (x->kind == RK_NODE)
+				s->dram_load[it][x->a] = l / 1e9;
+		}
+		return;
+	}
+	for (t = 0; t < md->n_threads; t++) {
+		int c = md->thread_class[t];
+
+		s->res[it][k][t] = md->sres[c];
+		s->comm[it][k][t] = md->comm[c];
+		s->lb[it][k][t] = md->lb[c];
+		s->all[it][k][t] = md->sres[c] + md->comm[c] + md->lb[c];
+		s->util[it][k][t] = md->f[c];
+		if (step == 'c')
+			s->bott_kind[it][t] = md->bott[c] >= 0 ?
+				md->res[md->bott[c]].kind : -1;
+	}
+}
+
+enum field { RES, COMM, LB, ALL, UTIL };
+
+/*
+ * The printed tables, cell by cell (threads U, V, W = PUs 0, 1, 4).
+ * slack: the paper's value may differ from ours by this much; every
+ * cell but two matches to the printed two decimals.  The two: in
+ * Figure 7(e) the paper gives W 0.40 and 2.48, "the point 50% between
+ * 2.08 and 2.87", computed from the rounded 2.08 and 2.87 (2.475,
+ * rounded up).  From the unrounded 2.0783 and 2.8663 the point is
+ * 2.4723 and the penalty 0.3940 (docs/model.md, "The worked example").
+ */
+static const struct cell {
+	int line;
+	int it;
+	char step;
+	enum field field;
+	double u, v, w;
+	double slack;
+} cells[] = {
+	/* Figure 7 (a): start of the first iteration */
+	{ __LINE__, 1, 'a', RES, 1.00, 1.00, 1.00, 0 },
+	{ __LINE__, 1, 'a', COMM, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 1, 'a', LB, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 1, 'a', ALL, 1.00, 1.00, 1.00, 0 },
+	{ __LINE__, 1, 'a', UTIL, 0.83, 0.83, 0.83, 0 },
+	/* Figure 7 (c): most oversubscribed resource + burstiness */
+	{ __LINE__, 1, 'c', RES, 2.83, 2.83, 2.00, 0 },
+	{ __LINE__, 1, 'c', COMM, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 1, 'c', LB, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 1, 'c', ALL, 2.83, 2.83, 2.00, 0 },
+	{ __LINE__, 1, 'c', UTIL, 0.29, 0.29, 0.42, 0 },
+	/* Figure 7 (d): communication */
+	{ __LINE__, 1, 'd', RES, 2.83, 2.83, 2.00, 0 },
+	{ __LINE__, 1, 'd', COMM, 0.03, 0.03, 0.08, 0 },
+	{ __LINE__, 1, 'd', LB, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 1, 'd', ALL, 2.87, 2.87, 2.08, 0 },
+	{ __LINE__, 1, 'd', UTIL, 0.29, 0.29, 0.40, 0 },
+	/* Figure 7 (e): load balance */
+	{ __LINE__, 1, 'e', RES, 2.83, 2.83, 2.00, 0 },
+	{ __LINE__, 1, 'e', COMM, 0.03, 0.03, 0.08, 0 },
+	{ __LINE__, 1, 'e', LB, 0.00, 0.00, 0.40, 0.01 },
+	{ __LINE__, 1, 'e', ALL, 2.87, 2.87, 2.48, 0.01 },
+	{ __LINE__, 1, 'e', UTIL, 0.29, 0.29, 0.34, 0 },
+	/* Figure 9 (a): start of the second iteration */
+	{ __LINE__, 2, 'a', RES, 1.00, 1.00, 1.00, 0 },
+	{ __LINE__, 2, 'a', COMM, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 2, 'a', LB, 0.00, 0.00, 0.00, 0 },
+	{ __LINE__, 2, 'a', ALL, 1.00, 1.00, 1.00, 0 },
+	{ __LINE__, 2, 'a', UTIL, 0.82, 0.82, 0.67, 0 },
+};
+
+/* v printed with two decimals, as the paper prints it */
+static double two(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.2f", v);
+	return atof(buf);
+}
+
+static struct seen example;
+static double example_speedup;
+static int example_iterations;
+
+static void run_example(void)
+{
+	static bool done;
+	struct pandia_machine *m;
+	struct pandia_workload *w;
+	struct pandia_error err;
+	struct model_params prm;
+	struct space *sp;
+	struct model md;
+	int pus[3];
+
+	if (done)
+		return;
+	m = machine_of(FIG3_TOPOLOGY, FIG3_ASSUME);
+	w = workload_load(PAPER_WORKLOAD, &err);
+	ck_assert_msg(w != NULL, "%s", err.text);
+	ck_assert_int_eq(w->memory.kind, MEM_INTERLEAVE);
+	sp = space_new(m, 1, &w->memory, &err);
+	ck_assert_ptr_nonnull(sp);
+	model_params_of(w, &prm);
+	model_init(&md, sp, &prm);
+	md.trace = record;
+	md.trace_arg = &example;
+	pus[0] = machine_pu_index(m, 0);
+	pus[1] = machine_pu_index(m, 1);
+	pus[2] = machine_pu_index(m, 4);
+	model_time_pus(&md, pus, 3);
+	example_speedup = md.speedup;
+	example_iterations = md.iterations;
+	model_release(&md);
+	space_free(sp);
+	workload_free(w);
+	machine_free(m);
+	done = true;
+}
+
+START_TEST(test_figure_cells)
+{
+	const struct cell *c = &cells[_i];
+	const double want[3] = { c->u, c->v, c->w };
+	int t;
+
+	run_example();
+	for (t = 0; t < 3; t++) {
+		int k = c->step - 'a';
+		double got = c->field == RES ? example.res[c->it][k][t] :
+			c->field == COMM ? example.comm[c->it][k][t] :
+			c->field == LB ? example.lb[c->it][k][t] :
+			c->field == ALL ? example.all[c->it][k][t] :
+			example.util[c->it][k][t];
+
+		ck_assert_msg(fabs(two(got) - want[t]) <= c->slack + 1e-9,
+			      "line %d: iteration %d (%c) thread %c: %.4f, "
+			      "the paper prints %.2f", c->line, c->it,
+			      c->step, "UVW"[t], got, want[t]);
+	}
+}
+END_TEST
+
+/* Figure 7 (b): 3 x 40 x 0.83 = 100 on the link and on each socket's
+   memory, 100/50 = 2.00 on the link; in 9 (b) the link stays the
+   bottleneck with W's load reduced. */
+START_TEST(test_figure_demands)
+{
+	run_example();
+	ck_assert_msg(fabs(example.ic_load[1] - 100) < 1e-9, "%f",
+		      example.ic_load[1]);
+	ck_assert(fabs(example.ic_ratio[1] - 2) < 1e-12);
+	ck_assert(fabs(example.dram_load[1][0] - 100) < 1e-9);
+	ck_assert(fabs(example.dram_load[1][1] - 100) < 1e-9);
+	ck_assert(example.bott_kind[1][0] == RK_PAIR &&
+		  example.bott_kind[1][1] == RK_PAIR &&
+		  example.bott_kind[1][2] == RK_PAIR);
+	ck_assert(example.ic_load[2] < example.ic_load[1]);
+	ck_assert(example.ic_ratio[2] > 1);
+	ck_assert(example.bott_kind[2][0] == RK_PAIR &&
+		  example.bott_kind[2][2] == RK_PAIR);
+}
+END_TEST
+
+/* Section 5.5: "a predicted speedup of 1.005 after 4 iterations"; the
+   careful reading gives 0.9919 (docs/model.md). */
+START_TEST(test_figure_speedup)
+{
+	run_example();
+	ck_assert_msg(fabs(example_speedup / 1.005 - 1) < 0.02,
+		      "speedup %.4f", example_speedup);
+	ck_assert_msg(fabs(example_speedup - 0.99185) < 2e-4,
+		      "speedup %.5f", example_speedup);
+	ck_assert_int_le(example_iterations, 10);
+}
+END_TEST
+
+/* ---- a per-thread reference of section 5 ------------------------ */
+
+/*
+ * Written from the paper and docs/model.md alone, one thread at a time
+ * and one resource instance at a time, with the plain iteration; it
+ * shares no code with predictor/model.c.
+ */
+struct ref {
+	const struct pandia_machine *m;
+	const struct model_params *p;
+	struct pandia_mempolicy mem;
+	int n;
+	const int *pu;		/* m->pus index per thread */
+};
+
+static double ref_cap(double cap, double pt)
+{
+	return cap > pt ? cap : pt;
+}
+
+static int node_of(const struct pandia_machine *m, int core)
+{
+	return m->cores[core].numa;
+}
+
+/* share of a thread's DRAM traffic that goes to socket s's nodes */
+static double ref_share(const struct ref *R, int s)
+{
+	const struct pandia_machine *m = R->m;
+	int i, on = 0, all = 0;
+
+	if (R->mem.kind == MEM_LOCAL)
+		return 0;
+	for (i = 0; i < m->n_numa; i++) {
+		if (R->mem.kind == MEM_NODE) {
+			if (m->numa[i].os_index == R->mem.node)
+				return m->numa[i].socket == s;
+			continue;
+		}
+		all++;
+		on += m->numa[i].socket == s;
+	}
+	return (double)on / all;
+}
+
+/* share of its DRAM traffic that leaves socket s (none when local) */
+static double ref_remote(const struct ref *R, int s)
+{
+	return R->mem.kind == MEM_LOCAL ? 0 : 1 - ref_share(R, s);
+}
+
+/* Most of a thread's DRAM traffic that leaves its socket (REMOTE), or
+   that reaches one other socket, wherever the thread is. */
+static double ref_far(const struct ref *R, bool remote)
+{
+	double most = 0;
+	int s;
+
+	if (!(R->m->links[LVL_DRAM].present && R->p->d[WR_DRAM] > 0))
+		return 0;
+	for (s = 0; s < R->m->n_sockets; s++) {
+		double v = remote ? ref_remote(R, s) : ref_share(R, s);
+
+		most = v > most ? v : most;
+	}
+	return most;
+}
+
+static int ref_nmem(const struct ref *R)
+{
+	return R->mem.kind == MEM_NODE ? 1 : R->m->n_numa;
+}
+
+/* one thread's per-PU-count classes: threads on its PU */
+static int on_pu(const struct ref *R, int p)
+{
+	int j, k = 0;
+
+	for (j = 0; j < R->n; j++)
+		k += R->pu[j] == p;
+	return k;
+}
+
+static double ref_solve(const struct ref *R)
+{
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	int n = R->n, i, j, it, S = m->n_sockets;
+	double *f0 = calloc((size_t)n, sizeof(double));
+	double *sres = calloc((size_t)n, sizeof(double));
+	double *s = calloc((size_t)n, sizeof(double));
+	double *ratio = calloc((size_t)n, sizeof(double));
+	double *tsock = calloc((size_t)S, sizeof(double));
+	double A = 1 / ((1 - p->p) + p->p / n), fi = A / n, sum = 0;
+	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+
+	for (i = 0; i < n; i++) {
+		ratio[i] = 1;
+		tsock[m->cores[m->pus[R->pu[i]].core].socket]++;
+	}
+	for (it = 1; it <= 2000; it++) {
+		double smax = 1, W = 0, delta = 0;
+
+		for (i = 0; i < n; i++)
+			f0[i] = fi * ratio[i];
+		/* 5.1: every resource instance on thread i's path */
+		for (i = 0; i < n; i++) {
+			int ci = m->pus[R->pu[i]].core;
+			int si = m->cores[ci].socket;
+			const struct pandia_core *co = &m->cores[ci];
+			double mx = 0, l, pt, cap;
+			int used = 0, lvl, a, b, q;
+
+			/* its PU's time */
+			l = 0;
+			for (j = 0; j < n; j++)
+				l += R->pu[j] == R->pu[i] ? f0[j] : 0;
+			mx = fmax(mx, l);
+			/* its core: instructions, links to L1-L3, DRAM,
+			   other sockets */
+			for (q = 0; q < co->n_pus; q++)
+				used += on_pu(R, co->pus[q]) > 0;
+			cap = m->peak_rate;
+			if (used > 1 && m->smt_applicable)
+				cap += (m->smt_rate - m->peak_rate) *
+					(used - 1) / (co->n_pus - 1);
+			for (q = 0; q < 6; q++) {
+				if (q == 0) {
+					pt = p->d[WR_INSTRUCTIONS];
+				} else if (q <= 3) {
+					if (!m->links[q - 1].present)
+						continue;
+					pt = p->d[WR_L1 + q - 1];
+					cap = m->links[q - 1].per_core_bw;
+				} else if (q == 4) {
+					if (!dram)
+						continue;
+					pt = p->d[WR_DRAM];
+					cap = m->links[LVL_DRAM].per_core_bw;
+				} else {
+					if (!m->links[LVL_INTERCONNECT].present)
+						continue;
+					pt = (dram ? p->d[WR_DRAM] *
+					      ref_remote(R, si) : 0) +
+						(n > 1 ? p->d[WR_INTERCONNECT] *
+						 (n - tsock[si]) / (n - 1) : 0);
+					cap = m->links[LVL_INTERCONNECT]
+						.per_core_bw;
+				}
+				if (!(pt > 0))
+					continue;
+				l = 0;
+				for (j = 0; j < n; j++)
+					l += m->pus[R->pu[j]].core == ci ?
+						f0[j] * pt : 0;
+				/* capacity: at least one thread's demand
+				   alone; for the link to other sockets, from
+				   the socket farthest from its memory */
+				mx = fmax(mx, l / ref_cap(cap, q < 5 ? pt :
+					  p->d[WR_DRAM] * ref_far(R, true)));
+			}
+			/* shared caches: the cores of its L2 / L3 (one per
+			   socket when there is no L3 object) */
+			for (lvl = 1; lvl < 3; lvl++) {
+				int cache = co->cache[lvl];
+
+				if (!m->links[lvl].present ||
+				    !(p->d[WR_L1 + lvl] > 0))
+					continue;
+				if (cache >= 0 && m->caches[cache].n_cores < 2)
+					continue;
+				if (cache < 0 && lvl == 1)
+					continue;
+				pt = p->d[WR_L1 + lvl];
+				l = 0;
+				for (j = 0; j < n; j++) {
+					int cj = m->pus[R->pu[j]].core;
+
+					if (cache >= 0 ?
+					    m->cores[cj].cache[lvl] == cache :
+					    m->cores[cj].socket == si)
+						l += f0[j] * pt;
+				}
+				mx = fmax(mx, l / ref_cap(m->links[lvl]
+							  .aggregate_bw, pt));
+			}
+			/* memory: its node, or every node it spreads to */
+			if (dram) {
+				for (a = 0; a < m->n_numa; a++) {
+					bool mine;
+
+					pt = p->d[WR_DRAM];
+					if (R->mem.kind == MEM_LOCAL) {
+						mine = node_of(m, ci) == a;
+					} else if (R->mem.kind == MEM_NODE) {
+						mine = m->numa[a].os_index ==
+							R->mem.node;
+					} else {
+						mine = true;
+						pt /= ref_nmem(R);
+					}
+					if (!mine)
+						continue;
+					l = 0;
+					for (j = 0; j < n; j++) {
+						int cj = m->pus[R->pu[j]].core;
+
+						if (R->mem.kind != MEM_LOCAL ||
+						    node_of(m, cj) == a)
+							l += f0[j] * pt;
+					}
+					mx = fmax(mx, l / ref_cap(m->links[
+						LVL_DRAM].aggregate_bw, pt));
+				}
+			}
+			/* the links from its socket to every other */
+			for (b = 0; b < S; b++) {
+				double bw = 0, pab, pba, capx;
+				int x;
+
+				if (b == si)
+					continue;
+				if (m->links[LVL_INTERCONNECT].present)
+					bw = m->links[LVL_INTERCONNECT]
+						.aggregate_bw;
+				for (x = 0; x < m->n_xlinks; x++)
+					if ((m->xlinks[x].from == si &&
+					     m->xlinks[x].to == b) ||
+					    (m->xlinks[x].from == b &&
+					     m->xlinks[x].to == si))
+						bw = m->xlinks[x].bw;
+				if (!(bw > 0))
+					continue;
+				pab = (dram ? p->d[WR_DRAM] * ref_share(R, b) :
+				       0) + (n > 1 ? p->d[WR_INTERCONNECT] *
+					     tsock[b] / (n - 1) : 0);
+				pba = (dram ? p->d[WR_DRAM] *
+				       ref_share(R, si) : 0) +
+					(n > 1 ? p->d[WR_INTERCONNECT] *
+					 tsock[si] / (n - 1) : 0);
+				if (!(pab > 0))
+					continue;
+				capx = ref_cap(bw, p->d[WR_DRAM] *
+					       ref_far(R, false));
+				l = 0;
+				for (j = 0; j < n; j++) {
+					int sj = m->cores[m->pus[R->pu[j]]
+							  .core].socket;
+
+					if (sj == si)
+						l += f0[j] * pab;
+					else if (sj == b)
+						l += f0[j] * pba;
+				}
+				mx = fmax(mx, l / capx);
+			}
+			sres[i] = mx > 1 ? mx : 1;
+			/* burstiness when another PU of its core is busy */
+			if (used > 1)
+				sres[i] += sres[i] * p->b * f0[i];
+			W += 1 / sres[i];
+		}
+		/* 5.2: lock-step and independent, mixed by l */
+		for (i = 0; i < n; i++) {
+			int si = m->cores[m->pus[R->pu[i]].core].socket;
+			double lock = 0, ind = 0;
+
+			for (j = 0; j < n; j++) {
+				int sj = m->cores[m->pus[R->pu[j]].core].socket;
+				double o = si != sj ? p->o_s : 0;
+
+				lock += o;
+				ind += (1 / sres[j]) / W * o;
+			}
+			ind *= n;
+			s[i] = sres[i] + (p->l * ind + (1 - p->l) * lock) *
+				f0[i] / sres[i];
+			smax = fmax(smax, s[i]);
+		}
+		/* 5.3 and 5.4 */
+		for (i = 0; i < n; i++) {
+			double r;
+
+			s[i] += (1 - p->l) * (smax - s[i]);
+			r = sres[i] / s[i];
+			delta = fmax(delta, fabs(r - ratio[i]));
+			ratio[i] = r;
+		}
+		if (delta < 1e-13)
+			break;
+	}
+	for (i = 0; i < n; i++)
+		sum += 1 / s[i];
+	free(f0);
+	free(sres);
+	free(s);
+	free(ratio);
+	free(tsock);
+	return p->t1 / (A * sum / n);
+}
+
+static double urand(unsigned *seed)
+{
+	return (double)rand_r(seed) / RAND_MAX;
+}
+
+static void random_params(struct model_params *p, unsigned *seed)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->t1 = 0.5 + 10 * urand(seed);
+	p->p = urand(seed);
+	p->o_s = urand(seed) < 0.3 ? 0 : 0.05 * urand(seed);
+	p->l = urand(seed);
+	p->b = urand(seed);
+	for (r = 0; r < WR_COUNT; r++)
+		p->d[r] = urand(seed) < 0.2 ? 0 : urand(seed) *
+			(r == WR_INSTRUCTIONS ? 1.5e10 : r == WR_L1 ? 3e11 :
+			 r == WR_L2 ? 1.5e11 : r == WR_L3 ? 1e11 :
+			 r == WR_DRAM ? 3e10 : 5e9);
+}
+
+/* n threads on random PUs, at most k on a PU (m->pus indexes) */
+static int random_placement(const struct pandia_machine *m, int k,
+			    unsigned *seed, int *pus)
+{
+	int *cnt = calloc((size_t)m->n_pus, sizeof(int));
+	int n = 1 + rand_r(seed) % (m->n_pus * k), i = 0;
+
+	while (i < n) {
+		int p = rand_r(seed) % m->n_pus;
+
+		if (cnt[p] < k) {
+			cnt[p]++;
+			pus[i++] = p;
+		}
+	}
+	free(cnt);
+	return n;
+}
+
+static const char *const policies[] = { "local", "interleave", "node:1" };
+
+START_TEST(test_reference)
+{
+	struct pandia_machine *m = machine_of(machines[_i % 3], ASSUME);
+	unsigned seed = 1000 + (unsigned)_i;
+	int trial, pus[64];
+
+	for (trial = 0; trial < 60; trial++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm;
+		struct model md;
+		struct space *sp;
+		struct ref R;
+		double want, got;
+		int n;
+
+		random_params(&prm, &seed);
+		mempolicy_parse(policies[trial % 3], &mem, &err);
+		n = random_placement(m, 1 + trial % 2, &seed, pus);
+		sp = space_new(m, 1, &mem, &err);
+		ck_assert_msg(sp != NULL, "%s", err.text);
+		R = (struct ref){ m, &prm, mem, n, pus };
+		want = ref_solve(&R);
+		model_init(&md, sp, &prm);
+		md.accelerate = false;
+		md.tol = 1e-13;
+		got = model_time_pus(&md, pus, n);
+		ck_assert_msg(fabs(got / want - 1) < 1e-9,
+			      "machine %d trial %d (%s, %d threads): model "
+			      "%.12g, reference %.12g", _i, trial,
+			      policies[trial % 3], n, got, want);
+		/* the accelerated iteration finds the same fixed point */
+		md.accelerate = true;
+		md.tol = MODEL_TOL;
+		got = model_time_pus(&md, pus, n);
+		ck_assert_msg(fabs(got / want - 1) < 1e-5,
+			      "machine %d trial %d accelerated: %.12g vs "
+			      "%.12g", _i, trial, got, want);
+		model_release(&md);
+		space_free(sp);
+	}
+	machine_free(m);
+}
+END_TEST
+
+/* ---- invariants ------------------------------------------------- */
+
+/* One thread alone predicts t1, on every PU, whatever the demands. */
+START_TEST(test_one_thread_is_t1)
+{
+	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	unsigned seed = 7 + (unsigned)_i;
+	int trial, p;
+
+	for (trial = 0; trial < 20; trial++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm;
+		struct model md;
+		struct space *sp;
+
+		random_params(&prm, &seed);
+		if (trial % 4 == 0)
+			for (p = 0; p < WR_COUNT; p++)
+				prm.d[p] = 1e30;	/* beyond any link */
+		mempolicy_parse(policies[trial % (m->n_sockets > 1 ? 3 : 2)],
+				&mem, &err);
+		sp = space_new(m, 1, &mem, &err);
+		ck_assert_ptr_nonnull(sp);
+		model_init(&md, sp, &prm);
+		for (p = 0; p < m->n_pus; p++) {
+			double t = model_time_pus(&md, &p, 1);
+
+			ck_assert_msg(fabs(t / prm.t1 - 1) < 1e-12,
+				      "machine %d PU %d: %.15g, t1 %.15g", _i,
+				      p, t, prm.t1);
+		}
+		model_release(&md);
+		space_free(sp);
+	}
+	machine_free(m);
+}
+END_TEST
+
+/* p = 1 and nothing to contend for: n threads, speedup n. */
+START_TEST(test_perfect_scaling)
+{
+	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct model_params prm = { .t1 = 4, .p = 1, .o_s = 0.1, .l = 0.3,
+				    .b = 0 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, 1, &mem, &err);
+	unsigned seed = 3;
+	struct model md;
+	int trial;
+
+	ck_assert_ptr_nonnull(sp);
+	model_init(&md, sp, &prm);
+	for (trial = 0; trial < 50; trial++) {
+		int pus[64], n = 0, p;
+
+		/* distinct PUs on one socket (o_s > 0 costs nothing
+		   there), or anywhere with o_s 0 */
+		md.prm.o_s = trial % 2 ? 0 : 0.1;
+		for (p = 0; p < m->n_pus; p++)
+			if (urand(&seed) < 0.5 && (trial % 2 ||
+			    m->cores[m->pus[p].core].socket == 0))
+				pus[n++] = p;
+		if (!n)
+			pus[n++] = 0;
+		model_time_pus(&md, pus, n);
+		ck_assert_msg(fabs(md.speedup / n - 1) < 1e-12,
+			      "machine %d, %d threads: speedup %.15g", _i, n,
+			      md.speedup);
+	}
+	model_release(&md);
+	space_free(sp);
+	machine_free(m);
+}
+END_TEST
+
+/* A random symmetry of the machine: sockets, cores, PUs swapped. */
+static void permute(const struct space *sp, unsigned *seed, int *map)
+{
+	const struct pandia_machine *m = sp->m;
+	int c, s, i;
+
+	for (i = 0; i < m->n_pus; i++)
+		map[i] = i;
+	/* swap two sockets of one class, core by core */
+	for (c = 0; c < sp->n_classes; c++) {
+		const struct sclass *cl = &sp->classes[c];
+		int a, b, k;
+
+		if (cl->n_sockets < 2)
+			continue;
+		a = cl->sockets[rand_r(seed) % cl->n_sockets];
+		b = cl->sockets[rand_r(seed) % cl->n_sockets];
+		if (a == b)
+			continue;
+		for (k = 0; k < m->sockets[a].n_cores; k++) {
+			const struct pandia_core *x =
+				&m->cores[m->sockets[a].cores[k]];
+			const struct pandia_core *y =
+				&m->cores[m->sockets[b].cores[k]];
+
+			for (i = 0; i < x->n_pus; i++) {
+				map[x->pus[i]] = y->pus[i];
+				map[y->pus[i]] = x->pus[i];
+			}
+		}
+	}
+	/* then swap two cores of a group, and the PUs of a core */
+	for (s = 0; s < sp->n_groups; s++) {
+		const struct core_group *g = &sp->groups[s];
+		int a = g->cores[rand_r(seed) % g->n_cores];
+		int b = g->cores[rand_r(seed) % g->n_cores];
+		int *tmp = calloc((size_t)m->n_pus, sizeof(int));
+
+		memcpy(tmp, map, sizeof(int) * (size_t)m->n_pus);
+		for (i = 0; i < m->n_pus; i++) {
+			int p = tmp[i], core = m->pus[p].core, k;
+
+			if (core != a && core != b)
+				continue;
+			for (k = 0; k < m->cores[core].n_pus; k++)
+				if (m->cores[core].pus[k] == p)
+					break;
+			map[i] = m->cores[core == a ? b : a].pus[k];
+		}
+		free(tmp);
+	}
+	for (c = 0; c < m->n_cores; c++) {
+		const struct pandia_core *co = &m->cores[c];
+
+		if (co->n_pus < 2 || rand_r(seed) % 2)
+			continue;
+		for (i = 0; i < m->n_pus; i++) {
+			if (map[i] == co->pus[0])
+				map[i] = co->pus[1];
+			else if (map[i] == co->pus[1])
+				map[i] = co->pus[0];
+		}
+	}
+}
+
+START_TEST(test_symmetry)
+{
+	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	unsigned seed = 11 + (unsigned)_i;
+	int trial;
+
+	for (trial = 0; trial < 40; trial++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm;
+		struct model md, mc;
+		struct space *sp;
+		int pus[64], img[64], map[64], n, i;
+		uint16_t st[16];
+		double t0, t1, tc;
+
+		random_params(&prm, &seed);
+		mempolicy_parse(policies[trial % 2], &mem, &err);
+		sp = space_new(m, 2, &mem, &err);
+		ck_assert_ptr_nonnull(sp);
+		n = random_placement(m, 1 + trial % 2, &seed, pus);
+		permute(sp, &seed, map);
+		for (i = 0; i < n; i++)
+			img[i] = map[pus[i]];
+		model_init(&md, sp, &prm);
+		t0 = model_time_pus(&md, pus, n);
+		t1 = model_time_pus(&md, img, n);
+		ck_assert_msg(fabs(t0 / t1 - 1) < 1e-12, "machine %d trial "
+			      "%d: %.15g vs its image %.15g", _i, trial, t0,
+			      t1);
+		/* and the canonical form, as the ranking computes it */
+		ck_assert_int_eq(space_canonical(sp, pus, n, st), 0);
+		model_init(&mc, sp, &prm);
+		mc.merge = true;
+		tc = model_time_canonical(&mc, st);
+		ck_assert_msg(fabs(t0 / tc - 1) < 1e-6, "machine %d trial %d:"
+			      " explicit %.15g, canonical %.15g", _i, trial,
+			      t0, tc);
+		mc.general = true;
+		ck_assert_msg(fabs(model_time_canonical(&mc, st) / tc - 1) <
+			      1e-12, "machine %d trial %d: general form",
+			      _i, trial);
+		model_release(&mc);
+		model_release(&md);
+		space_free(sp);
+	}
+	machine_free(m);
+}
+END_TEST
+
+/* Raising a demand never makes a placement faster. */
+START_TEST(test_monotone_demand)
+{
+	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	unsigned seed = 21 + (unsigned)_i;
+	int trial, worse = 0;
+
+	for (trial = 0; trial < 300; trial++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm;
+		struct model md;
+		struct space *sp;
+		int pus[64], n, r = trial % WR_COUNT, i;
+		double t0, t1;
+
+		random_params(&prm, &seed);
+		mempolicy_parse(policies[trial % 2], &mem, &err);
+		sp = space_new(m, 1, &mem, &err);
+		n = random_placement(m, 1 + trial % 2, &seed, pus);
+		model_init(&md, sp, &prm);
+		t0 = model_time_pus(&md, pus, n);
+		md.prm.d[r] = prm.d[r] * (1 + 3 * urand(&seed)) + 1e8;
+		t1 = model_time_pus(&md, pus, n);
+		if (t1 < t0 * (1 - 1e-6)) {
+			worse++;
+			fprintf(stderr, "machine %d trial %d: demand %s up, "
+				"time %.9g -> %.9g; p %g o_s %g l %g b %g n %d "
+				"%s\n", _i, trial, wl_resource_name(r), t0, t1,
+				prm.p, prm.o_s, prm.l, prm.b, n,
+				policies[trial % 2]);
+			for (i = 0; i < n; i++)
+				fprintf(stderr, "%d,", pus[i]);
+			for (i = 0; i < WR_COUNT; i++)
+				fprintf(stderr, " %g", prm.d[i]);
+			fprintf(stderr, " -> %g\n", md.prm.d[r]);
+		}
+		model_release(&md);
+		space_free(sp);
+	}
+	ck_assert_int_eq(worse, 0);
+	machine_free(m);
+}
+END_TEST
+
+/* ---- robustness ------------------------------------------------- */
+
+static double pick(unsigned *seed, const double *v, int n)
+{
+	return v[rand_r(seed) % n];
+}
+
+START_TEST(test_robust)
+{
+	static const double ps[] = { 0, 1, 0.5, 0.999, 1e-9 };
+	static const double ls[] = { 0, 1, 0.5, 0.01 };
+	static const double os[] = { 0, 0.01, 1, 1e3, 1e6 };
+	static const double bs[] = { 0, 0.5, 10, 1e4 };
+	static const double ds[] = { 0, 1e3, 1e9, 1e11, 1e30 };
+	struct pandia_machine *m = machine_of(_i < 4 ? machines[_i] :
+		"Package:2 [NUMANode(memory=1073741824)] "
+		"L3Cache:1(size=8388608) Core:18 PU:2", ASSUME);
+	unsigned seed = 99 + (unsigned)_i;
+	int trial, capped = 0, total = 0;
+
+	for (trial = 0; trial < 800; trial++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm;
+		struct model md;
+		struct space *sp;
+		int pus[512], n, r, which = trial % 4, i;
+
+		prm.t1 = 1e-3 + urand(&seed) * 1e3;
+		prm.p = pick(&seed, ps, 5);
+		prm.l = pick(&seed, ls, 4);
+		prm.o_s = pick(&seed, os, 5);
+		prm.b = pick(&seed, bs, 4);
+		for (r = 0; r < WR_COUNT; r++)
+			prm.d[r] = pick(&seed, ds, 5);
+		mempolicy_parse(policies[trial % 2], &mem, &err);
+		sp = space_new(m, 1, &mem, &err);
+		ck_assert_ptr_nonnull(sp);
+		model_init(&md, sp, &prm);
+		md.merge = trial % 3 == 0;
+		if (which == 0) {		/* one thread */
+			n = 1;
+			pus[0] = rand_r(&seed) % m->n_pus;
+		} else if (which == 1) {	/* all PUs */
+			n = m->n_pus;
+			for (i = 0; i < n; i++)
+				pus[i] = i;
+		} else {			/* random, up to 3 per PU */
+			n = random_placement(m, which == 2 ? 1 : 3, &seed,
+					     pus);
+		}
+		model_time_pus(&md, pus, n);
+		ck_assert_msg(isfinite(md.time) && md.time > 0 &&
+			      isfinite(md.speedup) && md.speedup > 0,
+			      "trial %d: time %g speedup %g", trial, md.time,
+			      md.speedup);
+		ck_assert_int_le(md.iterations, MODEL_MAX_ITER);
+		for (i = 0; i < md.n_classes; i++)
+			ck_assert(isfinite(md.sfin[i]) && md.sfin[i] >= 1);
+		capped += !md.converged;
+		total++;
+		model_release(&md);
+		space_free(sp);
+	}
+	/* the damping after 100 iterations makes nearly all converge */
+	ck_assert_msg(capped * 100 <= total, "%d of %d did not converge",
+		      capped, total);
+	machine_free(m);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("paper");
+
+	tcase_add_loop_test(tc, test_figure_cells, 0, ARRAY_SIZE(cells));
+	tcase_add_test(tc, test_figure_demands);
+	tcase_add_test(tc, test_figure_speedup);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("reference");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_reference, 0, 6);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("invariants");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_one_thread_is_t1, 0,
+			    ARRAY_SIZE(machines));
+	tcase_add_loop_test(tc, test_perfect_scaling, 0,
+			    ARRAY_SIZE(machines));
+	tcase_add_loop_test(tc, test_symmetry, 0, ARRAY_SIZE(machines));
+	tcase_add_loop_test(tc, test_monotone_demand, 0,
+			    ARRAY_SIZE(machines));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("robust");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_robust, 0, ARRAY_SIZE(machines) + 1);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(model_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
