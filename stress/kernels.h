@@ -44,6 +44,15 @@ double stress_run_until(enum stress_kind kind, struct stress_buf *b,
 			volatile sig_atomic_t *stop);
 
 /*
+ * One pass of KIND: about 4 MiB of traffic (a buffer smaller than that
+ * is swept whole several times, a larger one in 4 MiB segments from
+ * *off on, *off then advancing and wrapping, so that consecutive passes
+ * make one linear stream), or 2^14 iterations of the core-rate loop.
+ * Start with *off = 0.  Returns the work done.
+ */
+double stress_pass(enum stress_kind kind, struct stress_buf *b, size_t *off);
+
+/*
  * Run KIND on the calling thread for at least SECONDS, in whole passes
  * (a pass is about 4 MiB of traffic or 40 us of the core-rate loop);
  * *elapsed (may be NULL) gets the time it really took.  Returns the

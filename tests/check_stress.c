@@ -1,0 +1,310 @@
+/*
+ * check_stress.c - the stress kernels and the measurement of this host.
+ *
+ * The last test measures this host the way 'pandia machine --quick'
+ * does (about 20 s) and checks the figures are positive and ordered
+ * L1 >= L2 >= L3 >= DRAM per core.  The machines we run on are shared
+ * and noisy (other builds and tests run on the same two cores), so an
+ * ordering may be off by a few percent: each comparison allows 5%, and
+ * a measurement whose figures are out of order is taken again, up to
+ * twice in all, before the test fails.  Any miss is printed.
+ */
+#include <check.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/machine.h"
+#include "common/topology.h"
+#include "common/util.h"
+#include "stress/kernels.h"
+#include "stress/measure.h"
+
+#define ORDER_TOLERANCE 0.05
+#define MEASURE_TRIES	2
+
+START_TEST(test_kernels_positive)
+{
+	static const enum stress_kind kinds[] = {
+		STRESS_LOAD, STRESS_LOAD_STORE, STRESS_CPU
+	};
+	struct pandia_error err;
+	struct stress_buf b;
+	double work, el, per_sweep;
+	size_t i;
+
+	ck_assert_int_eq(stress_buf_alloc(&b, 64 << 10, -1, &err), 0);
+	ck_assert_uint_eq(b.bytes, 64 << 10);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		work = stress_run_for(kinds[i], &b, 0.02, &el);
+		ck_assert_msg(work > 0 && el >= 0.02,
+			      "%s: work %g in %g s",
+			      stress_kernel_name(kinds[i]), work, el);
+		if (kinds[i] == STRESS_CPU)
+			continue;
+		/* Work is counted in whole sweeps of the buffer. */
+		per_sweep = (double)b.bytes *
+			(kinds[i] == STRESS_LOAD_STORE ? 2 : 1);
+		ck_assert_msg(fmod(work, per_sweep) == 0,
+			      "%s: %g bytes is not whole sweeps of %g",
+			      stress_kernel_name(kinds[i]), work, per_sweep);
+	}
+	stress_buf_release(&b);
+	ck_assert_ptr_null(b.mem);
+	stress_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_buf_sizes)
+{
+	struct pandia_error err;
+	struct stress_buf b;
+
+	/* Rounded up to a page; 0 still gives a usable page. */
+	ck_assert_int_eq(stress_buf_alloc(&b, 1000, -1, &err), 0);
+	ck_assert_uint_eq(b.bytes % 4096, 0);
+	ck_assert_uint_ge(b.bytes, 1000);
+	ck_assert(stress_run_for(STRESS_LOAD, &b, 0.001, NULL) > 0);
+	stress_buf_release(&b);
+	ck_assert_int_eq(stress_buf_alloc(&b, 0, -1, &err), 0);
+	ck_assert_uint_ge(b.bytes, 4096);
+	stress_buf_release(&b);
+}
+END_TEST
+
+struct runner {
+	enum stress_kind kind;
+	struct stress_buf *b;
+	volatile sig_atomic_t stop;
+	double work;
+	double stopped_at;
+};
+
+static void *run_it(void *arg)
+{
+	struct runner *r = arg;
+
+	r->work = stress_run_until(r->kind, r->b, &r->stop);
+	r->stopped_at = now_seconds();
+	return NULL;
+}
+
+/* _i: 0 CPU, 1 load over 64 MiB (passes are segments), 2 load_store. */
+START_TEST(test_run_until_stops)
+{
+	static const enum stress_kind kinds[] = {
+		STRESS_CPU, STRESS_LOAD, STRESS_LOAD_STORE
+	};
+	struct pandia_error err;
+	struct stress_buf b;
+	struct runner r;
+	pthread_t t;
+	double set_at;
+
+	ck_assert_int_eq(stress_buf_alloc(&b, 64 << 20, -1, &err), 0);
+	memset(&r, 0, sizeof(r));
+	r.kind = kinds[_i];
+	r.b = &b;
+	ck_assert_int_eq(pthread_create(&t, NULL, run_it, &r), 0);
+	usleep(100 * 1000);
+	set_at = now_seconds();
+	r.stop = 1;
+	pthread_join(t, NULL);
+	/*
+	 * A pass is about 1 ms; allow 50 ms for a descheduled thread on
+	 * a loaded two-core machine.
+	 */
+	ck_assert_msg(r.stopped_at - set_at < 0.05,
+		      "%s took %.1f ms to stop", stress_kernel_name(r.kind),
+		      (r.stopped_at - set_at) * 1e3);
+	ck_assert(r.work > 0);
+	stress_buf_release(&b);
+}
+END_TEST
+
+/* A hand-made machine: one core per L1/L2, CORES cores on one L3. */
+static struct pandia_machine *toy_machine(unsigned long long l1,
+					  unsigned long long l2,
+					  unsigned long long l3, int cores)
+{
+	struct pandia_machine *m = machine_new();
+	int i;
+
+	m->n_cores = cores;
+	m->cores = xcalloc(cores, sizeof(*m->cores));
+	m->n_caches = 2 * cores + 1;
+	m->caches = xcalloc(m->n_caches, sizeof(*m->caches));
+	for (i = 0; i < cores; i++) {
+		m->cores[i].numa = -1;
+		m->cores[i].cache[0] = 2 * i;
+		m->cores[i].cache[1] = 2 * i + 1;
+		m->cores[i].cache[2] = l3 ? 2 * cores : -1;
+		m->caches[2 * i].level = 1;
+		m->caches[2 * i].size = l1;
+		m->caches[2 * i + 1].level = 2;
+		m->caches[2 * i + 1].size = l2;
+	}
+	m->caches[2 * cores].level = 3;
+	m->caches[2 * cores].size = l3;
+	return m;
+}
+
+START_TEST(test_working_set)
+{
+	struct pandia_machine *m;
+
+	/* This host's kind: half of each level, L3 split between users. */
+	m = toy_machine(32 << 10, 512 << 10, 32 << 20, 2);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L1, 1), 16 << 10);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L2, 1), 256 << 10);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 16 << 20);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 2), 8 << 20);
+	/* DRAM: the paper's 100 x LLC in all (section 3.1). */
+	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 1),
+			  100ULL * (32 << 20));
+	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 2),
+			  50ULL * (32 << 20));
+	ck_assert_uint_eq(stress_llc_size(m), 32 << 20);
+	machine_free(m);
+
+	/* An L2 barely larger than L1: the middle of the two. */
+	m = toy_machine(32 << 10, 48 << 10, 0, 1);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L2, 1), 40 << 10);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 0);
+	ck_assert_uint_eq(stress_llc_size(m), 48 << 10);
+	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 1),
+			  100ULL * (48 << 10));
+	machine_free(m);
+}
+END_TEST
+
+static void check_record(const struct pandia_measure *ms, double figure,
+			 const char *what)
+{
+	ck_assert_msg(ms->kernel && ms->unit && ms->pus && ms->note,
+		      "%s: record incomplete", what);
+	ck_assert_msg(ms->repetitions > 0 && ms->threads > 0,
+		      "%s: no repetitions or threads", what);
+	ck_assert_msg(ms->best == figure, "%s: figure %g is not the best %g",
+		      what, figure, ms->best);
+	ck_assert_msg(ms->median > 0 && ms->median <= ms->best &&
+		      ms->spread >= 0, "%s: median %g spread %g", what,
+		      ms->median, ms->spread);
+}
+
+/* Whether the per-core figures are ordered; prints the first miss. */
+static bool ordered(const struct pandia_machine *m)
+{
+	double prev = 0;
+	int lvl, prev_lvl = -1;
+
+	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++) {
+		const struct pandia_link *l = &m->links[lvl];
+
+		if (!l->present)
+			continue;
+		if (prev_lvl >= 0 &&
+		    l->per_core_bw > prev * (1 + ORDER_TOLERANCE)) {
+			fprintf(stderr, "check_stress: %s %.2f GB/s above "
+				"%s %.2f GB/s (measuring again)\n",
+				level_name(lvl), l->per_core_bw / 1e9,
+				level_name(prev_lvl), prev / 1e9);
+			return false;
+		}
+		prev = l->per_core_bw;
+		prev_lvl = lvl;
+	}
+	return true;
+}
+
+START_TEST(test_measure_host)
+{
+	struct stress_opts o = { .quick = true, .progress = false };
+	struct pandia_machine *m = NULL;
+	struct pandia_error err;
+	int lvl, i, try;
+	bool ok = false;
+
+	for (try = 0; try < MEASURE_TRIES && !ok; try++) {
+		machine_free(m);
+		m = machine_new();
+		ck_assert_msg(topology_load(m, NULL, &err) == 0, "%s",
+			      err.text);
+		ck_assert_msg(stress_measure(m, &o, &err) == 0, "%s",
+			      err.text);
+
+		ck_assert_msg(m->peak_rate > 0, "core rate %g", m->peak_rate);
+		check_record(&m->peak, m->peak_rate, "core rate");
+		ck_assert_str_eq(m->peak.unit, "ops/s");
+		if (m->cores[0].n_pus > 1) {
+			ck_assert(m->smt_applicable && m->smt_rate > 0);
+			check_record(&m->smt, m->smt_rate, "SMT rate");
+		} else {
+			ck_assert(!m->smt_applicable);
+			ck_assert_str_eq(m->smt_reason,
+					 "not applicable: one PU per core");
+		}
+		ck_assert_msg(m->links[LVL_L1].present &&
+			      m->links[LVL_DRAM].present,
+			      "L1 and DRAM must be measured");
+		for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++) {
+			const struct pandia_link *l = &m->links[lvl];
+
+			if (!l->present) {
+				ck_assert_ptr_nonnull(l->reason);
+				continue;
+			}
+			ck_assert_msg(l->per_core_bw > 0 &&
+				      l->aggregate_bw > 0, "%s: %g %g",
+				      level_name(lvl), l->per_core_bw,
+				      l->aggregate_bw);
+			check_record(&l->per_core, l->per_core_bw,
+				     level_name(lvl));
+			check_record(&l->aggregate, l->aggregate_bw,
+				     level_name(lvl));
+			ck_assert_str_eq(l->per_core.unit, "bytes/s");
+			ck_assert(l->per_core.working_set > 0);
+		}
+		if (m->n_sockets < 2) {
+			ck_assert(!m->links[LVL_INTERCONNECT].present);
+			ck_assert_str_eq(m->links[LVL_INTERCONNECT].reason,
+					 "not applicable: one socket");
+			ck_assert_int_eq(m->n_xlinks, 0);
+		} else {
+			for (i = 0; i < m->n_xlinks; i++)
+				ck_assert(m->xlinks[i].bw > 0);
+		}
+		ck_assert_msg(machine_check(m, &err) == 0, "%s", err.text);
+		ok = ordered(m);
+	}
+	ck_assert_msg(ok, "per-core bandwidths out of order in %d "
+		      "measurements", MEASURE_TRIES);
+	machine_free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stress");
+	TCase *tc = tcase_create("kernels");
+	TCase *th = tcase_create("host");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_kernels_positive);
+	tcase_add_test(tc, test_buf_sizes);
+	tcase_add_loop_test(tc, test_run_until_stops, 0, 3);
+	tcase_add_test(tc, test_working_set);
+	suite_add_tcase(s, tc);
+	tcase_set_timeout(th, 100);
+	tcase_add_test(th, test_measure_host);
+	suite_add_tcase(s, th);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
