@@ -122,10 +122,12 @@ machines/%.json: machines/%.topology machines/%.assume.json $(B)/pandia
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pandia \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/machines
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(DATADIR)/machines
 	install -m 755 $(B)/pandia $(DESTDIR)$(BINDIR)/pandia
 	install -m 644 $(B)/libpandia-pin.so $(DESTDIR)$(LIBDIR)/pandia/
 	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 docs/man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 machines/*.json $(DESTDIR)$(DATADIR)/machines/
 
 clean:
