@@ -7,6 +7,8 @@
 #include "common/jsonpos.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,4 +189,30 @@ int json_locate(const char *text, const char *path, int *line, int *column)
 	*line = last.line;
 	*column = last.col;
 	return ret;
+}
+
+int json_fail(const struct json_src *src, const char *path,
+	      const char *fmt, ...)
+{
+	char msg[384];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_locate(src->text, path, &line, &col);
+	return perr_at(src->err, src->source, line, col, "%s%s%s", path,
+		       *path ? ": " : "", msg);
+}
+
+json_t *json_src_parse(const struct json_src *src)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(src->text, JSON_REJECT_DUPLICATES, &jerr);
+
+	if (!root)
+		perr_at(src->err, src->source, jerr.line, jerr.column,
+			"not valid JSON: %s", jerr.text);
+	return root;
 }

@@ -8,6 +8,10 @@
 #ifndef PANDIA_JSONPOS_H
 #define PANDIA_JSONPOS_H
 
+#include <jansson.h>
+
+#include "common/error.h"
+
 /*
  * Find the value at PATH in the JSON TEXT.  PATH is a sequence of
  * object keys and array indexes: "links[2].per_core_bw",
@@ -17,5 +21,26 @@
  */
 int json_locate(const char *text, const char *path, int *line,
 		int *column);
+
+/* A JSON file being read: its text, its name, where errors go. */
+struct json_src {
+	const char *text;
+	const char *source;
+	struct pandia_error *err;
+};
+
+/*
+ * Fill src->err with "PATH: MESSAGE" at the line and column of PATH in
+ * src->text (the deepest part of PATH that exists).  Returns -1.
+ */
+int json_fail(const struct json_src *src, const char *path,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Parse src->text, refusing duplicate keys.  Returns a new reference,
+ * or NULL with src->err naming the line and column of the syntax
+ * error.
+ */
+json_t *json_src_parse(const struct json_src *src);
 
 #endif

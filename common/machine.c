@@ -540,28 +540,6 @@ int machine_check(const struct pandia_machine *m, struct pandia_error *err)
 
 /* ---- loading ---------------------------------------------------- */
 
-struct ctx {
-	const char *text;
-	const char *source;
-	struct pandia_error *err;
-};
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[384];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_locate(c->text, path, &line, &col);
-	return perr_at(c->err, c->source, line, col, "%s%s%s", path,
-		       *path ? ": " : "", msg);
-}
 
 static const char *type_name(const json_t *v)
 {
@@ -577,7 +555,7 @@ static const char *type_name(const json_t *v)
 }
 
 /* obj.key as an object/array of the wanted type; path gets the path */
-static json_t *get(struct ctx *c, json_t *obj, const char *opath,
+static json_t *get(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, json_type type, char *path, size_t plen,
 		   bool required)
 {
@@ -586,7 +564,7 @@ static json_t *get(struct ctx *c, json_t *obj, const char *opath,
 	snprintf(path, plen, "%s%s%s", opath, *opath ? "." : "", key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			fail(c, opath, "missing field '%s'", key);
+			json_fail(c, opath, "missing field '%s'", key);
 		return NULL;
 	}
 	if (json_typeof(v) != type &&
@@ -596,13 +574,13 @@ static json_t *get(struct ctx *c, json_t *obj, const char *opath,
 			[JSON_STRING] = "a string", [JSON_INTEGER] =
 			"an integer", [JSON_REAL] = "a number",
 		};
-		fail(c, path, "must be %s, not %s", want[type], type_name(v));
+		json_fail(c, path, "must be %s, not %s", want[type], type_name(v));
 		return NULL;
 	}
 	return v;
 }
 
-static int get_num(struct ctx *c, json_t *obj, const char *opath,
+static int get_num(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, double *out, bool required)
 {
 	char path[160];
@@ -617,7 +595,7 @@ static int get_num(struct ctx *c, json_t *obj, const char *opath,
 	return 0;
 }
 
-static int get_int(struct ctx *c, json_t *obj, const char *opath,
+static int get_int(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, int *out, bool required)
 {
 	char path[160];
@@ -630,12 +608,12 @@ static int get_int(struct ctx *c, json_t *obj, const char *opath,
 		return c->err->text[0] ? -1 : 0;
 	x = json_integer_value(v);
 	if (x < -1 || x > 1 << 24)
-		return fail(c, path, "%lld is out of range", (long long)x);
+		return json_fail(c, path, "%lld is out of range", (long long)x);
 	*out = (int)x;
 	return 0;
 }
 
-static int get_str(struct ctx *c, json_t *obj, const char *opath,
+static int get_str(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, char **out, bool required)
 {
 	char path[160];
@@ -647,7 +625,7 @@ static int get_str(struct ctx *c, json_t *obj, const char *opath,
 }
 
 /* An array of integers, each >= 0. */
-static int get_ints(struct ctx *c, json_t *obj, const char *opath,
+static int get_ints(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, int **out, int *n)
 {
 	char path[160], ipath[176];
@@ -663,18 +641,18 @@ static int get_ints(struct ctx *c, json_t *obj, const char *opath,
 	json_array_foreach(a, i, v) {
 		snprintf(ipath, sizeof(ipath), "%s[%zu]", path, i);
 		if (!json_is_integer(v))
-			return fail(c, ipath, "must be an integer, not %s",
+			return json_fail(c, ipath, "must be an integer, not %s",
 				    type_name(v));
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) > 1 << 24)
-			return fail(c, ipath, "%lld is out of range",
+			return json_fail(c, ipath, "%lld is out of range",
 				    (long long)json_integer_value(v));
 		(*out)[(*n)++] = (int)json_integer_value(v);
 	}
 	return 0;
 }
 
-static int load_measure(struct ctx *c, json_t *obj, const char *opath,
+static int load_measure(struct json_src *c, json_t *obj, const char *opath,
 			const char *key, struct pandia_measure *ms)
 {
 	char path[160];
@@ -698,7 +676,7 @@ static int load_measure(struct ctx *c, json_t *obj, const char *opath,
 	return 0;
 }
 
-static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
+static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t)
 {
 	char path[160], ipath[64];
 	json_t *a, *o, *v;
@@ -716,7 +694,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 
 		snprintf(ipath, sizeof(ipath), "topology.sockets[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "os_index", &s->os_index, true) < 0 ||
 		    get_ints(c, o, ipath, "cores", &s->cores, &s->n_cores) < 0)
 			return -1;
@@ -734,7 +712,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 
 		snprintf(ipath, sizeof(ipath), "topology.numa_nodes[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "os_index", &n->os_index, true) < 0 ||
 		    get_int(c, o, ipath, "socket", &n->socket, true) < 0 ||
 		    get_num(c, o, ipath, "memory_bytes", &mem, true) < 0 ||
@@ -742,12 +720,12 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 			return -1;
 		if (mem < 0) {
 			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
-			return fail(c, path, "must not be negative");
+			return json_fail(c, path, "must not be negative");
 		}
 		n->memory = (unsigned long long)mem;
 		if (n->socket < -1 || n->socket >= m->n_sockets) {
 			snprintf(path, sizeof(path), "%s.socket", ipath);
-			return fail(c, path, "socket %d does not exist",
+			return json_fail(c, path, "socket %d does not exist",
 				    n->socket);
 		}
 	}
@@ -766,14 +744,14 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 
 		snprintf(ipath, sizeof(ipath), "topology.caches[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_str(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		l = level_from_name(lv);
 		free(lv);
 		if (l < LVL_L1 || l > LVL_L3) {
 			snprintf(path, sizeof(path), "%s.level", ipath);
-			return fail(c, path, "must be \"L1\", \"L2\" or "
+			return json_fail(c, path, "must be \"L1\", \"L2\" or "
 				    "\"L3\"");
 		}
 		ca->level = l + 1;
@@ -783,7 +761,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 			return -1;
 		if (!(size > 0)) {
 			snprintf(path, sizeof(path), "%s.size_bytes", ipath);
-			return fail(c, path, "must be positive");
+			return json_fail(c, path, "must be positive");
 		}
 		ca->size = (unsigned long long)size;
 	}
@@ -803,7 +781,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 		snprintf(ipath, sizeof(ipath), "topology.cores[%zu]", i);
 		co->cache[0] = co->cache[1] = co->cache[2] = -1;
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "socket", &co->socket, true) < 0 ||
 		    get_int(c, o, ipath, "numa", &co->numa, true) < 0 ||
 		    get_ints(c, o, ipath, "pus", &os, &n) < 0) {
@@ -818,13 +796,13 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 			if (p < 0) {
 				snprintf(path, sizeof(path), "%s.pus[%d]",
 					 ipath, j);
-				return fail(c, path, "PU %d is not in 'pus'",
+				return json_fail(c, path, "PU %d is not in 'pus'",
 					    os[j]);
 			}
 			if (m->pus[p].core >= 0) {
 				snprintf(path, sizeof(path), "%s.pus[%d]",
 					 ipath, j);
-				return fail(c, path, "PU %d is in core %d "
+				return json_fail(c, path, "PU %d is in core %d "
 					    "already", os[j], m->pus[p].core);
 			}
 			m->pus[p].core = (int)i;
@@ -840,7 +818,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 			if (l < LVL_L1 || l > LVL_L3) {
 				snprintf(ipath, sizeof(ipath), "%s.%s", path,
 					 key);
-				return fail(c, ipath, "unknown cache level "
+				return json_fail(c, ipath, "unknown cache level "
 					    "'%s' (expected L1, L2 or L3)",
 					    key);
 			}
@@ -852,7 +830,7 @@ static int load_topology(struct ctx *c, struct pandia_machine *m, json_t *t)
 	return 0;
 }
 
-static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
+static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root)
 {
 	char path[160], ipath[64];
 	json_t *a, *o;
@@ -872,18 +850,18 @@ static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
 
 		snprintf(ipath, sizeof(ipath), "links[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_str(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		k = level_from_name(lv);
 		free(lv);
 		snprintf(path, sizeof(path), "%s.level", ipath);
 		if (k < 0)
-			return fail(c, path, "unknown level (expected L1, L2, "
+			return json_fail(c, path, "unknown level (expected L1, L2, "
 				    "L3, dram or interconnect)");
 		l = &m->links[k];
 		if (l->present)
-			return fail(c, path, "level %s is listed twice",
+			return json_fail(c, path, "level %s is listed twice",
 				    level_names[k]);
 		l->present = true;
 		if (get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
@@ -907,16 +885,16 @@ static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
 		o = json_array_get(a, i);
 		snprintf(ipath, sizeof(ipath), "absent_links[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_str(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		k = level_from_name(lv);
 		free(lv);
 		snprintf(path, sizeof(path), "%s.level", ipath);
 		if (k < 0)
-			return fail(c, path, "unknown level");
+			return json_fail(c, path, "unknown level");
 		if (m->links[k].present)
-			return fail(c, path, "level %s is also in 'links'",
+			return json_fail(c, path, "level %s is also in 'links'",
 				    level_names[k]);
 		if (get_str(c, o, ipath, "reason", &m->links[k].reason,
 			    false) < 0)
@@ -935,7 +913,7 @@ static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
 
 		snprintf(ipath, sizeof(ipath), "interconnect[%zu]", i);
 		if (!json_is_object(o))
-			return fail(c, ipath, "must be an object");
+			return json_fail(c, ipath, "must be an object");
 		if (get_ints(c, o, ipath, "sockets", &pair, &n) < 0) {
 			free(pair);
 			return -1;
@@ -943,7 +921,7 @@ static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
 		if (n != 2) {
 			free(pair);
 			snprintf(path, sizeof(path), "%s.sockets", ipath);
-			return fail(c, path, "must name two sockets");
+			return json_fail(c, path, "must name two sockets");
 		}
 		x->from = pair[0];
 		x->to = pair[1];
@@ -955,18 +933,18 @@ static int load_links(struct ctx *c, struct pandia_machine *m, json_t *root)
 	return 0;
 }
 
-static int load_root(struct ctx *c, struct pandia_machine *m, json_t *root)
+static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 {
 	char path[160], *schema = NULL;
 	json_t *o, *a, *v;
 	size_t i;
 
 	if (!json_is_object(root))
-		return fail(c, "", "the description must be a JSON object");
+		return json_fail(c, "", "the description must be a JSON object");
 	if (get_str(c, root, "", "schema", &schema, true) < 0)
 		return -1;
 	if (strcmp(schema, PANDIA_MACHINE_SCHEMA)) {
-		fail(c, "schema", "unknown schema version '%s' (this pandia "
+		json_fail(c, "schema", "unknown schema version '%s' (this pandia "
 		     "reads \"%s\")", schema, PANDIA_MACHINE_SCHEMA);
 		free(schema);
 		return -1;
@@ -997,19 +975,19 @@ static int load_root(struct ctx *c, struct pandia_machine *m, json_t *root)
 	json_array_foreach(a, i, v) {
 		snprintf(path, sizeof(path), "pus[%zu]", i);
 		if (!json_is_integer(v))
-			return fail(c, path, "must be an integer, not %s",
+			return json_fail(c, path, "must be an integer, not %s",
 				    type_name(v));
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) > 1 << 20)
-			return fail(c, path, "%lld is not a PU number",
+			return json_fail(c, path, "%lld is not a PU number",
 				    (long long)json_integer_value(v));
 		m->pus[i].os_index = (int)json_integer_value(v);
 		m->pus[i].core = -1;
 		if (i > 0 && m->pus[i].os_index == m->pus[i - 1].os_index)
-			return fail(c, path, "PU %d is listed twice",
+			return json_fail(c, path, "PU %d is listed twice",
 				    m->pus[i].os_index);
 		if (i > 0 && m->pus[i].os_index < m->pus[i - 1].os_index)
-			return fail(c, path, "PUs must be listed in ascending "
+			return json_fail(c, path, "PUs must be listed in ascending "
 				    "order (%d after %d)", m->pus[i].os_index,
 				    m->pus[i - 1].os_index);
 	}
@@ -1041,19 +1019,15 @@ struct pandia_machine *machine_parse(const char *text, const char *source,
 				     struct pandia_error *err)
 {
 	struct pandia_error local;
-	struct ctx c = { text, source, err ? err : &local };
+	struct json_src c = { text, source, err ? err : &local };
 	struct pandia_machine *m;
-	json_error_t jerr;
 	json_t *root;
 	char path[128];
 
 	perr_clear(c.err);
-	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		perr_at(c.err, source, jerr.line, jerr.column,
-			"not valid JSON: %s", jerr.text);
+	root = json_src_parse(&c);
+	if (!root)
 		return NULL;
-	}
 	m = machine_new();
 	if (load_root(&c, m, root) < 0)
 		goto fail;
@@ -1061,7 +1035,7 @@ struct pandia_machine *machine_parse(const char *text, const char *source,
 		char text_copy[sizeof(c.err->text)];
 
 		memcpy(text_copy, c.err->text, sizeof(text_copy));
-		fail(&c, path, "%s", text_copy);
+		json_fail(&c, path, "%s", text_copy);
 		goto fail;
 	}
 	json_decref(root);

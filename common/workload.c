@@ -511,28 +511,6 @@ int workload_save(const struct pandia_workload *w, const char *path,
 
 /* ---- loading ---------------------------------------------------- */
 
-struct ctx {
-	const char *text;
-	const char *source;
-	struct pandia_error *err;
-};
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[384];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_locate(c->text, path, &line, &col);
-	return perr_at(c->err, c->source, line, col, "%s%s%s", path,
-		       *path ? ": " : "", msg);
-}
 
 static const char *type_name(const json_t *v)
 {
@@ -564,7 +542,7 @@ static void join(char *path, size_t plen, const char *opath, const char *key)
 }
 
 /* Refuse keys of OBJ that are not in KEYS (NULL-terminated). */
-static int only_keys(struct ctx *c, json_t *obj, const char *opath,
+static int only_keys(struct json_src *c, json_t *obj, const char *opath,
 		     const char *const *keys)
 {
 	const char *key;
@@ -578,7 +556,7 @@ static int only_keys(struct ctx *c, json_t *obj, const char *opath,
 				break;
 		if (!keys[i]) {
 			join(path, sizeof(path), opath, key);
-			return fail(c, path, "unknown field '%s'", key);
+			return json_fail(c, path, "unknown field '%s'", key);
 		}
 	}
 	return 0;
@@ -589,7 +567,7 @@ static int only_keys(struct ctx *c, json_t *obj, const char *opath,
  * NULL, and an error if REQUIRED.  Wrong type: NULL and an error; tell
  * the two apart with c->err->text[0].
  */
-static json_t *get(struct ctx *c, json_t *obj, const char *opath,
+static json_t *get(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, json_type type, bool required)
 {
 	json_t *v = json_object_get(obj, key);
@@ -598,25 +576,25 @@ static json_t *get(struct ctx *c, json_t *obj, const char *opath,
 	join(path, sizeof(path), opath, key);
 	if (!v || json_is_null(v)) {
 		if (required)
-			fail(c, v ? path : opath, v ? "must be %s, not null" :
+			json_fail(c, v ? path : opath, v ? "must be %s, not null" :
 			     "missing field '%s'", v ? want_name(type) : key);
 		return NULL;
 	}
 	if (json_typeof(v) != type &&
 	    !(type == JSON_REAL && json_is_integer(v))) {
-		fail(c, path, "must be %s, not %s", want_name(type),
+		json_fail(c, path, "must be %s, not %s", want_name(type),
 		     type_name(v));
 		return NULL;
 	}
 	return v;
 }
 
-static bool failed(struct ctx *c)
+static bool failed(struct json_src *c)
 {
 	return c->err->text[0] != '\0';
 }
 
-static int get_str(struct ctx *c, json_t *obj, const char *opath,
+static int get_str(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, char **out)
 {
 	json_t *v = get(c, obj, opath, key, JSON_STRING, false);
@@ -626,7 +604,7 @@ static int get_str(struct ctx *c, json_t *obj, const char *opath,
 }
 
 /* A PU list given as a string ("0,1,4" or "0-7"). */
-static int get_cpus(struct ctx *c, json_t *obj, const char *opath,
+static int get_cpus(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, bool required, int **out, int *n)
 {
 	json_t *v = get(c, obj, opath, key, JSON_STRING, required);
@@ -639,11 +617,11 @@ static int get_cpus(struct ctx *c, json_t *obj, const char *opath,
 		return failed(c) ? -1 : 0;
 	join(path, sizeof(path), opath, key);
 	if (cpulist_parse(json_string_value(v), out, n, &e) < 0)
-		return fail(c, path, "%s", e.text);
+		return json_fail(c, path, "%s", e.text);
 	return 0;
 }
 
-static int load_strings(struct ctx *c, json_t *obj, const char *opath,
+static int load_strings(struct json_src *c, json_t *obj, const char *opath,
 			const char *key, char ***out, int *n)
 {
 	json_t *a = get(c, obj, opath, key, JSON_ARRAY, false), *v;
@@ -659,7 +637,7 @@ static int load_strings(struct ctx *c, json_t *obj, const char *opath,
 		if (!json_is_string(v)) {
 			snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
 				 *opath ? "." : "", key, i);
-			return fail(c, path, "must be a string, not %s",
+			return json_fail(c, path, "must be a string, not %s",
 				    type_name(v));
 		}
 		(*out)[(*n)++] = xstrdup(json_string_value(v));
@@ -667,7 +645,7 @@ static int load_strings(struct ctx *c, json_t *obj, const char *opath,
 	return 0;
 }
 
-static int load_run(struct ctx *c, json_t *o, const char *opath,
+static int load_run(struct json_src *c, json_t *o, const char *opath,
 		    struct wl_run *r)
 {
 	static const char *const keys[] = {
@@ -694,7 +672,7 @@ static int load_run(struct ctx *c, json_t *o, const char *opath,
 	json_array_foreach(a, i, v) {
 		if (!json_is_number(v)) {
 			snprintf(path, sizeof(path), "%s.times[%zu]", opath, i);
-			return fail(c, path, "must be a number, not %s",
+			return json_fail(c, path, "must be a number, not %s",
 				    type_name(v));
 		}
 		r->times[r->n_times++] = json_number_value(v);
@@ -708,7 +686,7 @@ static int load_run(struct ctx *c, json_t *o, const char *opath,
 		if (!json_is_number(v)) {
 			snprintf(path, sizeof(path), "%s.counters.%s", opath,
 				 key);
-			return fail(c, path, "must be a number, not %s",
+			return json_fail(c, path, "must be a number, not %s",
 				    type_name(v));
 		}
 		r->counter_names[r->n_counters] = xstrdup(key);
@@ -722,7 +700,7 @@ static int load_run(struct ctx *c, json_t *o, const char *opath,
  * holds NAME_source, NAME_uncertainty and NAME_status (for demands,
  * objects by resource: pass the resource as RES).
  */
-static int load_param(struct ctx *c, json_t *model, const char *name,
+static int load_param(struct json_src *c, json_t *model, const char *name,
 		      const char *res, json_t *v, struct wl_param *prm)
 {
 	static const char *const suffix[] = {
@@ -737,12 +715,12 @@ static int load_param(struct ctx *c, json_t *model, const char *name,
 	else
 		snprintf(path, sizeof(path), "model.%s", name);
 	if (!v)
-		return fail(c, "model", "missing field '%s'", name);
+		return json_fail(c, "model", "missing field '%s'", name);
 	if (json_is_number(v)) {
 		prm->known = true;
 		prm->value = json_number_value(v);
 	} else if (!json_is_null(v)) {
-		return fail(c, path, "must be a number or null, not %s",
+		return json_fail(c, path, "must be a number or null, not %s",
 			    type_name(v));
 	}
 	for (i = 0; i < 3; i++) {
@@ -751,7 +729,7 @@ static int load_param(struct ctx *c, json_t *model, const char *name,
 		if (s && res) {
 			snprintf(path, sizeof(path), "model.%s", key);
 			if (!json_is_object(s))
-				return fail(c, path, "must be an object by "
+				return json_fail(c, path, "must be an object by "
 					    "resource, not %s", type_name(s));
 			s = json_object_get(s, res);
 			snprintf(path, sizeof(path), "model.%s.%s", key, res);
@@ -762,11 +740,11 @@ static int load_param(struct ctx *c, json_t *model, const char *name,
 			continue;
 		if (i == 1) {
 			if (!json_is_number(s))
-				return fail(c, path, "must be a number, not %s",
+				return json_fail(c, path, "must be a number, not %s",
 					    type_name(s));
 			prm->uncertainty = json_number_value(s);
 		} else if (!json_is_string(s)) {
-			return fail(c, path, "must be a string, not %s",
+			return json_fail(c, path, "must be a string, not %s",
 				    type_name(s));
 		} else if (i == 0) {
 			prm->source = xstrdup(json_string_value(s));
@@ -778,7 +756,7 @@ static int load_param(struct ctx *c, json_t *model, const char *name,
 }
 
 /* Every key in demands_source/_uncertainty/_status names a demand. */
-static int check_demand_keys(struct ctx *c, json_t *model)
+static int check_demand_keys(struct json_src *c, json_t *model)
 {
 	static const char *const objs[] = {
 		"demands_source", "demands_uncertainty", "demands_status"
@@ -797,14 +775,14 @@ static int check_demand_keys(struct ctx *c, json_t *model)
 				continue;
 			snprintf(path, sizeof(path), "model.%s.%s", objs[i],
 				 key);
-			return fail(c, path, "'%s' is not in model.demands",
+			return json_fail(c, path, "'%s' is not in model.demands",
 				    key);
 		}
 	}
 	return 0;
 }
 
-static int load_model(struct ctx *c, struct pandia_workload *w, json_t *m)
+static int load_model(struct json_src *c, struct pandia_workload *w, json_t *m)
 {
 	static const char *const keys[] = {
 		"t1", "t1_source", "t1_uncertainty", "t1_status",
@@ -835,7 +813,7 @@ static int load_model(struct ctx *c, struct pandia_workload *w, json_t *m)
 
 		if (r < 0) {
 			snprintf(path, sizeof(path), "model.demands.%s", key);
-			return fail(c, path, "unknown resource '%s' (known: "
+			return json_fail(c, path, "unknown resource '%s' (known: "
 				    "instructions, L1, L2, L3, dram, "
 				    "interconnect)", key);
 		}
@@ -853,7 +831,7 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int load_machine_id(struct ctx *c, struct pandia_workload *w,
+static int load_machine_id(struct json_src *c, struct pandia_workload *w,
 			   json_t *o)
 {
 	static const char *const keys[] = {
@@ -871,14 +849,14 @@ static int load_machine_id(struct ctx *c, struct pandia_workload *w,
 	qsort(w->pus, (size_t)w->n_pus, sizeof(int), cmp_int);
 	for (i = 1, j = 1; i < w->n_pus; i++) {
 		if (w->pus[i] == w->pus[j - 1])
-			return fail(c, "machine.pus", "PU %d is listed twice",
+			return json_fail(c, "machine.pus", "PU %d is listed twice",
 				    w->pus[i]);
 		w->pus[j++] = w->pus[i];
 	}
 	return 0;
 }
 
-static int load_root(struct ctx *c, struct pandia_workload *w, json_t *root)
+static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root)
 {
 	static const char *const keys[] = {
 		"schema", "command", "machine", "counters", "memory", "date",
@@ -891,12 +869,12 @@ static int load_root(struct ctx *c, struct pandia_workload *w, json_t *root)
 	size_t i;
 
 	if (!json_is_object(root))
-		return fail(c, "", "the description must be a JSON object");
+		return json_fail(c, "", "the description must be a JSON object");
 	if (!get(c, root, "", "schema", JSON_STRING, true))
 		return -1;
 	schema = (char *)json_string_value(json_object_get(root, "schema"));
 	if (strcmp(schema, PANDIA_WORKLOAD_SCHEMA))
-		return fail(c, "schema", "unknown schema version '%s' (this "
+		return json_fail(c, "schema", "unknown schema version '%s' (this "
 			    "pandia reads \"%s\")", schema,
 			    PANDIA_WORKLOAD_SCHEMA);
 	if (only_keys(c, root, "", keys) < 0 ||
@@ -917,7 +895,7 @@ static int load_root(struct ctx *c, struct pandia_workload *w, json_t *root)
 		w->has_memory = true;
 		if (mempolicy_parse(mem, &w->memory, &e) < 0) {
 			free(mem);
-			return fail(c, "memory", "%s", e.text);
+			return json_fail(c, "memory", "%s", e.text);
 		}
 		free(mem);
 	}
@@ -933,7 +911,7 @@ static int load_root(struct ctx *c, struct pandia_workload *w, json_t *root)
 		json_array_foreach(o, i, v) {
 			snprintf(path, sizeof(path), "runs[%zu]", i);
 			if (!json_is_object(v))
-				return fail(c, path, "must be an object, not "
+				return json_fail(c, path, "must be an object, not "
 					    "%s", type_name(v));
 			w->n_runs++;
 			if (load_run(c, v, path, &w->runs[i]) < 0)
@@ -950,19 +928,15 @@ struct pandia_workload *workload_parse(const char *text, const char *source,
 				       struct pandia_error *err)
 {
 	struct pandia_error local;
-	struct ctx c = { text, source, err ? err : &local };
+	struct json_src c = { text, source, err ? err : &local };
 	struct pandia_workload *w;
-	json_error_t jerr;
 	json_t *root;
 	char path[128];
 
 	perr_clear(c.err);
-	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		perr_at(c.err, source, jerr.line, jerr.column,
-			"not valid JSON: %s", jerr.text);
+	root = json_src_parse(&c);
+	if (!root)
 		return NULL;
-	}
 	w = workload_new();
 	if (load_root(&c, w, root) < 0)
 		goto fail;
@@ -970,7 +944,7 @@ struct pandia_workload *workload_parse(const char *text, const char *source,
 		char text_copy[sizeof(c.err->text)];
 
 		memcpy(text_copy, c.err->text, sizeof(text_copy));
-		fail(&c, path, "%s", text_copy);
+		json_fail(&c, path, "%s", text_copy);
 		goto fail;
 	}
 	json_decref(root);

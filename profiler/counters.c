@@ -554,30 +554,8 @@ int counters_compute(const struct counters_reading *rd,
 
 /* ---- recordings (JSON) --------------------------------------------- */
 
-struct jctx {
-	const char *text;
-	const char *source;
-	struct pandia_error *err;
-};
 
-static int jfail(struct jctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int jfail(struct jctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[384];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_locate(c->text, path, &line, &col);
-	return perr_at(c->err, c->source, line, col, "%s%s%s", path,
-		       *path ? ": " : "", msg);
-}
-
-static int only_keys(struct jctx *c, json_t *o, const char *opath,
+static int only_keys(struct json_src *c, json_t *o, const char *opath,
 		     const char *const *keys)
 {
 	const char *key;
@@ -594,13 +572,13 @@ static int only_keys(struct jctx *c, json_t *o, const char *opath,
 			continue;
 		snprintf(path, sizeof(path), "%s%s%s", opath,
 			 *opath ? "." : "", key);
-		return jfail(c, path, "unknown field");
+		return json_fail(c, path, "unknown field");
 	}
 	return 0;
 }
 
 /* *out = the number at KEY (>= 0); absent is fine unless REQUIRED. */
-static int get_num(struct jctx *c, json_t *o, const char *opath,
+static int get_num(struct json_src *c, json_t *o, const char *opath,
 		   const char *key, bool required, double *out)
 {
 	json_t *v = json_object_get(o, key);
@@ -610,18 +588,18 @@ static int get_num(struct jctx *c, json_t *o, const char *opath,
 		 key);
 	if (!v) {
 		if (required)
-			return jfail(c, opath, "'%s' is missing", key);
+			return json_fail(c, opath, "'%s' is missing", key);
 		return 0;
 	}
 	if (!json_is_number(v))
-		return jfail(c, path, "must be a number");
+		return json_fail(c, path, "must be a number");
 	*out = json_number_value(v);
 	if (!isfinite(*out) || *out < 0)
-		return jfail(c, path, "must not be negative, got %g", *out);
+		return json_fail(c, path, "must not be negative, got %g", *out);
 	return 0;
 }
 
-static int get_string(struct jctx *c, json_t *o, const char *opath,
+static int get_string(struct json_src *c, json_t *o, const char *opath,
 		      const char *key, bool required, char **out)
 {
 	json_t *v = json_object_get(o, key);
@@ -631,17 +609,17 @@ static int get_string(struct jctx *c, json_t *o, const char *opath,
 		 key);
 	if (!v) {
 		if (required)
-			return jfail(c, opath, "'%s' is missing", key);
+			return json_fail(c, opath, "'%s' is missing", key);
 		return 0;
 	}
 	if (!json_is_string(v) || !*json_string_value(v))
-		return jfail(c, path, "must be a non-empty string");
+		return json_fail(c, path, "must be a non-empty string");
 	free(*out);
 	*out = xstrdup(json_string_value(v));
 	return 0;
 }
 
-static int load_event(struct jctx *c, json_t *o, const char *path,
+static int load_event(struct json_src *c, json_t *o, const char *path,
 		      struct counters_reading *rd)
 {
 	static const char *const keys[] = {
@@ -652,7 +630,7 @@ static int load_event(struct jctx *c, json_t *o, const char *path,
 	int ret = -1;
 
 	if (!json_is_object(o))
-		return jfail(c, path, "must be an object");
+		return json_fail(c, path, "must be an object");
 	if (only_keys(c, o, path, keys) < 0 ||
 	    get_string(c, o, path, "event", true, &name) < 0 ||
 	    get_string(c, o, path, "error", false, &error) < 0 ||
@@ -661,16 +639,16 @@ static int load_event(struct jctx *c, json_t *o, const char *path,
 	    get_num(c, o, path, "running", false, &running) < 0)
 		goto out;
 	if (error && json_object_get(o, "value")) {
-		jfail(c, path, "has both 'value' and 'error'");
+		json_fail(c, path, "has both 'value' and 'error'");
 		goto out;
 	}
 	if (running > enabled) {
-		jfail(c, path, "'running' (%g) exceeds 'enabled' (%g)",
+		json_fail(c, path, "'running' (%g) exceeds 'enabled' (%g)",
 		      running, enabled);
 		goto out;
 	}
 	if (find_event(rd, name)) {
-		jfail(c, path, "event '%s' is listed twice", name);
+		json_fail(c, path, "event '%s' is listed twice", name);
 		goto out;
 	}
 	counters_reading_add(rd, name, !error, value, enabled, running,
@@ -682,7 +660,7 @@ out:
 	return ret;
 }
 
-static int load_root(struct jctx *c, json_t *root,
+static int load_root(struct json_src *c, json_t *root,
 		     struct counters_reading *rd)
 {
 	static const char *const keys[] = {
@@ -695,11 +673,11 @@ static int load_root(struct jctx *c, json_t *root,
 	int ret = -1;
 
 	if (!json_is_object(root))
-		return jfail(c, "", "the top level must be an object");
+		return json_fail(c, "", "the top level must be an object");
 	if (get_string(c, root, "", "schema", true, &schema) < 0)
 		goto out;
 	if (strcmp(schema, COUNTERS_SCHEMA)) {
-		jfail(c, "schema", "is '%s', expected '%s'", schema,
+		json_fail(c, "schema", "is '%s', expected '%s'", schema,
 		      COUNTERS_SCHEMA);
 		goto out;
 	}
@@ -711,26 +689,26 @@ static int load_root(struct jctx *c, json_t *root,
 	    get_num(c, root, "", "line_bytes", false, &rd->line_bytes) < 0)
 		goto out;
 	if (!(rd->seconds > 0)) {
-		jfail(c, "seconds", "must be positive");
+		json_fail(c, "seconds", "must be positive");
 		goto out;
 	}
 	if (!(rd->line_bytes > 0)) {
-		jfail(c, "line_bytes", "must be positive");
+		json_fail(c, "line_bytes", "must be positive");
 		goto out;
 	}
 	k = json_object_get(root, "kernel");
 	if (k && !json_is_boolean(k)) {
-		jfail(c, "kernel", "must be true or false");
+		json_fail(c, "kernel", "must be true or false");
 		goto out;
 	}
 	rd->kernel = k && json_is_true(k);
 	ev = json_object_get(root, "events");
 	if (!ev) {
-		jfail(c, "", "'events' is missing");
+		json_fail(c, "", "'events' is missing");
 		goto out;
 	}
 	if (!json_is_array(ev)) {
-		jfail(c, "events", "must be an array");
+		json_fail(c, "events", "must be an array");
 		goto out;
 	}
 	for (i = 0; i < json_array_size(ev); i++) {
@@ -751,17 +729,15 @@ int counters_reading_parse(const char *text, const char *source,
 			   struct pandia_error *err)
 {
 	struct pandia_error local;
-	struct jctx c = { text, source, err ? err : &local };
-	json_error_t jerr;
+	struct json_src c = { text, source, err ? err : &local };
 	json_t *root;
 	int ret;
 
 	perr_clear(c.err);
 	counters_reading_release(rd);
-	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_src_parse(&c);
 	if (!root)
-		return perr_at(c.err, source, jerr.line, jerr.column,
-			       "not valid JSON: %s", jerr.text);
+		return -1;
 	ret = load_root(&c, root, rd);
 	json_decref(root);
 	if (ret < 0)

@@ -15,30 +15,9 @@
 
 #define ASSUME_SCHEMA "pandia-assume/1"
 
-struct actx {
-	const char *text, *path;
-	struct pandia_error *err;
-};
-
-static int afail(struct actx *c, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int afail(struct actx *c, const char *where, const char *fmt, ...)
-{
-	char msg[384];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	json_locate(c->text, where, &line, &col);
-	return perr_at(c->err, c->path, line, col, "%s%s%s", where,
-		       *where ? ": " : "", msg);
-}
 
 /* A positive number at obj.key (path names it); 0 if absent. */
-static int positive(struct actx *c, json_t *obj, const char *opath,
+static int positive(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, double *out, bool required)
 {
 	json_t *v = json_object_get(obj, key);
@@ -48,14 +27,14 @@ static int positive(struct actx *c, json_t *obj, const char *opath,
 	*out = 0;
 	if (!v) {
 		if (required)
-			return afail(c, opath, "missing field '%s'", key);
+			return json_fail(c, opath, "missing field '%s'", key);
 		return 0;
 	}
 	if (!json_is_number(v))
-		return afail(c, path, "must be a number");
+		return json_fail(c, path, "must be a number");
 	*out = json_number_value(v);
 	if (!(*out > 0))
-		return afail(c, path, "must be positive, got %g", *out);
+		return json_fail(c, path, "must be positive, got %g", *out);
 	return 0;
 }
 
@@ -68,7 +47,7 @@ static void assumed(struct pandia_measure *ms, const char *unit,
 			     note ? note : source ? source : "");
 }
 
-static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
+static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 {
 	json_t *v, *core, *links, *sizes, *l;
 	const char *source = NULL, *key, *xnote = NULL;
@@ -76,10 +55,10 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 	int i, j, k;
 
 	if (!json_is_object(root))
-		return afail(c, "", "must be a JSON object");
+		return json_fail(c, "", "must be a JSON object");
 	v = json_object_get(root, "schema");
 	if (!json_is_string(v) || strcmp(json_string_value(v), ASSUME_SCHEMA))
-		return afail(c, v ? "schema" : "", "schema must be \"%s\"",
+		return json_fail(c, v ? "schema" : "", "schema must be \"%s\"",
 			     ASSUME_SCHEMA);
 	json_object_foreach(root, key, v) {
 		static const char *const known[] = {
@@ -91,22 +70,22 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 		for (i = 0; i < (int)ARRAY_SIZE(known); i++)
 			ok |= !strcmp(key, known[i]);
 		if (!ok)
-			return afail(c, key, "unknown field '%s'", key);
+			return json_fail(c, key, "unknown field '%s'", key);
 	}
 	v = json_object_get(root, "source");
 	if (v && !json_is_string(v))
-		return afail(c, "source", "must be a string");
+		return json_fail(c, "source", "must be a string");
 	source = v ? json_string_value(v) : NULL;
 	v = json_object_get(root, "cpu_model");
 	if (v && !json_is_string(v))
-		return afail(c, "cpu_model", "must be a string");
+		return json_fail(c, "cpu_model", "must be a string");
 	free(m->cpu_model);
 	m->cpu_model = xstrdup(v ? json_string_value(v) : "unknown");
 	v = json_object_get(root, "host");
 	if (v && !json_is_string(v))
-		return afail(c, "host", "must be a string");
+		return json_fail(c, "host", "must be a string");
 	if (!m->host) {
-		char *copy = xstrdup(c->path), *base = basename(copy), *dot;
+		char *copy = xstrdup(c->source), *base = basename(copy), *dot;
 
 		dot = strstr(base, ".assume.json");
 		if (!dot)
@@ -119,14 +98,14 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 
 	sizes = json_object_get(root, "cache_sizes");
 	if (sizes && !json_is_object(sizes))
-		return afail(c, "cache_sizes", "must be an object");
+		return json_fail(c, "cache_sizes", "must be an object");
 	json_object_foreach(sizes, key, v) {
 		double size;
 
 		k = level_from_name(key);
 		snprintf(path, sizeof(path), "cache_sizes.%s", key);
 		if (k < LVL_L1 || k > LVL_L3)
-			return afail(c, path, "unknown cache level (expected "
+			return json_fail(c, path, "unknown cache level (expected "
 				     "L1, L2 or L3)");
 		if (positive(c, sizes, "cache_sizes", key, &size, true) < 0)
 			return -1;
@@ -135,12 +114,12 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 
 	core = json_object_get(root, "core");
 	if (!json_is_object(core))
-		return afail(c, core ? "core" : "", core ? "must be an object"
+		return json_fail(c, core ? "core" : "", core ? "must be an object"
 			     : "missing field 'core'");
 	v = json_object_get(core, "note");
 	if (positive(c, core, "core", "peak_rate", &m->peak_rate, true) < 0)
 		return -1;
-	assumed(&m->peak, "ops/s", json_string_value(v), source, c->path);
+	assumed(&m->peak, "ops/s", json_string_value(v), source, c->source);
 	m->peak.threads = 1;
 	if (positive(c, core, "core", "smt_aggregate_rate", &m->smt_rate,
 		     false) < 0)
@@ -151,7 +130,7 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 	if (j > 1 && m->smt_rate > 0) {
 		m->smt_applicable = true;
 		assumed(&m->smt, "ops/s", json_string_value(v), source,
-			c->path);
+			c->source);
 		m->smt.threads = j;
 	} else {
 		m->smt_applicable = false;
@@ -163,15 +142,15 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 
 	links = json_object_get(root, "links");
 	if (!json_is_object(links))
-		return afail(c, links ? "links" : "", links ?
+		return json_fail(c, links ? "links" : "", links ?
 			     "must be an object" : "missing field 'links'");
 	json_object_foreach(links, key, l) {
 		snprintf(path, sizeof(path), "links.%s", key);
 		if (level_from_name(key) < 0)
-			return afail(c, path, "unknown level (expected L1, L2, "
+			return json_fail(c, path, "unknown level (expected L1, L2, "
 				     "L3, dram or interconnect)");
 		if (!json_is_object(l))
-			return afail(c, path, "must be an object");
+			return json_fail(c, path, "must be an object");
 	}
 	for (k = 0; k < LVL_COUNT; k++) {
 		struct pandia_link *lk = &m->links[k];
@@ -194,7 +173,7 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 			continue;
 		}
 		if (!cache_ok)
-			return afail(c, path, "the topology has no %s cache; "
+			return json_fail(c, path, "the topology has no %s cache; "
 				     "give its size in cache_sizes.%s",
 				     level_name(k), level_name(k));
 		if (k == LVL_INTERCONNECT && m->n_sockets < 2) {
@@ -211,15 +190,15 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 		if (v && !json_is_string(v)) {
 			snprintf(path, sizeof(path), "links.%s.note",
 				 level_name(k));
-			return afail(c, path, "must be a string");
+			return json_fail(c, path, "must be a string");
 		}
 		note = json_string_value(v);
 		if (k == LVL_INTERCONNECT)
 			xnote = note;
 		lk->present = true;
-		assumed(&lk->per_core, "bytes/s", note, source, c->path);
+		assumed(&lk->per_core, "bytes/s", note, source, c->source);
 		lk->per_core.threads = 1;
-		assumed(&lk->aggregate, "bytes/s", note, source, c->path);
+		assumed(&lk->aggregate, "bytes/s", note, source, c->source);
 	}
 	if (m->links[LVL_INTERCONNECT].present) {
 		m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
@@ -233,7 +212,7 @@ static int apply(struct actx *c, struct pandia_machine *m, json_t *root)
 				x->to = j;
 				x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
 				assumed(&x->m, "bytes/s", xnote, source,
-					c->path);
+					c->source);
 			}
 	}
 	return 0;
@@ -243,8 +222,7 @@ int assume_apply(struct pandia_machine *m, const char *path,
 		 struct pandia_error *err)
 {
 	struct pandia_error local;
-	struct actx c = { NULL, path, err ? err : &local };
-	json_error_t jerr;
+	struct json_src c = { NULL, path, err ? err : &local };
 	json_t *root;
 	char *text;
 	int ret;
@@ -253,10 +231,8 @@ int assume_apply(struct pandia_machine *m, const char *path,
 	if (!text)
 		return -1;
 	c.text = text;
-	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_src_parse(&c);
 	if (!root) {
-		perr_at(c.err, path, jerr.line, jerr.column,
-			"not valid JSON: %s", jerr.text);
 		free(text);
 		return -1;
 	}
