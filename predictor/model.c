@@ -1175,6 +1175,8 @@ static void trace_step(struct model *md, int it, char step)
  */
 void model_solve(struct model *md)
 {
+	bool accelerate, jumped = false;
+	double prev_delta = INFINITY;
 	const struct model_params *p = &md->prm;
 	const struct mclass *restrict cls = md->cls;
 	double *restrict f0 = md->f0, *restrict sres = md->sres;
@@ -1207,6 +1209,7 @@ void model_solve(struct model *md)
 	}
 	for (i = 0; i < G; i++)
 		md->gmul[i] = 1.0 / md->groups[i].mult;
+	accelerate = md->accelerate;
 	for (it = 1; it <= MODEL_MAX_ITER; it++) {
 		double smax = 1, delta = 0, W = 0, num = 0, den = 0, q;
 		bool jump;
@@ -1262,7 +1265,9 @@ void model_solve(struct model *md)
 			}
 			rawmax[c] = mx;
 			sc = mx > 1 ? mx : 1;
-			if (cl->smt)
+			/* 5.1: "whenever threads share a core", be it on
+			 * other PUs of it (SMT) or time-sharing its PU */
+			if (cl->smt || cl->kappa > 1)
 				sc += sc * bb * f0[c];
 			if (sc > MODEL_SLOW_MAX)
 				sc = MODEL_SLOW_MAX;
@@ -1332,9 +1337,17 @@ void model_solve(struct model *md)
 		 * point of the plain iteration (r' = r + g) in fewer
 		 * steps; iterations 1 and 2 (Figures 7 and 9) are plain.
 		 */
+		/*
+		 * Safeguard: an accelerated step that made the residual
+		 * grow is not trusted; the plain iteration goes on alone.
+		 */
+		if (jumped && delta > prev_delta)
+			accelerate = false;
+		prev_delta = delta;
 		q = den > 0 ? num / den : 0;
-		jump = md->accelerate && it >= 3 && it <= MODEL_DAMP_AFTER &&
+		jump = accelerate && it >= 3 && it <= MODEL_DAMP_AFTER &&
 			den > 0 && isfinite(q);
+		jumped = jump;
 		for (c = 0; c < C; c++) {
 			double g = isres[c], r = ratio[c] + g;
 

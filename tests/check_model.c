@@ -513,8 +513,11 @@ static double ref_solve(const struct ref *R)
 				mx = fmax(mx, l / capx);
 			}
 			sres[i] = mx > 1 ? mx : 1;
-			/* burstiness when another PU of its core is busy */
-			if (used > 1)
+			/*
+			 * burstiness when its core runs other threads: on
+			 * another PU of the core, or time-sharing its PU
+			 */
+			if (used > 1 || on_pu(R, R->pu[i]) > 1)
 				sres[i] += sres[i] * p->b * f0[i];
 			W += 1 / sres[i];
 		}
