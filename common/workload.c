@@ -112,6 +112,12 @@ double wl_value(const struct wl_param *prm, double dflt)
 	return prm->known ? prm->value : dflt;
 }
 
+bool wl_param_is_bound(const struct wl_param *prm)
+{
+	return prm->known && prm->status &&
+		!strncmp(prm->status, "upper bound", 11);
+}
+
 struct pandia_workload *workload_new(void)
 {
 	struct pandia_workload *w = xcalloc(1, sizeof(*w));

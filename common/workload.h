@@ -156,6 +156,13 @@ int workload_save(const struct pandia_workload *w, const char *path,
 double wl_value(const struct wl_param *prm, double dflt);
 
 /*
+ * Whether a known value is only an upper bound: its status starts
+ * with "upper bound" (what the probe backend records when this
+ * machine has too few cores to saturate a resource).
+ */
+bool wl_param_is_bound(const struct wl_param *prm);
+
+/*
  * Whether w was profiled on machine m.  A workload that names no
  * machine matches any.  When not, *why gets a new string naming what
  * differs (caller frees); otherwise *why is NULL.

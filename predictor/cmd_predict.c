@@ -1144,12 +1144,24 @@ int cmd_predict(int argc, char **argv)
 		fprintf(stderr, "pandia: warning: l was not measured (%s): "
 			"predicting with l = 0 (lock-step)\n",
 			x.w->l.status ? x.w->l.status : "no reason given");
-	if (!x.w->b.known && machine_smt(x.m) != 1)
+	if (!x.w->b.known && (machine_smt(x.m) != 1 || o.k > 1))
 		fprintf(stderr, "pandia: warning: b was not measured (%s): "
 			"predicting without burstiness\n",
 			x.w->b.status ? x.w->b.status : "no reason given");
 	{
-		int lvl;
+		int lvl, r;
+
+		for (r = 0; r < WR_COUNT; r++)
+			if (x.w->listed[r] &&
+			    wl_param_is_bound(&x.w->demand[r]))
+				fprintf(stderr, "pandia: warning: the %s demand "
+					"is only known to be below %.3g %s: "
+					"predicting without it, so placements "
+					"limited by %s may be predicted too "
+					"fast\n", wl_resource_name(r),
+					x.w->demand[r].value,
+					r == WR_INSTRUCTIONS ? "ops/s" :
+					"bytes/s", wl_resource_name(r));
 
 		for (lvl = 0; lvl < LVL_COUNT; lvl++)
 			if (x.prm.d[WR_L1 + lvl] > 0 &&

@@ -39,8 +39,14 @@ void model_params_of(const struct pandia_workload *w,
 	prm->o_s = wl_value(&w->o_s, 0);
 	prm->l = wl_value(&w->l, 0);
 	prm->b = wl_value(&w->b, 0);
+	/*
+	 * A demand known only to be below some rate is no measurement:
+	 * taking the bound would invent contention (a compute-bound
+	 * workload would saturate DRAM), so it counts as unknown.
+	 */
 	for (r = 0; r < WR_COUNT; r++)
-		prm->d[r] = w->listed[r] ? wl_value(&w->demand[r], 0) : 0;
+		prm->d[r] = w->listed[r] && !wl_param_is_bound(&w->demand[r]) ?
+			wl_value(&w->demand[r], 0) : 0;
 }
 
 /* ---- workspace -------------------------------------------------- */

@@ -956,6 +956,33 @@ START_TEST(test_robust)
 }
 END_TEST
 
+
+/*
+ * A demand known only as an upper bound (the probe backend's "upper
+ * bound: ...") is no measurement: the model takes it as unknown (0),
+ * like a null demand, and a measured demand as it is.
+ */
+START_TEST(test_bound_demand)
+{
+	struct pandia_workload *w = workload_new();
+	struct model_params prm;
+
+	wl_param_set(&w->t1, 2, NAN, "run1");
+	wl_param_set(&w->p, 0.9, NAN, "run2");
+	w->listed[WR_DRAM] = w->listed[WR_L3] = true;
+	wl_param_set(&w->demand[WR_DRAM], 2e10, NAN, "run1");
+	w->demand[WR_DRAM].status = xstrdup("upper bound: below 20 GB/s");
+	wl_param_set(&w->demand[WR_L3], 3e10, NAN, "run1");
+	w->demand[WR_L3].status = xstrdup("estimate from 1 probe");
+	ck_assert(wl_param_is_bound(&w->demand[WR_DRAM]));
+	ck_assert(!wl_param_is_bound(&w->demand[WR_L3]));
+	model_params_of(w, &prm);
+	ck_assert_double_eq(prm.d[WR_DRAM], 0);
+	ck_assert_double_eq(prm.d[WR_L3], 3e10);
+	workload_free(w);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -980,6 +1007,7 @@ static Suite *model_suite(void)
 	tcase_add_loop_test(tc, test_symmetry, 0, ARRAY_SIZE(machines));
 	tcase_add_loop_test(tc, test_monotone_demand, 0,
 			    ARRAY_SIZE(machines));
+	tcase_add_test(tc, test_bound_demand);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robust");
