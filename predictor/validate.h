@@ -1,0 +1,323 @@
+/*
+ * validate.h - measured against predicted: the placements 'pandia
+ * validate' runs and the accuracy metrics of section 6 of the Pandia
+ * paper (shared/seeds/004_*.txt; formulas in docs/validation.md).
+ *
+ * The pieces, each usable on its own:
+ *   - which canonical placements to run (--placements all, sample:N,
+ *     top:K) from a ranking;
+ *   - the placements users get without pandia: OMP_PROC_BIND=close and
+ *     spread over libgomp's default place list, and the sweep of
+ *     section 6.3 (1 to n threads packed, and spread);
+ *   - the metrics on arrays of predicted and measured times;
+ *   - a set of rows, one per distinct placement run (struct vset), its
+ *     summary, and its files: validate.json, validate.csv and the
+ *     gnuplot script that draws validate.png.
+ *
+ * Library code: nothing here prints, runs a command or exits.
+ */
+#ifndef PANDIA_PREDICTOR_VALIDATE_H
+#define PANDIA_PREDICTOR_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "common/error.h"
+#include "common/machine.h"
+#include "common/workload.h"
+#include "predictor/model.h"
+#include "predictor/rank.h"
+#include "predictor/space.h"
+
+/* ---- which placements -------------------------------------------- */
+
+enum vsel_mode {
+	VSEL_ALL,		/* every ranked canonical placement */
+	VSEL_SAMPLE,		/* N spread over thread counts and shapes */
+	VSEL_TOP,		/* the K best predicted */
+};
+
+struct vsel {
+	enum vsel_mode mode;
+	long n;			/* N or K; 0 for all */
+};
+
+/*
+ * Parse "all", "sample:N" or "top:K" (N, K >= 1).  Returns 0, or -1
+ * with err saying what is accepted.
+ */
+int vsel_parse(const char *text, struct vsel *sel, struct pandia_error *err);
+
+/*
+ * The entries of ranking r that sel chooses, as indexes into r->e in
+ * a new array *idx (caller frees); returns how many.  The predicted
+ * best is always among them.  sample:N takes the best, then shares the
+ * other N - 1 out over the thread counts in turn (when they are fewer
+ * than the thread counts, over counts evenly spaced from the smallest
+ * to the largest), and within a thread count takes entries evenly
+ * spaced in predicted order (its best, its worst, then between), so
+ * that the counts and both ends of each are covered.  Deterministic:
+ * no random numbers.
+ */
+size_t vsel_choose(const struct ranking *r, const struct vsel *sel,
+		   size_t **idx);
+
+/* ---- placements without pandia ------------------------------------ */
+
+/*
+ * libgomp's default place list when OMP_PROC_BIND is set and
+ * OMP_PLACES is not: one place per PU, in OS order of the first PU of
+ * each core, the PUs of a core consecutive ({0},{36},{1},{37}... on a
+ * machine that numbers SMT siblings last).  places gets m->n_pus
+ * entries, m->pus indexes; returns m->n_pus.
+ */
+int validate_omp_places(const struct pandia_machine *m, int *places);
+
+/*
+ * Where OMP_PROC_BIND puts N threads over P places (the initial team,
+ * master on place 0), as libgomp does it: close puts thread i on place
+ * i; spread cuts the places into N subpartitions of P / N places, the
+ * first P % N one larger, and puts thread i on the first place of the
+ * i-th; beyond P threads both give each place N / P consecutive
+ * threads, the first N % P places one more.  out[i] = places[...] for
+ * i < N.
+ */
+void validate_omp_bind(const int *places, int p, int n, bool spread,
+		       int *out);
+
+/*
+ * The sweep of section 6.3: the order in which 1, 2, ... n threads
+ * fill the machine.  Packed: socket by socket, core by core, every PU
+ * of a core before the next core.  Spread: one PU per socket in turn,
+ * then the next core of each socket, SMT siblings only once every core
+ * has a thread.  order gets m->n_pus entries, m->pus indexes; the
+ * sweep's placement of t threads is order[0..t).
+ */
+void validate_sweep_order(const struct pandia_machine *m, bool spread,
+			  int *order);
+
+/* ---- metrics ----------------------------------------------------- */
+
+/* |predicted - measured| / measured: the paper's error, a fraction. */
+double validate_error(double predicted, double measured);
+
+/* measured / best - 1: how much slower than the best measured. */
+double validate_gap(double measured, double best);
+
+/*
+ * The ranks of v[0..n) (1 = smallest), ties sharing the mean of the
+ * ranks they span, into rank[0..n).
+ */
+void validate_ranks(const double *v, int n, double *rank);
+
+/*
+ * Spearman's rank correlation of x and y: the Pearson correlation of
+ * their ranks (ties averaged).  NAN when n < 2 or either is constant.
+ */
+double validate_spearman(const double *x, const double *y, int n);
+
+struct validate_metrics {
+	int n;			/* placements compared */
+	double median_error;	/* median of validate_error() */
+	double mean_error;	/* mean of the same */
+	double max_error;
+	/*
+	 * The paper's offset: the mean difference between the measured
+	 * and the predicted curves, mean(m_i - p_i), here as a fraction
+	 * of the best measured time (the units of the plot), added to
+	 * every prediction before the error is taken again.
+	 */
+	double offset;
+	double offset_error;	/* median of |p_i + d - m_i| / m_i */
+	double offset_error_mean;
+	double best_gap;	/* m[pick] / m[best] - 1 */
+	double spearman;	/* NAN when not defined */
+	int best;		/* index of the best measured */
+	int pick;		/* index of the predicted best */
+};
+
+/*
+ * The metrics of n placements with predicted times PRED and measured
+ * times MEAS (seconds, > 0).  PICK is the index of pandia's pick (the
+ * predicted best); -1: the smallest PRED, the first of equals.
+ * Returns 0, or -1 with err when n < 1 or a time is not positive.
+ */
+int validate_metrics(const double *pred, const double *meas, int n,
+		     int pick, struct validate_metrics *mt,
+		     struct pandia_error *err);
+
+/* ---- the rows of a validation -------------------------------------- */
+
+/*
+ * A placement as 'pandia run --cpus' takes it back: OS indexes in
+ * thread order, ascending runs of three or more as "a-b"
+ * ("0-3,8,8").  New string.
+ */
+char *validate_cpus_text(const int *os, int n);
+
+#define VROLE_SELECTED	0x01u	/* chosen by --placements */
+#define VROLE_PICK	0x02u	/* pandia's pick, the predicted best */
+#define VROLE_DEFAULT	0x04u	/* what users get without pandia */
+#define VROLE_PACKED	0x08u	/* sweep, packed */
+#define VROLE_SPREAD	0x10u	/* sweep, spread */
+
+enum vrow_state { VROW_PENDING, VROW_OK, VROW_FAILED };
+
+/* One distinct placement, run once whatever roles it has. */
+struct vrow {
+	int n;			/* threads */
+	int *pus;		/* m->pus indexes in thread order (owned) */
+	char *cpus;		/* validate_cpus_text() (owned) */
+	bool pinned;		/* false: unpinned, the OS places them */
+	uint16_t *st;		/* canonical form, or NULL (owned) */
+	unsigned roles;		/* VROLE_ */
+	char *names;		/* the defaults it is, "a; b", or NULL */
+	int cores, sockets;
+	int per_pu;		/* most threads on one PU */
+	double predicted;	/* seconds */
+	const char *bottleneck;	/* static string */
+	int x;			/* position in the figure order, from 1 */
+
+	enum vrow_state state;
+	double measured;	/* median, seconds */
+	double min, max;
+	int reps;
+	double seconds;		/* its measured runs added up */
+	char *error;		/* why it failed (owned) */
+};
+
+/* A default: its name and the row that holds its placement. */
+struct vdefault {
+	char *name;		/* owned */
+	int row;
+};
+
+struct vset {
+	const struct space *sp;	/* borrowed, and through it the machine */
+	int n_rows;
+	struct vrow *rows;
+	int n_defaults;
+	struct vdefault *defaults;
+	int pick;		/* row of the predicted best, or -1 */
+};
+
+void vset_init(struct vset *vs, const struct space *sp);
+void vset_release(struct vset *vs);
+
+/*
+ * The row of placement PUS (m->pus indexes, N threads), pinned or not,
+ * added when no row holds the same placement up to the machine's
+ * symmetry (pinned rows), or when there is no unpinned row of N
+ * threads (unpinned); ROLES are added to the row either way.  Returns
+ * the row's index.
+ */
+int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
+	     unsigned roles);
+
+/* vset_add() with VROLE_DEFAULT, and NAME recorded.  Returns the row. */
+int vset_add_default(struct vset *vs, const char *name, const int *pus,
+		     int n, bool pinned);
+
+/*
+ * Predict every row with md (built on the set's space), and number
+ * the rows in the figure's order: by threads, then by threads per core
+ * (fewest first), then by sockets, then by the threads of each core in
+ * machine order (most first); unpinned rows last.
+ */
+void vset_predict(struct vset *vs, struct model *md);
+
+/* The indexes of the rows in figure order into order[0..n_rows). */
+void vset_figure_order(const struct vset *vs, int *order);
+
+/* What a validation found so far. */
+struct vheur {
+	const char *name;	/* borrowed from the set */
+	int row;
+	double gap;		/* measured / best measured - 1; NAN */
+	double pick_vs;		/* pick measured / its measured - 1; NAN */
+	bool pick_worse;	/* the pick is slower beyond the noise */
+};
+
+struct vsummary {
+	int rows, measured, failed, pending;
+	bool have_metrics;
+	struct validate_metrics mt;	/* indexes are rows */
+	int n_heur;
+	struct vheur *heur;		/* owned */
+	double noise;		/* the tolerance behind pick_worse */
+	/* the sweep (section 6.3) */
+	bool sweep;
+	int sweep_rows, sweep_measured;
+	double sweep_seconds;	/* its measured runs added up */
+	double sweep_pass;	/* one run of each: medians added up */
+	int sweep_best;		/* row, or -1 */
+	bool sweep_found;	/* its best is the best measured */
+	double sweep_gap;	/* its best / best measured - 1 */
+	double profile_seconds;	/* the workload's recorded runs, added */
+	double profile_pass;	/* their medians added up; 0: none */
+};
+
+/*
+ * Summarise vs: the metrics over every measured pinned row, each
+ * default's gap, the sweep.  RUNS are the workload's recorded
+ * profiling runs (N_RUNS may be 0), for the sweep's comparison.
+ * Release with vsummary_release().
+ */
+void vset_summarise(const struct vset *vs, const struct wl_run *runs,
+		    int n_runs, struct vsummary *s);
+void vsummary_release(struct vsummary *s);
+
+/* What the files say about how the validation was made. */
+struct vinfo {
+	const char *machine_file, *workload_file;
+	const char *host;
+	char *const *argv;	/* the command measured, NULL-terminated */
+	const char *placements;	/* "all", "sample:20" */
+	int oversubscribe;
+	int repetitions;
+	bool warmup;
+	const char *time_from;	/* or NULL: wall time */
+	const char *date;	/* ISO 8601 */
+	double load_start[3];	/* /proc/loadavg when it began */
+	double load_now[3];	/* ... when the file was written */
+	bool complete;		/* every row ran (or failed) */
+	int interrupted;	/* signal that stopped it, or 0 */
+	double elapsed;		/* seconds since it began */
+	long space_size;	/* canonical placements; -1: huge */
+	bool reduced;		/* the ranking was of the reduced space */
+};
+
+/*
+ * validate.json (schema "pandia-validate/1"): metrics (median_error,
+ * mean_error, max_error, offset, offset_error, offset_error_mean,
+ * best_gap, spearman, placements, failed), best, pick, heuristics
+ * [{name, cpus, threads, pinned, predicted, measured, gap, pick_vs}],
+ * sweep, and every row.  New reference.
+ */
+json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
+		     const struct vinfo *info);
+
+/*
+ * validate.csv: a header line, then one line per row in figure order:
+ * x,threads,cores,sockets,per_pu,cpus,pinned,roles,defaults,
+ * predicted_s,measured_s,min_s,max_s,reps,error,offset_error,norm_measured,
+ * norm_predicted,status,message.  Empty fields where a value is not
+ * known.  New string.
+ */
+char *vset_to_csv(const struct vset *vs, const struct vsummary *s);
+
+/*
+ * A gnuplot script that draws the figure into PNG (a path written
+ * into the script) from data held in the script itself: measured and
+ * predicted time of the pinned rows in figure order, normalised to the
+ * best measured, with the first default (the whole machine unpinned,
+ * when it is) as a line.  TITLE goes on
+ * top.  New string; NULL when nothing was measured.
+ */
+char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
+			  const char *png, const char *title);
+
+#endif

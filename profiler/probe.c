@@ -1,0 +1,253 @@
+/*
+ * probe.c - the "probe" counter backend (profiler/probe.h).
+ */
+#include "profiler/probe.h"
+
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/util.h"
+
+/* ---- CPU use ----------------------------------------------------- */
+
+static double tv_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static double self_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		return 0;
+	return tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
+}
+
+static double children_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return 0;
+	return tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
+}
+
+void probe_cpu_begin(struct probe_cpu *pc)
+{
+	struct perf_event_attr a;
+
+	memset(pc, 0, sizeof(*pc));
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.inherit = 1;
+	/* this thread and every process and thread started after now */
+	pc->fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
+			      PERF_FLAG_FD_CLOEXEC);
+	pc->method = pc->fd >= 0 ? "task-clock" : "rusage";
+	pc->self0 = self_seconds();
+	pc->child0 = children_seconds();
+	pc->wall0 = now_seconds();
+}
+
+void probe_cpu_end(struct probe_cpu *pc, double *cpu, double *wall)
+{
+	double self = self_seconds() - pc->self0;
+	uint64_t ns;
+
+	*wall = now_seconds() - pc->wall0;
+	if (pc->fd >= 0 && read(pc->fd, &ns, sizeof(ns)) == sizeof(ns)) {
+		*cpu = (double)ns / 1e9 - self;
+	} else {
+		pc->method = "rusage";
+		*cpu = children_seconds() - pc->child0;
+	}
+	if (*cpu < 0)
+		*cpu = 0;
+	if (pc->fd >= 0)
+		close(pc->fd);
+	pc->fd = -1;
+}
+
+int probe_stat_busy(double *busy, int max)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	double tick = (double)sysconf(_SC_CLK_TCK);
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	if (!(tick > 0))
+		tick = 100;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu "
+			   "%llu", &cpu, &v[0], &v[1], &v[2], &v[3], &v[4],
+			   &v[5], &v[6], &v[7]) < 9 || cpu < 0)
+			continue;
+		if (cpu < max) {
+			/* user nice system [idle iowait] irq softirq steal */
+			busy[cpu] = (double)(v[0] + v[1] + v[2] + v[5] + v[6] +
+					     v[7]) / tick;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* ---- bandwidth demand from co-run probes -------------------------- */
+
+static const char *gbs(double v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.3g GB/s", v / 1e9);
+	return buf;
+}
+
+void probe_estimate_demand(const struct probe_input *in,
+			   struct probe_estimate *out)
+{
+	const char *lv = level_name(in->level);
+	double C = in->aggregate_bw, P = in->alone, Pc = in->corun;
+	double sigma = in->slowdown > 1 ? in->slowdown : 1, took, est;
+	bool saturating, slowed;
+	char a[32], b[32], c[32], d[32];
+
+	memset(out, 0, sizeof(*out));
+	out->uncertainty = NAN;
+	if (in->n_probes < 1 || !(C > 0) || !(in->per_core_bw > 0) ||
+	    !isfinite(P) || !isfinite(Pc) || !(P > 0)) {
+		out->status = xasprintf("not measured: no probe rate at %s",
+					lv);
+		return;
+	}
+	saturating = P >= PROBE_SATURATE * C;
+	/*
+	 * Beside probes that nearly saturate the level, either side
+	 * losing speed shows the level saturated: then what the
+	 * workload took is what the probes left.  (Many probes lose
+	 * little to one thread, which itself slows a lot.)
+	 */
+	slowed = (Pc < P * (1 - PROBE_SLOWED) || sigma > 1 + PROBE_SLOWED) &&
+		C - Pc > 0;
+	/*
+	 * What the workload took while beside the probes, not below the
+	 * resolution of the measurement (probes that lose less than
+	 * PROBE_SLOWED of their rate count as not slowed).
+	 */
+	took = C - Pc;
+	if (took < PROBE_SLOWED * P)
+		took = PROBE_SLOWED * P;
+	est = took * sigma;
+	if (Pc > C * (1 + PROBE_SLOWED)) {
+		/* the description's aggregate is below what was reached */
+		out->known = out->bound = true;
+		out->value = in->per_core_bw;
+		out->status = xasprintf(
+			"upper bound: below %s (one core's %s link); the %d "
+			"probe(s) reached %s beside it, more than the %s the "
+			"description gives %s in all",
+			gbs(out->value, a, sizeof(a)), lv, in->n_probes,
+			gbs(Pc, b, sizeof(b)), gbs(C, c, sizeof(c)), lv);
+		return;
+	}
+	if (saturating && slowed) {
+		est = (C - Pc) * sigma;
+		out->known = true;
+		out->value = est < in->per_core_bw ? est : in->per_core_bw;
+		out->uncertainty = in->corun_spread > 0 ?
+			in->corun_spread * sigma : NAN;
+		out->status = xasprintf(
+			"estimate from %d co-run probe(s) that nearly saturate "
+			"%s (%s alone of %s): they lost %s beside it and it "
+			"ran %.3gx slower: (%s - %s) x %.4g",
+			in->n_probes, lv, gbs(P, a, sizeof(a)),
+			gbs(C, b, sizeof(b)), gbs(P - Pc, c, sizeof(c)),
+			sigma, gbs(C, b, sizeof(b)), gbs(Pc, d, sizeof(d)),
+			sigma);
+		return;
+	}
+	out->known = out->bound = true;
+	out->value = est < in->per_core_bw ? est : in->per_core_bw;
+	if (saturating)
+		out->status = xasprintf(
+			"upper bound: below %s: %d co-run probe(s) that nearly "
+			"saturate %s (%s alone of %s) kept %s beside it",
+			gbs(out->value, a, sizeof(a)), in->n_probes, lv,
+			gbs(P, b, sizeof(b)), gbs(C, c, sizeof(c)),
+			gbs(Pc, d, sizeof(d)));
+	else
+		out->status = xasprintf(
+			"upper bound: below %s: %d probe thread(s) reach only "
+			"%s of the %s that %s sustains (too few cores to "
+			"saturate it); beside it they got %s and it ran "
+			"%.3gx slower",
+			gbs(out->value, a, sizeof(a)), in->n_probes,
+			gbs(P, b, sizeof(b)), gbs(C, c, sizeof(c)), lv,
+			gbs(Pc, d, sizeof(d)), sigma);
+}
+
+/* The cache instance of LEVEL (1..3) of core CORE, or -1. */
+static int cache_of(const struct pandia_machine *m, int core, int level)
+{
+	return m->cores[core].cache[level - 1];
+}
+
+int probe_pus(const struct pandia_machine *m, int pu, int level, int **out,
+	      const char **why)
+{
+	int core = m->pus[pu].core, n = 0, c;
+	int *v;
+
+	*out = NULL;
+	*why = NULL;
+	if (level < 0 || level >= LVL_INTERCONNECT ||
+	    !m->links[level].present) {
+		*why = "the machine description has no such level";
+		return 0;
+	}
+	v = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	for (c = 0; c < m->n_cores; c++) {
+		const struct pandia_core *co = &m->cores[c];
+		bool shares;
+
+		if (c == core || co->n_pus < 1)
+			continue;
+		if (level == LVL_DRAM) {
+			shares = co->numa >= 0 ?
+				co->numa == m->cores[core].numa :
+				co->socket == m->cores[core].socket;
+		} else {
+			int mine = cache_of(m, core, level + 1);
+
+			shares = mine >= 0 &&
+				cache_of(m, c, level + 1) == mine;
+		}
+		if (shares)
+			v[n++] = co->pus[0];
+	}
+	if (!n) {
+		free(v);
+		*why = level == LVL_DRAM ?
+			"no other core shares its memory node" :
+			"private to a core: a probe could only time-share "
+			"its PU";
+		return 0;
+	}
+	*out = v;
+	return n;
+}

@@ -1,0 +1,115 @@
+/*
+ * probe.h - the "probe" counter backend: workload demands without a
+ * PMU (docs/profiling.md, "Without hardware counters").
+ *
+ *   - CPU use: the CPU time of the command and every thread and
+ *     process it starts, from the software event task-clock counted
+ *     with perf_event_open (inherited by children), or, where even
+ *     that is refused, getrusage(RUSAGE_CHILDREN);
+ *   - bandwidth demand at a shared level (a shared cache, DRAM): the
+ *     workload runs alone on one core while calibrated bandwidth
+ *     probes run on the other cores that share the level; the rate the
+ *     probes lose and the time the workload loses give the demand, or,
+ *     when the probes cannot saturate the level, an upper bound.
+ *
+ * Everything here is library code: it fills structs and returns
+ * strings, it never prints.
+ */
+#ifndef PANDIA_PROFILER_PROBE_H
+#define PANDIA_PROFILER_PROBE_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "common/machine.h"
+
+/* ---- CPU use ----------------------------------------------------- */
+
+/*
+ * CPU time used by the children this process starts between
+ * probe_cpu_begin() and probe_cpu_end() (this thread's own time
+ * excluded).  Children must be reaped before probe_cpu_end() to be
+ * counted.
+ */
+struct probe_cpu {
+	int fd;			/* task-clock event, or -1 */
+	double self0;		/* this thread's CPU time at begin */
+	double child0;		/* RUSAGE_CHILDREN at begin */
+	double wall0;
+	const char *method;	/* "task-clock" or "rusage" (static) */
+};
+
+/* Start counting.  Never fails: falls back to getrusage(). */
+void probe_cpu_begin(struct probe_cpu *pc);
+/*
+ * Stop counting: *cpu gets the children's CPU seconds, *wall the
+ * seconds since probe_cpu_begin().  Releases the event.
+ */
+void probe_cpu_end(struct probe_cpu *pc, double *cpu, double *wall);
+
+/*
+ * CPU time every PU has spent busy since boot (user, nice, system,
+ * irq, softirq and steal from /proc/stat), in seconds: busy[os_index]
+ * for OS indexes below MAX (others untouched).  Returns the number of
+ * PUs read, or -1 when /proc/stat cannot be read.
+ */
+int probe_stat_busy(double *busy, int max);
+
+/* ---- bandwidth demand from co-run probes -------------------------- */
+
+/* What was measured for one shared level. */
+struct probe_input {
+	int level;		/* enum pandia_level */
+	int n_probes;		/* probe threads, one per other core */
+	double per_core_bw;	/* one core's link (the description) */
+	double aggregate_bw;	/* what the level sustains in all */
+	double alone;		/* probes' total rate alone, bytes/s */
+	double corun;		/* their total rate beside the workload */
+	double corun_spread;	/* half the range of corun over reps */
+	double slowdown;	/* workload time beside the probes / alone */
+};
+
+/* The demand of one thread of the workload at that level. */
+struct probe_estimate {
+	bool known;		/* false: nothing can be said */
+	bool bound;		/* value is an upper bound */
+	double value;		/* bytes/s */
+	double uncertainty;	/* absolute; NAN: not stated */
+	char *status;		/* how it was obtained (new string) */
+};
+
+/*
+ * The share of a level the probes can take: they "nearly saturate"
+ * it when their rate alone reaches this fraction of aggregate_bw.
+ */
+#define PROBE_SATURATE 0.9
+/* The probes count as slowed when they lose more than this fraction. */
+#define PROBE_SLOWED 0.03
+
+/*
+ * The demand at in->level from what the probes measured.  When the
+ * probes alone nearly saturate the level (alone >= PROBE_SATURATE x
+ * aggregate_bw) and either they or the workload lost more than
+ * PROBE_SLOWED beside the other, the level was saturated and
+ *     d = (aggregate_bw - corun) x slowdown
+ * is an estimate (what the workload took while beside them, scaled
+ * back to its rate alone).  Otherwise the same expression, with
+ * aggregate_bw - corun at least PROBE_SLOWED x alone (the resolution
+ * of the probes), is an upper bound, and so is per_core_bw; the value
+ * is the smaller one.  Fills *out (release out->status with free()).
+ */
+void probe_estimate_demand(const struct probe_input *in,
+			   struct probe_estimate *out);
+
+/*
+ * The probe PUs for a shared level seen from the core of PU index PU
+ * (m->pus): the first PU of every other core that shares LEVEL with it
+ * (the same cache instance for L2/L3, the same NUMA node for DRAM).
+ * *out gets a new array of m->pus indexes.  Returns their number (0
+ * when the level is private or absent), and sets *why to a static
+ * reason when 0.
+ */
+int probe_pus(const struct pandia_machine *m, int pu, int level, int **out,
+	      const char **why);
+
+#endif

@@ -1,0 +1,98 @@
+# pandia validate when things go wrong: a placement that fails is
+# reported and the others still run; without gnuplot the figure is
+# skipped with a warning; SIGINT or SIGTERM keeps what was measured
+# in DIR and leaves no process behind.
+set -u
+. tests/cli/validate.inc
+
+RE='time: ([0-9.]+)'
+# a "workload" that reports 0.1/threads s, and fails at $FAIL threads
+cat >"$T/fake.sh" <<'EOS'
+if [ "$PANDIA_THREADS" = "$FAIL" ]; then
+	echo "boom at $FAIL threads" >&2
+	exit 3
+fi
+sleep "${NAP:-0}"
+echo "time: $(awk -v n="$PANDIA_THREADS" 'BEGIN { print 0.1 / n }')"
+EOS
+workload fake 0.1 1 0 "[\"sh\", \"$T/fake.sh\"]"
+
+# 1. a failing placement: 3 threads (0,0,1) of 5 canonical ones
+FAIL=3 PANDIA_TEST_TAG=$TAG "$P" validate -m "$T/m.json" \
+	-w "$T/fake.json" --force -k 2 -r 1 --no-warmup --time-from "$RE" \
+	-o "$T/fail" -- sh "$T/fake.sh" >"$T/stdout" 2>"$T/stderr"
+rc=$?
+cat "$T/stdout" "$T/stderr"
+[ $rc -eq 1 ] || fail "failing placement: exit status $rc, expected 1"
+grep -q "the command differs" "$T/stderr" && fail "a command warning"
+grep -q "placement 0,0,1 (3 threads) failed" "$T/stderr" ||
+	fail "no failure message"
+grep -q "boom at 3 threads" "$T/stderr" || fail "no stderr of the command"
+grep -q "going on with the other placements" "$T/stderr" ||
+	fail "does not say it goes on"
+grep -q "1 of [0-9]* placements failed" "$T/stderr" ||
+	fail "no count of failures"
+grep -q "1 FAILED" "$T/stdout" || fail "the summary lacks the failure"
+C="$T/fail/validate.csv"
+grep -q '"0,0,1",yes,.*,failed,.*boom at 3 threads' "$C" ||
+	fail "validate.csv: the failed row"
+[ "$(grep -c ',ok,' "$C")" -ge 4 ] || fail "validate.csv: the others"
+grep -q '"failed": 1' "$T/fail/validate.json" || fail "json: failed"
+json_has "$T/fail/validate.json" median_error || fail "json: no metrics"
+none_left "failing placement"
+
+# 2. no gnuplot: the figure is skipped with a warning, not a failure
+FAIL=99 PANDIA_GNUPLOT=/nonexistent/gnuplot "$P" validate \
+	-m "$T/m.json" -w "$T/fake.json" --force -r 1 --no-warmup \
+	--time-from "$RE" -q -o "$T/nogp" -- sh "$T/fake.sh" \
+	>/dev/null 2>"$T/stderr"
+rc=$?
+cat "$T/stderr"
+[ $rc -eq 0 ] || fail "no gnuplot: exit status $rc"
+grep -q "gnuplot not found: .*validate.png not drawn" "$T/stderr" ||
+	fail "no gnuplot: no warning"
+[ -f "$T/nogp/validate.png" ] && fail "no gnuplot: a png anyway"
+[ -s "$T/nogp/validate.gp" ] || fail "no gnuplot: no validate.gp"
+[ -s "$T/nogp/validate.csv" ] || fail "no gnuplot: no validate.csv"
+
+# 3. a signal in the middle: what was measured is in DIR, nothing
+# left behind.  A shell starts background commands with SIGINT
+# ignored, which pandia respects; env --default-signal gives it back.
+if env --default-signal=INT true 2>/dev/null; then
+	DEFSIG="env --default-signal=INT"
+else
+	DEFSIG=""
+fi
+for sig in INT TERM; do
+	[ "$sig" = INT ] && [ -z "$DEFSIG" ] &&
+		{ echo "no env --default-signal: SIGINT not tested"; continue; }
+	rm -rf "$T/sig"
+	FAIL=99 NAP=0.4 PANDIA_TEST_TAG=$TAG $DEFSIG "$P" validate \
+		-m "$T/m.json" -w "$T/fake.json" --force -k 2 -r 1 \
+		--no-warmup --time-from "$RE" -o "$T/sig" -- \
+		sh "$T/fake.sh" >/dev/null 2>"$T/stderr" &
+	pid=$!
+	# wait for two measured placements
+	i=0
+	while [ $i -lt 100 ]; do
+		n=$(grep -c ',ok,' "$T/sig/validate.csv" 2>/dev/null)
+		[ "${n:-0}" -ge 2 ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ $i -lt 100 ] || { kill $pid; fail "SIG$sig: nothing measured"; }
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	cat "$T/stderr"
+	case $sig in INT) want=130 ;; TERM) want=143 ;; esac
+	[ "$rc" -eq "$want" ] || fail "SIG$sig: exit status $rc, expected $want"
+	grep -q "interrupted by signal" "$T/stderr" || fail "SIG$sig: message"
+	[ "$(grep -c ',ok,' "$T/sig/validate.csv")" -ge 2 ] ||
+		fail "SIG$sig: the measured rows are lost"
+	grep -q '"complete": false' "$T/sig/validate.json" ||
+		fail "SIG$sig: validate.json says complete"
+	none_left "SIG$sig"
+	echo "SIG$sig: kept what was measured, nothing left behind"
+done
+exit 0

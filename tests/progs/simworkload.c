@@ -1,0 +1,334 @@
+/*
+ * simworkload.c - a simulated workload for profiling machines we do not
+ * have: given a machine description, hidden true parameters (a
+ * pandia-workload/1 file), a placement and co-run stressors, print
+ * "time: SECONDS", the time the model (predictor/model.h) predicts for
+ * them, times optional multiplicative noise.  Run it through
+ * 'pandia profile --runner' (tests/cli/profile-sim.sh):
+ *
+ *   pandia profile -m M.json --time-from 'time: ([0-9.eE+-]+)' \
+ *     --runner 'simworkload -m M.json -w HIDDEN.json --cpus {cpus} \
+ *               --stress-cpus {stress_cpus} --stress-kind {stress_kind}'
+ *
+ * Co-runners, as 'pandia profile' reads runs 4 and 5
+ * (docs/profiling.md, "Load balancing"):
+ *   - a cpu stressor on a PU that runs workload threads leaves them
+ *     1/F of the PU (F = --corun-pu, default 2: a fair share with one
+ *     always-busy loop);
+ *   - a cpu stressor on another PU of a core that runs workload threads
+ *     leaves them 1/F of it (F = --corun-smt, default
+ *     2 x peak_rate / smt_rate: the core's SMT rate shared evenly);
+ *   both through model_corun(), so the model's own utilisation scaling
+ *   applies (a thread busy a fraction f of the time loads its PU f x F);
+ *   - a cpu stressor on a core without workload threads does nothing;
+ *   - a bandwidth stressor bw:LEVEL (one per PU) wants the level's
+ *     per-core bandwidth; with the workload's threads (each its demand
+ *     at LEVEL) they share the level's aggregate: when the sum T exceeds
+ *     it, every one gets aggregate/T of what it wants, so the probes
+ *     report per_core_bw x aggregate / T ("pandia-stress: I RATE" lines)
+ *     and the workload's time grows by T / aggregate.
+ * {stress_kind} names one kind per stressor spec, {stress_cpus} one PU
+ * per stressor: one kind applies to every PU; as many kinds as PUs map
+ * one to one; several kinds for fewer or more PUs are accepted only
+ * when they are all the same.
+ *
+ * Noise: the time is multiplied by 1 + NOISE x N(0, 1), N drawn from a
+ * generator seeded by --seed and, with --state FILE, a counter kept in
+ * FILE (so that the repetitions of one profile differ, and the whole
+ * profile is reproducible); without --state, by the clock and the pid.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cpulist.h"
+#include "common/machine.h"
+#include "common/util.h"
+#include "common/workload.h"
+#include "predictor/model.h"
+#include "predictor/partial.h"
+#include "predictor/space.h"
+
+static const char usage[] =
+"usage: simworkload -m MACHINE -w HIDDEN.json --cpus LIST\n"
+"                   [--stress-cpus LIST|none] [--stress-kind KINDS|none]\n"
+"                   [--noise SIGMA] [--seed N] [--state FILE]\n"
+"                   [--corun-pu F] [--corun-smt F]\n"
+"Print 'time: SECONDS', the model's time for HIDDEN's parameters at the\n"
+"placement LIST with the co-run stressors given, times 1 + SIGMA x N(0,1).\n";
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						    noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("simworkload: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* splitmix64: small, seedable, good enough for test noise */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *s)
+{
+	return ((double)(mix(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gaussian(uint64_t *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* The next value of the counter in PATH (0 the first time). */
+static uint64_t next_count(const char *path)
+{
+	unsigned long long n = 0;
+	char buf[64];
+	ssize_t len;
+	int fd = open(path, O_RDWR | O_CREAT, 0644);
+
+	if (fd < 0 || flock(fd, LOCK_EX) < 0)
+		die("cannot open '%s'", path);
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len > 0) {
+		buf[len] = 0;
+		n = strtoull(buf, NULL, 10);
+	}
+	len = snprintf(buf, sizeof(buf), "%llu\n", n + 1);
+	if (lseek(fd, 0, SEEK_SET) < 0 || ftruncate(fd, 0) < 0 ||
+	    write(fd, buf, (size_t)len) != len)
+		die("cannot write '%s'", path);
+	close(fd);
+	return n;
+}
+
+/* m->pus indexes of the OS indexes in LIST ("none": n = 0). */
+static int *pus_of(const struct pandia_machine *m, const char *list, int *n)
+{
+	struct pandia_error err;
+	int *v, i;
+
+	*n = 0;
+	if (!list || !strcmp(list, "none") || !*list)
+		return NULL;
+	if (cpulist_parse(list, &v, n, &err) < 0)
+		die("%s", err.text);
+	for (i = 0; i < *n; i++) {
+		int k = machine_pu_index(m, v[i]);
+
+		if (k < 0)
+			die("PU %d is not in the machine description", v[i]);
+		v[i] = k;
+	}
+	return v;
+}
+
+/* The kind of each of the N stressor PUs, from KINDS ("cpu,bw:dram"). */
+static char **kinds_of(const char *kinds, int n)
+{
+	char **k = xcalloc((size_t)n + 1, sizeof(char *)), *copy, *tok, *sp;
+	char *list[64];
+	int nk = 0, i;
+
+	if (!n)
+		return k;
+	copy = xstrdup(kinds ? kinds : "cpu");
+	for (tok = strtok_r(copy, ",", &sp); tok && nk < 64;
+	     tok = strtok_r(NULL, ",", &sp))
+		list[nk++] = tok;
+	if (!nk)
+		die("--stress-kind is empty");
+	for (i = 0; i < n; i++) {
+		if (nk == n)
+			k[i] = xstrdup(list[i]);
+		else if (nk == 1 || !strcmp(list[0], list[nk - 1]))
+			k[i] = xstrdup(list[0]);
+		else
+			die("cannot tell which of %d kinds runs on which of "
+			    "%d PUs", nk, n);
+	}
+	free(copy);
+	return k;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "machine", required_argument, NULL, 'm' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "stress-cpus", required_argument, NULL, 's' },
+		{ "stress-kind", required_argument, NULL, 'k' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "state", required_argument, NULL, 't' },
+		{ "corun-pu", required_argument, NULL, 'P' },
+		{ "corun-smt", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mfile = NULL, *wfile = NULL, *cpus = NULL;
+	const char *scpus = NULL, *skind = NULL, *state = NULL;
+	double noise = 0, fpu = 2, fsmt = NAN, time, slow = 1;
+	unsigned long long seed = 1;
+	struct pandia_error err;
+	struct pandia_machine *m;
+	struct pandia_workload *w;
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct model_params prm;
+	struct space *sp;
+	struct model md;
+	int *pus, n, *spus, ns, *cnt, i, j, kmax = 1, c;
+	bool *on_pu, *on_core;
+	char **kinds;
+	double *rate;
+	uint64_t s;
+
+	while ((c = getopt_long(argc, argv, "m:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mfile = optarg; break;
+		case 'w': wfile = optarg; break;
+		case 'c': cpus = optarg; break;
+		case 's': scpus = optarg; break;
+		case 'k': skind = optarg; break;
+		case 'n': noise = atof(optarg); break;
+		case 'S': seed = strtoull(optarg, NULL, 0); break;
+		case 't': state = optarg; break;
+		case 'P': fpu = atof(optarg); break;
+		case 'T': fsmt = atof(optarg); break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (!mfile || !wfile || !cpus) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	m = machine_load(mfile, &err);
+	if (!m)
+		die("%s", err.text);
+	w = workload_load(wfile, &err);
+	if (!w)
+		die("%s", err.text);
+	model_params_of(w, &prm);
+	if (isnan(fsmt))
+		fsmt = m->smt_applicable && m->smt_rate > 0 ?
+			2 * m->peak_rate / m->smt_rate : 1;
+
+	pus = pus_of(m, cpus, &n);
+	if (n < 1)
+		die("--cpus is empty");
+	spus = pus_of(m, scpus, &ns);
+	kinds = kinds_of(skind, ns);
+	cnt = xcalloc((size_t)m->n_pus, sizeof(int));
+	for (i = 0; i < n; i++)
+		if (++cnt[pus[i]] > kmax)
+			kmax = cnt[pus[i]];
+	sp = space_new(m, kmax < 2 ? 2 : kmax > SPACE_MAX_K ? SPACE_MAX_K :
+		       kmax, &mem, &err);
+	if (!sp)
+		die("%s", err.text);
+	model_init(&md, sp, &prm);
+	model_build_pus(&md, pus, n);
+
+	/* cpu co-runners: on a thread's PU, or on its core */
+	on_pu = xcalloc((size_t)n, sizeof(bool));
+	on_core = xcalloc((size_t)n, sizeof(bool));
+	rate = xcalloc((size_t)ns + 1, sizeof(double));
+	for (j = 0; j < ns; j++) {
+		if (strcmp(kinds[j], "cpu"))
+			continue;
+		rate[j] = NAN;
+		for (i = 0; i < n; i++) {
+			if (pus[i] == spus[j])
+				on_pu[i] = true;
+			else if (m->pus[pus[i]].core == m->pus[spus[j]].core)
+				on_core[i] = true;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (on_pu[i])
+			on_core[i] = false;
+	model_corun(&md, on_pu, fpu > 1 ? fpu : 1);
+	model_corun(&md, on_core, fsmt > 1 ? fsmt : 1);
+	model_solve(&md);
+	time = md.time;
+
+	/* bandwidth probes share their level with the workload */
+	for (j = 0; j < ns; j++) {
+		int lvl;
+		double want = 0, agg, per;
+
+		if (strncmp(kinds[j], "bw:", 3))
+			continue;
+		{
+			char lname[16];
+
+			snprintf(lname, sizeof(lname), "%s", kinds[j] + 3);
+			lname[strcspn(lname, ":")] = 0;
+			lvl = level_from_name(lname);
+		}
+		if (lvl < 0 || lvl >= LVL_INTERCONNECT ||
+		    !m->links[lvl].present)
+			die("unknown stressor kind '%s'", kinds[j]);
+		per = m->links[lvl].per_core_bw;
+		agg = m->links[lvl].aggregate_bw;
+		for (i = 0; i < ns; i++)
+			if (!strcmp(kinds[i], kinds[j]))
+				want += per;
+		want += n * prm.d[WR_L1 + lvl];
+		rate[j] = want > agg ? per * agg / want : per;
+		if (want / agg > slow)
+			slow = want / agg;
+	}
+	time *= slow;
+
+	if (state)
+		s = seed ^ (next_count(state) * 0x2545f4914f6cdd1dULL);
+	else
+		s = seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock();
+	mix(&s);
+	if (noise > 0)
+		time *= 1 + noise * gaussian(&s);
+	for (j = 0; j < ns; j++)
+		if (!isnan(rate[j]) && rate[j] > 0)
+			printf("pandia-stress: %d %.6e\n", j, rate[j]);
+	printf("time: %.9f\n", time);
+
+	for (j = 0; j < ns; j++)
+		free(kinds[j]);
+	free(kinds);
+	free(rate);
+	free(on_pu);
+	free(on_core);
+	free(cnt);
+	free(pus);
+	free(spus);
+	model_release(&md);
+	space_free(sp);
+	workload_free(w);
+	machine_free(m);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
