@@ -156,12 +156,13 @@ START_TEST(test_working_set)
 {
 	struct pandia_machine *m;
 
-	/* This host's kind: half of each level, L3 split between users. */
+	/* This host's kind: half of L1 and L2, a quarter of the L3 (shared
+	 * with other tenants in a VM), split between its users. */
 	m = toy_machine(32 << 10, 512 << 10, 32 << 20, 2);
 	ck_assert_uint_eq(stress_working_set(m, LVL_L1, 1), 16 << 10);
 	ck_assert_uint_eq(stress_working_set(m, LVL_L2, 1), 256 << 10);
-	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 16 << 20);
-	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 2), 8 << 20);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 8 << 20);
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 2), 4 << 20);
 	/* DRAM: the paper's 100 x LLC in all (section 3.1). */
 	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 1),
 			  100ULL * (32 << 20));

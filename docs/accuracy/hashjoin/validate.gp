@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "hashjoin on vm: median error 9.4%, offset error 4.6%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
+set title "hashjoin on vm: median error 7.4%, offset error 3.1%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 2.05873 1.86578 1 0
-2 1.19751 0.992024 2 0,1
-3 1.91552 1.86578 2 0,0
-4 1.39375 1.21745 3 0,0,1
-5 1 0.932888 4 0,0,1,1
+1 2.04727 2.14967 1 0
+2 1 1.07484 2 0,1
+3 2.01822 2.14967 2 0,0
+4 1.31475 1.41261 3 0,0,1
+5 1.19563 1.07484 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     0.922782 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.06665 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

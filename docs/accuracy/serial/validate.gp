@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "serial on vm: median error 59.7%, offset error 4.8%, best-placement gap 9.0% (5 placements, -r 3)" noenhanced
+set title "serial on vm: median error 5.0%, offset error 8.1%, best-placement gap 8.4% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1.45961 2.32797 1 0
-2 1 2.07693 2 0,1
-3 1.4574 2.32797 2 0,0
-4 1.62665 1.99325 3 0,0,1
-5 1.09038 1.9514 4 0,0,1,1
+1 1.53762 1.56211 1 0
+2 1 1.05031 2 0,1
+3 1.57984 1.58635 2 0,0
+4 1.20098 1.02883 3 0,0,1
+5 1.08431 0.80255 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.08974 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.00729 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
