@@ -199,41 +199,6 @@ static void parse_args(int argc, char **argv, struct cli *o)
 
 /* ---- checks before running ---------------------------------------- */
 
-/* The machine must describe this host, unless forced. */
-static int check_host(const struct pandia_machine *m, const char *file,
-		      bool force)
-{
-	struct pandia_machine *h = machine_new();
-	struct pandia_error err;
-	char *why = NULL;
-	int ret = -1;
-
-	if (topology_load(h, NULL, &err) < 0) {
-		fprintf(stderr, "pandia: warning: cannot read this host's "
-			"topology to check '%s': %s\n", file, err.text);
-		ret = 0;
-		goto out;
-	}
-	if (machine_same_host(h, m, &why)) {
-		ret = 0;
-		goto out;
-	}
-	if (force) {
-		fprintf(stderr, "pandia: warning: '%s' describes another "
-			"machine (%s); validating here anyway (--force)\n",
-			file, why);
-		ret = 0;
-		goto out;
-	}
-	fprintf(stderr, "pandia: '%s' describes another machine: %s; make "
-		"one here with 'pandia machine', or pass --force\n", file,
-		why);
-out:
-	free(why);
-	machine_free(h);
-	return ret;
-}
-
 /* Words joined by spaces (new string). */
 static char *join_words(char *const *v, int n)
 {
@@ -1027,7 +992,9 @@ int cmd_validate(int argc, char **argv)
 			"on another machine (%s); validating anyway\n",
 			o.workload_path, why);
 	}
-	if (!o.dry_run && check_host(x.m, o.machine_path, o.force) < 0)
+	if (!o.dry_run &&
+	    check_this_host(x.m, o.machine_path, o.force, "validating",
+			    NULL) < 0)
 		goto out;
 	check_command(&o, x.w);
 

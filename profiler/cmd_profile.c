@@ -89,42 +89,6 @@ static void progress(const struct profile_progress *pp, void *arg)
 			left);
 }
 
-/* The machine must be this host's, unless forced. */
-static int check_host(const struct pandia_machine *m, const char *file,
-		      bool force)
-{
-	struct pandia_machine *h = machine_new();
-	struct pandia_error err;
-	char *why = NULL;
-	int ret = -1;
-
-	if (topology_load(h, NULL, &err) < 0) {
-		fprintf(stderr, "pandia: warning: cannot read this host's "
-			"topology to check '%s': %s\n", file, err.text);
-		ret = 0;
-		goto out;
-	}
-	if (machine_same_host(h, m, &why)) {
-		ret = 0;
-		goto out;
-	}
-	if (force) {
-		fprintf(stderr, "pandia: warning: '%s' describes another "
-			"machine (%s); profiling anyway (--force)\n", file,
-			why);
-		ret = 0;
-		goto out;
-	}
-	fprintf(stderr, "pandia: '%s' describes another machine: %s; make "
-		"one here with 'pandia machine', or pass --force (or "
-		"--runner for a workload that runs on that machine)\n", file,
-		why);
-out:
-	free(why);
-	machine_free(h);
-	return ret;
-}
-
 static void print_param(FILE *out, const char *name,
 			const struct wl_param *p, const char *unit)
 {
@@ -284,7 +248,10 @@ int cmd_profile(int argc, char **argv)
 		perr_print(&err, stderr);
 		goto out;
 	}
-	if (!o.runner && check_host(m, machine_arg, force) < 0)
+	if (!o.runner &&
+	    check_this_host(m, machine_arg, force, "profiling",
+			    "(or --runner for a workload that runs on "
+			    "that machine)") < 0)
 		goto out;
 	o.m = m;
 	o.machine_file = machine_arg;
