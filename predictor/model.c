@@ -557,6 +557,7 @@ static void build_group(struct model *md, int gi)
 			c->core = core;
 			c->pu = co->pus[item->pupos[pos]];
 			c->kappa = kappa;
+			c->corun = 1;
 			c->smt = cs->pus_used >= 2;
 			c->tsock = g->tsock;
 			c->inc0 = md->n_inc;
@@ -824,15 +825,11 @@ static void build_fast(struct model *md)
 				c->core = core;
 				c->pu = co->pus[item->pupos[pos]];
 				c->kappa = kappa;
+				c->corun = 1;
 				c->smt = cs->pus_used >= 2;
 				c->tsock = g->tsock;
 				c->pmax = best * per_core;
 				c->pkind = bkind;
-				/* a shared PU: kappa threads on it */
-				if (kappa > c->pmax && kappa > 1) {
-					c->pmax = kappa;
-					c->pkind = RK_PU;
-				}
 				pos = q;
 			}
 		}
@@ -879,6 +876,9 @@ static void build_finish(struct model *md)
 		cl->pmax = 0;
 		cl->sinc0 = md->n_sinc;
 		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
+			/* a PU's time is not a load: pu_time() */
+			if (md->res[md->inc[i].res].kind == RK_PU)
+				continue;
 			if (owner[md->inc[i].res] == c) {
 				if (md->inc[i].coef > cl->pmax)
 					cl->pmax = md->inc[i].coef;
@@ -1040,6 +1040,22 @@ int model_build_pus(struct model *md, const int *pus, int n)
 
 /* ---- solving ---------------------------------------------------- */
 
+/*
+ * The slowdown of a class's threads from the time of their PU: kappa
+ * threads time-share it, and the others run only while in parallel
+ * work, so a thread waits p x (kappa - 1) x f0 per unit of its own
+ * time (for n threads on n / kappa PUs this gives exactly Amdahl's
+ * law at n / kappa threads); a co-runner beside takes corun - 1 more.
+ * A PU that one thread has alone is loaded by its utilisation.
+ */
+static inline double pu_time(const struct model *md, const struct mclass *cl,
+			     double f0)
+{
+	if (cl->kappa <= 1 && !(cl->corun > 1))
+		return f0;
+	return 1 + md->prm.p * (cl->kappa - 1) * f0 + (cl->corun - 1);
+}
+
 /* Every resource's load at the current f0 (the solver skips those that
    one class loads alone). */
 static void full_loads(struct model *md)
@@ -1051,9 +1067,13 @@ static void full_loads(struct model *md)
 	for (c = 0; c < md->n_classes; c++) {
 		const struct mclass *cl = &md->cls[c];
 
-		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++)
-			md->load[md->inc[i].res] += md->inc[i].coef *
-				md->f0[c];
+		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
+			int r = md->inc[i].res;
+
+			md->load[r] += md->res[r].kind == RK_PU ?
+				pu_time(md, cl, md->f0[c]) :
+				md->inc[i].coef * md->f0[c];
+		}
 	}
 }
 
@@ -1118,13 +1138,19 @@ static void fast_loads(struct model *md)
 /* The slowest class's bottleneck kind in the group-structured form. */
 static void fast_bottleneck(struct model *md)
 {
-	int c = md->slowest, i;
+	int c = md->slowest, i, kind;
 	const struct mclass *cl = &md->cls[c];
+	double own = cl->pmax * md->f0[c], pu = pu_time(md, cl, md->f0[c]);
 
 	for (i = 0; i < md->n_classes; i++)
 		md->bott[i] = -1;
-	md->fast_kind = cl->pmax * md->f0[c] >= md->gM[cl->group] ?
-		cl->pkind : md->gMk[cl->group];
+	kind = cl->pkind;
+
+	if (pu > 1 && pu > own) {
+		own = pu;
+		kind = RK_PU;
+	}
+	md->fast_kind = own >= md->gM[cl->group] ? kind : md->gMk[cl->group];
 }
 
 /*
@@ -1142,8 +1168,9 @@ static void slowest_bottleneck(struct model *md)
 		md->bott[i] = -1;
 	for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
 		int r = md->inc[i].res;
-		double l = md->owner[r] == c ? md->inc[i].coef * md->f0[c] :
-			md->load[r];
+		double l = md->res[r].kind == RK_PU ?
+			pu_time(md, cl, md->f0[c]) : md->owner[r] == c ?
+			md->inc[i].coef * md->f0[c] : md->load[r];
 
 		if (l > mx) {
 			mx = l;
@@ -1255,6 +1282,9 @@ void model_solve(struct model *md)
 		for (c = 0; c < C; c++) {
 			const struct mclass *cl = &cls[c];
 			double mx = cl->pmax * f0[c], sc;
+			double pu = pu_time(md, cl, f0[c]);
+
+			mx = pu > mx ? pu : mx;
 
 			if (md->fast) {
 				double g = md->gM[cl->group];

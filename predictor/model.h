@@ -79,6 +79,8 @@ struct mclass {
 	double pmax;		/* largest coef of those it loads alone */
 	double ps;		/* threads on each of its sockets */
 	int pkind;		/* fast form: the kind behind pmax */
+	double corun;		/* its PUs' time-sharing with co-runners
+				   beside (1: none; 2: one busy process) */
 };
 
 struct minc {

@@ -11,41 +11,17 @@
 
 int model_corun(struct model *md, const bool *beside, double factor)
 {
-	bool *done;
-	int t, i;
+	int t;
 
 	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
 		return -1;
-	done = xcalloc((size_t)md->n_classes + 1, sizeof(bool));
+	/* pu_time() in model.c: the co-runner's share of the PU */
 	for (t = 0; t < md->n_threads; t++) {
 		int c = md->thread_class[t];
-		struct mclass *cl;
 
-		if (!beside[t] || c < 0 || c >= md->n_classes || done[c])
-			continue;
-		done[c] = true;
-		cl = &md->cls[c];
-		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
-			int r = md->inc[i].res, j;
-
-			if (md->res[r].kind != RK_PU)
-				continue;
-			md->inc[i].coef *= factor;
-			/*
-			 * The solver reads a resource shared with other
-			 * classes from sinc[], one the class loads alone
-			 * through its pmax (model.c, build_finish()).
-			 */
-			for (j = cl->sinc0; j < cl->sinc0 + cl->nsinc; j++)
-				if (md->sinc[j].res == r)
-					break;
-			if (j < cl->sinc0 + cl->nsinc)
-				md->sinc[j].coef *= factor;
-			else if (md->inc[i].coef > cl->pmax)
-				cl->pmax = md->inc[i].coef;
-		}
+		if (beside[t] && c >= 0 && c < md->n_classes)
+			md->cls[c].corun = factor;
 	}
-	free(done);
 	return 0;
 }
 

@@ -23,9 +23,10 @@
 
 /*
  * Give every thread i with BESIDE[i] true (indexes into the placement
- * of the last model_build_pus()) a co-runner that leaves 1/FACTOR of
- * its PU to the threads of its class.  A class is scaled once however
- * many of its threads are marked.  Call once between a build and a
+ * of the last model_build_pus()) a co-runner that slows the threads
+ * of its class by FACTOR - 1 more on their PU (one always busy process
+ * time-sharing it: 2).  A class is marked once however many of its
+ * threads are.  Call once between a build and a
  * solve.  Returns 0, or -1 when FACTOR is below 1, the model holds
  * no explicit placement, or it was built in the group-structured form
  * (md->merge, for ranking).

@@ -369,11 +369,12 @@ static double ref_solve(const struct ref *R)
 			double mx = 0, l, pt, cap;
 			int used = 0, lvl, a, b, q;
 
-			/* its PU's time */
+			/* its PU's time: the others on it run only in
+			   parallel work */
 			l = 0;
 			for (j = 0; j < n; j++)
-				l += R->pu[j] == R->pu[i] ? f0[j] : 0;
-			mx = fmax(mx, l);
+				l += j != i && R->pu[j] == R->pu[i] ? f0[j] : 0;
+			mx = fmax(mx, l > 0 ? 1 + p->p * l : f0[i]);
 			/* its core: instructions, links to L1-L3, DRAM,
 			   other sockets */
 			for (q = 0; q < co->n_pus; q++)
@@ -725,6 +726,49 @@ START_TEST(test_perfect_scaling)
 }
 END_TEST
 
+/*
+ * Time-sharing: KAPPA threads on each of k PUs, nothing else to contend
+ * for, run the parallel work k at a time and the serial part alone:
+ * Amdahl's law at k threads, whatever p.
+ */
+START_TEST(test_time_sharing)
+{
+	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct model_params prm = { .t1 = 3, .p = 1 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, 4, &mem, &err);
+	unsigned seed = 5 + (unsigned)_i;
+	struct model md;
+	int trial;
+
+	ck_assert_ptr_nonnull(sp);
+	model_init(&md, sp, &prm);
+	for (trial = 0; trial < 40; trial++) {
+		int pus[256], n = 0, k = 0, kappa = 2 + trial % 3, p, j;
+		double want;
+
+		md.prm.p = 0.2 + 0.8 * urand(&seed);
+		for (p = 0; p < m->n_pus && n + kappa <= 256; p++) {
+			if (k && urand(&seed) < 0.5)
+				continue;
+			for (j = 0; j < kappa; j++)
+				pus[n++] = p;
+			k++;
+		}
+		want = 1 / ((1 - md.prm.p) + md.prm.p / k);
+		model_time_pus(&md, pus, n);
+		ck_assert_msg(fabs(md.speedup / want - 1) < 1e-9,
+			      "machine %d, %d threads on %d PUs, p %.3f: "
+			      "speedup %.12g, Amdahl at %d: %.12g", _i, n, k,
+			      md.prm.p, md.speedup, k, want);
+	}
+	model_release(&md);
+	space_free(sp);
+	machine_free(m);
+}
+END_TEST
+
 /* A random symmetry of the machine: sockets, cores, PUs swapped. */
 static void permute(const struct space *sp, unsigned *seed, int *map)
 {
@@ -1004,6 +1048,7 @@ static Suite *model_suite(void)
 			    ARRAY_SIZE(machines));
 	tcase_add_loop_test(tc, test_perfect_scaling, 0,
 			    ARRAY_SIZE(machines));
+	tcase_add_loop_test(tc, test_time_sharing, 0, ARRAY_SIZE(machines));
 	tcase_add_loop_test(tc, test_symmetry, 0, ARRAY_SIZE(machines));
 	tcase_add_loop_test(tc, test_monotone_demand, 0,
 			    ARRAY_SIZE(machines));

@@ -18,8 +18,8 @@
  *   - a cpu stressor on another PU of a core that runs workload threads
  *     leaves them 1/F of it (F = --corun-smt, default
  *     2 x peak_rate / smt_rate: the core's SMT rate shared evenly);
- *   both through model_corun(), so the model's own utilisation scaling
- *   applies (a thread busy a fraction f of the time loads its PU f x F);
+ *   both through model_corun(): the threads beside are slowed by F - 1
+ *   more on their PU (the model's PU time, docs/model.md);
  *   - a cpu stressor on a core without workload threads does nothing;
  *   - a bandwidth stressor bw:LEVEL (one per PU) wants the level's
  *     per-core bandwidth; with the workload's threads (each its demand
