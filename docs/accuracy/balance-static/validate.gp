@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "balance --schedule static on vm: median error 3.6%, offset error 1.5%, best-placement gap 1.1% (5 placements, -r 3)" noenhanced
+set title "balance --schedule static on vm: median error 5.8%, offset error 3.6%, best-placement gap 8.7% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1.94709 2.01649 1 0
-2 1 1.05389 2 0,1
-3 1.98681 2.01649 2 0,0
-4 1.29812 1.34432 3 0,0,1
-5 1.01056 1.00824 4 0,0,1,1
+1 1.97708 2.03071 1 0
+2 1.08703 1.05787 2 0,1
+3 1.89592 2.03071 2 0,0
+4 1.26946 1.38215 3 0,0,1
+5 1 1.05787 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.01023 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.05484 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

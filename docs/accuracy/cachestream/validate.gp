@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "cachestream on vm: median error 5.5%, offset error 6.4%, best-placement gap 7.9% (5 placements, -r 3)" noenhanced
+set title "cachestream on vm: median error 4.2%, offset error 6.0%, best-placement gap 12.6% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 2.11355 1.99699 1 0
-2 1.0793 1.03782 2 0,1
-3 2.09851 2.18345 2 0,0
-4 1.32098 1.44678 3 0,0,1
-5 1 1.08516 4 0,0,1,1
+1 2.06136 1.98032 1 0
+2 1.12587 1.10074 2 0,1
+3 1.90116 1.98032 2 0,0
+4 1.25309 1.39348 3 0,0,1
+5 1 1.10074 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.09771 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.0305 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "chase on vm: median error 2.3%, offset error 1.3%, best-placement gap 4.7% (5 placements, -r 3)" noenhanced
+set title "chase on vm: median error 6.7%, offset error 8.6%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 2.03291 2.04584 1 0
-2 1.04744 1.02292 2 0,1
-3 2.12636 2.04584 2 0,0
-4 1.35985 1.3639 3 0,0,1
-5 1 1.02292 4 0,0,1,1
+1 1.95207 1.82079 1 0
+2 1.00038 0.989733 2 0,1
+3 2.0694 2.10754 2 0,0
+4 1.27187 1.44178 3 0,0,1
+5 1 1.12406 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.08008 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     0.973874 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

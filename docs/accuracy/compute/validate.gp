@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "compute on vm: median error 1.8%, offset error 1.1%, best-placement gap 2.5% (5 placements, -r 3)" noenhanced
+set title "compute on vm: median error 2.2%, offset error 9.6%, best-placement gap 0.6% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1.99408 1.96634 1 0
-2 1 1.01944 2 0,1
-3 1.95875 1.96634 2 0,0
-4 1.31478 1.29065 3 0,0,1
-5 1.02465 0.983171 4 0,0,1,1
+1 1.99525 1.95075 1 0
+2 1.00551 0.98032 2 0,1
+3 1.97907 1.95075 2 0,0
+4 1.771 1.28173 3 0,0,1
+5 1 0.98032 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.06096 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.01935 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "hashjoin on vm: median error 7.4%, offset error 3.1%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
+set title "hashjoin on vm: median error 5.7%, offset error 2.7%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 2.04727 2.14967 1 0
-2 1 1.07484 2 0,1
-3 2.01822 2.14967 2 0,0
-4 1.31475 1.41261 3 0,0,1
-5 1.19563 1.07484 4 0,0,1,1
+1 2.01947 2.11392 1 0
+2 1 1.05696 2 0,1
+3 1.97664 2.11392 2 0,0
+4 1.4364 1.34963 3 0,0,1
+5 1.04179 1.05696 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.06665 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.25597 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "serial on vm: median error 5.0%, offset error 8.1%, best-placement gap 8.4% (5 placements, -r 3)" noenhanced
+set title "serial on vm: median error 4.1%, offset error 3.3%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1.53762 1.56211 1 0
-2 1 1.05031 2 0,1
-3 1.57984 1.58635 2 0,0
-4 1.20098 1.02883 3 0,0,1
-5 1.08431 0.80255 4 0,0,1,1
+1 1.48043 1.49201 1 0
+2 1 0.986289 2 0,1
+3 1.56322 1.49984 2 0,0
+4 1.22232 1.12494 3 0,0,1
+5 1.05976 0.98977 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     1.00729 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     0.961689 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

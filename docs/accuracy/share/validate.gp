@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "share on vm: median error 52.1%, offset error 28.0%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
+set title "share on vm: median error 44.8%, offset error 30.8%, best-placement gap 5.8% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1 0.982373 1 0
-2 2.23399 0.982373 2 0,1
-3 1.0673 1.01995 2 0,0
-4 2.10338 1.00742 3 0,0,1
-5 2.47037 1.00116 4 0,0,1,1
+1 1.05752 1.12244 1 0
+2 2.19688 1.12244 2 0,1
+3 1 1.12244 2 0,0
+4 2.03165 1.12244 3 0,0,1
+5 2.5544 1.12244 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     2.63781 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     2.20121 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"

@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "stream on vm: median error 7.6%, offset error 7.8%, best-placement gap 5.4% (5 placements, -r 3)" noenhanced
+set title "stream on vm: median error 8.6%, offset error 4.9%, best-placement gap 20.2% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 1.38436 1.28015 1 0
-2 1 0.92437 2 0,1
-3 1.37011 1.30842 2 0,0
-4 1.10492 0.862223 3 0,0,1
-5 1.05446 0.756692 4 0,0,1,1
+1 1.7201 1.57195 1 0
+2 1.20187 1.19751 2 0,1
+3 1.49514 1.59129 2 0,0
+4 1.14841 1.25611 3 0,0,1
+5 1 1.20625 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     0.949826 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.20366 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
