@@ -2,12 +2,13 @@
  * machine-figures - the figures of a machine description, one a line,
  * for the benchmark scripts (no JSON tool needed):
  *
- *   NAME VALUE WORKING_SET
+ *   NAME VALUE WORKING_SET PUS KERNEL
  *
  * NAME is core.peak_rate, core.smt_rate, LEVEL.per_core,
  * LEVEL.aggregate (LEVEL as in the file: L1, L2, L3, dram,
  * interconnect) or interconnect.A-B; VALUE in bytes/s or ops/s;
- * WORKING_SET in bytes per thread (0 when none).
+ * WORKING_SET in bytes per thread (0 when none); PUS the OS PU list
+ * the kernel ran on and KERNEL its name (- when the file has none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,9 @@
 static void line(const char *name, const char *part, double v,
 		 const struct pandia_measure *ms)
 {
-	printf("%s%s %.6e %.0f\n", name, part, v, ms->working_set);
+	printf("%s%s %.6e %.0f %s %s\n", name, part, v, ms->working_set,
+	       ms->pus && *ms->pus ? ms->pus : "-",
+	       ms->kernel && *ms->kernel ? ms->kernel : "-");
 }
 
 int main(int argc, char **argv)
