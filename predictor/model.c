@@ -563,8 +563,10 @@ static void build_group(struct model *md, int gi)
 			c->inc0 = md->n_inc;
 			c->ninc = 0;
 
-			/* a PU's time: one thread alone cannot overload
-			   it (utilisation <= 1), so only shared PUs count */
+			/* a PU's time (pu_time()): one thread alone cannot
+			   overload it, so only shared PUs count, and every
+			   PU of an explicit placement, where a co-runner
+			   may share it (model_corun()) */
 			if (kappa > 1 || !md->merge)
 				add_inc(md, add_res(md, RK_PU, c->pu, -1, 1),
 					kappa, 1);
@@ -1138,14 +1140,13 @@ static void fast_loads(struct model *md)
 /* The slowest class's bottleneck kind in the group-structured form. */
 static void fast_bottleneck(struct model *md)
 {
-	int c = md->slowest, i, kind;
+	int c = md->slowest, i;
 	const struct mclass *cl = &md->cls[c];
 	double own = cl->pmax * md->f0[c], pu = pu_time(md, cl, md->f0[c]);
+	int kind = cl->pkind;
 
 	for (i = 0; i < md->n_classes; i++)
 		md->bott[i] = -1;
-	kind = cl->pkind;
-
 	if (pu > 1 && pu > own) {
 		own = pu;
 		kind = RK_PU;
