@@ -206,6 +206,14 @@ int json_fail(const struct json_src *src, const char *path,
 		       *path ? ": " : "", msg);
 }
 
+int json_fail_at_path(const struct json_src *src, const char *path)
+{
+	char msg[sizeof(src->err->text)];
+
+	memcpy(msg, src->err->text, sizeof(msg));
+	return json_fail(src, path, "%s", msg);
+}
+
 json_t *json_src_parse(const struct json_src *src)
 {
 	json_error_t jerr;

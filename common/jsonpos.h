@@ -37,6 +37,13 @@ int json_fail(const struct json_src *src, const char *path,
 	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
+ * Move the message already in src->err (from a check that knows the
+ * path of the bad value but not the text) to PATH's line and column,
+ * as json_fail() would have put it.  Returns -1.
+ */
+int json_fail_at_path(const struct json_src *src, const char *path);
+
+/*
  * Parse src->text, refusing duplicate keys.  Returns a new reference,
  * or NULL with src->err naming the line and column of the syntax
  * error.

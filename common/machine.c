@@ -1032,10 +1032,7 @@ struct pandia_machine *machine_parse(const char *text, const char *source,
 	if (load_root(&c, m, root) < 0)
 		goto fail;
 	if (check(m, path, sizeof(path), c.err) < 0) {
-		char text_copy[sizeof(c.err->text)];
-
-		memcpy(text_copy, c.err->text, sizeof(text_copy));
-		json_fail(&c, path, "%s", text_copy);
+		json_fail_at_path(&c, path);
 		goto fail;
 	}
 	json_decref(root);
