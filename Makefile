@@ -28,16 +28,17 @@ ifeq ($(DEVELOPER),1)
 WARN += -Werror
 endif
 ifneq ($(SANITIZE),)
-SAN := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+SAN := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPANDIA_VERSION='"$(VERSION)"' \
+	-DPANDIA_DATADIR='"$(DATADIR)"' \
 	-I. $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 LIBS := $(PKG_LIBS) $(PFM_LIBS) -lpthread -lm
 
 # The library: every .c directly in these directories except main.c.
-LIB_DIRS := common stress profiler predictor
+LIB_DIRS := common stress profiler predictor predictor/pandia
 LIB_SRC := $(filter-out common/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 
@@ -55,6 +56,13 @@ all: $(B)/pandia $(B)/libpandia-pin.so $(WORKLOADS)
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The installed machine descriptions' directory is compiled in: the
+# objects that use it are rebuilt when DATADIR changes.
+DATADIR_STAMP := $(B)/datadir.txt
+$(shell mkdir -p $(B) && [ "$$(cat $(DATADIR_STAMP) 2>/dev/null)" = \
+	'$(DATADIR)' ] || echo '$(DATADIR)' >$(DATADIR_STAMP))
+$(B)/obj/common/machdir.o $(B)/obj/common/hostcheck.o: $(DATADIR_STAMP)
 
 $(B)/libpandia.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -96,10 +104,21 @@ $(B)/bench/%: bench/%.c $(B)/libpandia.a
 deps:
 	@scripts/install-deps
 
+# The loaders' fuzzer, built with ASan and UBSan apart from the normal
+# build: 'make fuzz' runs it long (FUZZ_N inputs per loader), make
+# check runs it short (tests/cli/fuzz.sh).
+FUZZ_N ?= 10000
+fuzz-build:
+	@$(MAKE) --no-print-directory B=$(B)/fuzz \
+		SANITIZE=address,undefined $(B)/fuzz/tests/progs/fuzz
+
+fuzz: fuzz-build
+	@FUZZ_N=$(FUZZ_N) scripts/fuzz
+
 # check and demo install what is missing first, then build in a
 # second make so that pkg-config sees the freshly installed packages.
 check: deps
-	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory all tests fuzz-build
 	@scripts/run-tests
 
 tests: all $(TESTS) $(TPROGS)
@@ -133,6 +152,7 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps check tests demo bench machines install clean
+.PHONY: all deps check tests demo bench machines install clean fuzz \
+	fuzz-build
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

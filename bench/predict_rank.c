@@ -9,6 +9,7 @@
  * space), placements ranked (the reduced space when the full one is
  * above MAX), workers, wall time and placements ranked per second.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
-#include "predictor/model.h"
+#include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
 #include "stress/assume.h"
@@ -45,9 +46,9 @@ int main(int argc, char **argv)
 {
 	struct pandia_machine *m = machine_new();
 	struct pandia_workload *w = NULL;
-	struct rank_opts ro = { 0, RANK_DEFAULT_MAX, 0 };
+	struct rank_opts ro = { 0, RANK_DEFAULT_MAX, 0, NULL, NULL, NAN };
 	struct pandia_error err;
-	struct model_params prm;
+	struct model_params prm = { 0 };
 	struct ranking r;
 	struct space *sp = NULL;
 	char cnt[64], *spec = NULL;

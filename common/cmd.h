@@ -17,12 +17,22 @@ int cmd_run(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_extrapolate(int argc, char **argv);
+int cmd_cpus(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 extern const char usage_machine[];
 extern const char usage_run[];
 extern const char usage_profile[];
 extern const char usage_predict[];
 extern const char usage_validate[];
+extern const char usage_extrapolate[];
+extern const char usage_cpus[];
+extern const char usage_explain[];
+
+/* ---- talking to people (common/usage.c) --------------------------- */
+
+#include "common/error.h"
 
 /*
  * Print "pandia CMD: MESSAGE" and "see 'pandia CMD --help'" to stderr
@@ -30,6 +40,34 @@ extern const char usage_validate[];
  */
 void usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+
+/* "pandia: MESSAGE" on stderr, then exit with status 1. */
+void die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+/* "pandia: MESSAGE" on stderr; returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "pandia: warning: MESSAGE" on stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A library error as "pandia: FILE:LINE:COL: TEXT"; returns -1. */
+int error_perr(const struct pandia_error *err);
+/* A progress line "pandia CMD: MESSAGE" on stderr. */
+void progress(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The runner's options every command that runs things takes: -r N
+ * (a number >= 1) and --timeout SEC (finite, > 0).  A bad value is a
+ * usage error of CMD (exit 2).
+ */
+int opt_repetitions(const char *cmd, const char *arg);
+double opt_timeout(const char *cmd, const char *arg);
+
+/*
+ * Flush and close standard output, and turn a failure to write it (a
+ * full disk) into exit status 1 with a message; returns STATUS
+ * otherwise.  Called once by the dispatcher after every command.
+ */
+int finish_stdout(int status);
 
 struct pandia_machine;
 
@@ -43,6 +81,17 @@ struct pandia_machine;
  */
 int check_this_host(const struct pandia_machine *m, const char *file,
 		    bool force, const char *doing, const char *hint);
+
+/*
+ * The machine description a command uses (common/machdir.h): ARG, a
+ * file or a name looked up on the search path; without ARG, this
+ * host's own description when there is one whose host and CPU model
+ * match, said on stderr ("pandia CMD: using ...").  Returns it with
+ * *path a new string; otherwise NULL after printing why (without ARG
+ * only when REQUIRED: how to make one).
+ */
+struct pandia_machine *open_machine(const char *cmd, const char *arg,
+				    bool required, char **path);
 
 /* Where pandia's own files are: the directory of the running binary. */
 const char *pandia_exe_dir(void);

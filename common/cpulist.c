@@ -28,6 +28,48 @@ static int parse_index(const char **p, int *out, const char *list,
 	return 0;
 }
 
+static void push(int **v, int *len, int *cap, int x)
+{
+	if (*len == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*v = xrealloc(*v, sizeof(**v) * (size_t)*cap);
+	}
+	(*v)[(*len)++] = x;
+}
+
+/*
+ * A hex mask at *p ("0x3": bit i is PU i), its PUs appended in
+ * ascending order.  The mask ends at a comma or the end.
+ */
+static int parse_mask(const char **p, int **v, int *len, int *cap,
+		      const char *list, struct pandia_error *err)
+{
+	const char *s = *p + 2, *e = s;
+	int bit = 0, first = *len, i, j;
+
+	while (isxdigit((unsigned char)*e))
+		e++;
+	if (e == s || (*e && *e != ','))
+		return perr_set(err, "bad PU list '%s': '%.*s' is not a hex "
+				"mask", list, (int)strcspn(*p, ","), *p);
+	if ((e - s) * 4 > (1 << 20))
+		return perr_set(err, "bad PU list '%s': hex mask too long",
+				list);
+	for (i = (int)(e - s) - 1; i >= 0; i--) {
+		int d = isdigit((unsigned char)s[i]) ? s[i] - '0' :
+			tolower((unsigned char)s[i]) - 'a' + 10;
+
+		for (j = 0; j < 4; j++, bit++)
+			if (d & 1 << j)
+				push(v, len, cap, bit);
+	}
+	if (*len == first)
+		return perr_set(err, "bad PU list '%s': hex mask %.*s names "
+				"no PU", list, (int)(e - *p), *p);
+	*p = e;
+	return 0;
+}
+
 int cpulist_parse(const char *list, int **out, int *n,
 		  struct pandia_error *err)
 {
@@ -41,6 +83,11 @@ int cpulist_parse(const char *list, int **out, int *n,
 	for (;;) {
 		int a, b, i;
 
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			if (parse_mask(&p, &v, &len, &cap, list, err) < 0)
+				goto fail;
+			goto next;
+		}
 		if (parse_index(&p, &a, list, err) < 0)
 			goto fail;
 		b = a;
@@ -54,13 +101,9 @@ int cpulist_parse(const char *list, int **out, int *n,
 				goto fail;
 			}
 		}
-		for (i = a; i <= b; i++) {
-			if (len == cap) {
-				cap = cap ? 2 * cap : 16;
-				v = xrealloc(v, sizeof(*v) * (size_t)cap);
-			}
-			v[len++] = i;
-		}
+		for (i = a; i <= b; i++)
+			push(&v, &len, &cap, i);
+next:
 		if (!*p)
 			break;
 		if (*p != ',') {
@@ -138,5 +181,27 @@ char *cpuset_format(const int *pus, int n)
 		append(&buf, &len, &cap, num);
 	}
 	free(s);
+	return buf;
+}
+
+char *cpulist_format_compact(const int *os, int n)
+{
+	size_t cap = 16 * (size_t)n + 16, len = 0;
+	char *buf = xmalloc(cap);
+	int i, j, k;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && os[j] == os[j - 1] + 1; j++)
+			;
+		if (j - i >= 3) {
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d",
+						i ? "," : "", os[i], os[j - 1]);
+			continue;
+		}
+		for (k = i; k < j; k++)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d",
+						k ? "," : "", os[k]);
+	}
 	return buf;
 }

@@ -3,10 +3,17 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "common/cmd.h"
+#include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
+#include "common/util.h"
+
+#ifndef PANDIA_DATADIR
+#define PANDIA_DATADIR "/usr/local/share/pandia"
+#endif
 
 int check_this_host(const struct pandia_machine *m, const char *file,
 		    bool force, const char *doing, const char *hint)
@@ -17,8 +24,8 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 	int ret = -1;
 
 	if (topology_load(h, NULL, &err) < 0) {
-		fprintf(stderr, "pandia: warning: cannot read this host's "
-			"topology to check '%s': %s\n", file, err.text);
+		warning("cannot read this host's "
+			"topology to check '%s': %s", file, err.text);
 		ret = 0;
 		goto out;
 	}
@@ -27,17 +34,71 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 		goto out;
 	}
 	if (force) {
-		fprintf(stderr, "pandia: warning: '%s' describes another "
-			"machine (%s); %s here anyway (--force)\n", file, why,
+		warning("'%s' describes another "
+			"machine (%s); %s here anyway (--force)", file, why,
 			doing);
 		ret = 0;
 		goto out;
 	}
-	fprintf(stderr, "pandia: '%s' describes another machine: %s; make "
-		"one here with 'pandia machine', or pass --force%s%s\n", file,
+	error("'%s' describes another machine: %s; make "
+		"one here with 'pandia machine', or pass --force%s%s", file,
 		why, hint ? " " : "", hint ? hint : "");
 out:
 	free(why);
 	machine_free(h);
 	return ret;
+}
+
+/* The source tree's machines/ when pandia runs from its build tree. */
+static char *extra_dir(void)
+{
+	char *d = xasprintf("%s/../machines", pandia_exe_dir());
+	struct stat st;
+
+	if (stat(d, &st) == 0 && S_ISDIR(st.st_mode))
+		return d;
+	free(d);
+	return NULL;
+}
+
+struct pandia_machine *open_machine(const char *cmd, const char *arg,
+				    bool required, char **path)
+{
+	struct pandia_machine *m = NULL, *h;
+	struct pandia_error err;
+	char *extra = extra_dir(), *user;
+
+	*path = NULL;
+	if (arg) {
+		*path = machdir_find(arg, extra, &err);
+		if (*path)
+			m = machine_load(*path, &err);
+		if (!m)
+			error_perr(&err);
+		goto out;
+	}
+	h = machine_new();
+	if (topology_load(h, NULL, &err) == 0)
+		m = machdir_this_host(h, extra, path, &err);
+	if (m)
+		progress(cmd, "using this host's description %s", *path);
+	else if (err.text[0] && required)
+		error_perr(&err);
+	else if (required)
+		error("no description of this host%s%s%s: make one with "
+		      "'pandia machine' (it is then found without -m), or "
+		      "give -m FILE|NAME", h->host ? " (" : "",
+		      h->host ? h->host : "", h->host ? ".json)" : "");
+	else if (err.text[0])
+		warning("%s; not used", err.text);
+	machine_free(h);
+	if (!m && (user = machdir_user()) && required && !err.text[0])
+		fprintf(stderr, "pandia: (descriptions are looked up in %s "
+			"and %s/machines)\n", user, PANDIA_DATADIR);
+	else
+		user = NULL;
+	free(user);
+out:
+	free(extra);
+	return m;
 }

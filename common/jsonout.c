@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpulist.h"
 #include "common/util.h"
 
 /*
@@ -95,4 +96,31 @@ char *json_to_text(const json_t *root)
 	out = collapse_scalar_arrays(s);
 	free(s);
 	return out;
+}
+
+void json_set_cpus(json_t *obj, const int *os, int n)
+{
+	json_t *a = json_array();
+	char *text = cpulist_format_compact(os, n);
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(os[i]));
+	json_object_set_new(obj, "cpus", a);
+	json_object_set_new(obj, "cpus_text", json_string(text));
+	free(text);
+}
+
+void json_set_cpus_text(json_t *obj, const char *text)
+{
+	int *os = NULL, n = 0;
+
+	if (text && cpulist_parse(text, &os, &n, NULL) == 0) {
+		json_set_cpus(obj, os, n);
+		free(os);
+		return;
+	}
+	json_object_set_new(obj, "cpus", json_array());
+	json_object_set_new(obj, "cpus_text", text ? json_string(text) :
+			    json_null());
 }

@@ -14,4 +14,13 @@
  */
 char *json_to_text(const json_t *root);
 
+/*
+ * A placement in every JSON pandia prints, one shape everywhere:
+ * "cpus", an array of OS PU numbers in thread order, and "cpus_text",
+ * the same as 'pandia run --cpus' takes it ("0-3,8,8").  From OS
+ * numbers, or from such a text.
+ */
+void json_set_cpus(json_t *obj, const int *os, int n);
+void json_set_cpus_text(json_t *obj, const char *text);
+
 #endif

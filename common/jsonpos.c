@@ -5,8 +5,10 @@
  * has already been parsed by jansson, so it is known to be valid.
  */
 #include "common/jsonpos.h"
+#include "common/util.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,13 +216,146 @@ int json_fail_at_path(const struct json_src *src, const char *path)
 	return json_fail(src, path, "%s", msg);
 }
 
+/*
+ * The path of a denormal number under V (such as 1e-320: no
+ * measurement, count or setting pandia reads is one), or false.
+ */
+static bool find_denormal(json_t *v, char *path, size_t plen, size_t len)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_REAL:
+		return json_real_value(v) != 0 &&
+			!isnormal(json_real_value(v));
+	case JSON_OBJECT:
+		json_object_foreach(v, key, x) {
+			snprintf(path + len, plen - len, "%s%s",
+				 len ? "." : "", key);
+			if (find_denormal(x, path, plen, strlen(path)))
+				return true;
+		}
+		break;
+	case JSON_ARRAY:
+		json_array_foreach(v, i, x) {
+			snprintf(path + len, plen - len, "[%zu]", i);
+			if (find_denormal(x, path, plen, strlen(path)))
+				return true;
+		}
+		break;
+	default:
+		break;
+	}
+	path[len] = '\0';
+	return false;
+}
+
 json_t *json_src_parse(const struct json_src *src)
 {
 	json_error_t jerr;
 	json_t *root = json_loads(src->text, JSON_REJECT_DUPLICATES, &jerr);
+	char path[256] = "";
 
-	if (!root)
+	if (!root) {
 		perr_at(src->err, src->source, jerr.line, jerr.column,
 			"not valid JSON: %s", jerr.text);
+		return NULL;
+	}
+	if (find_denormal(root, path, sizeof(path), 0)) {
+		json_fail(src, path, "a denormal number (below 2.2e-308) is "
+			  "no measurement: write 0 or a normal number");
+		json_decref(root);
+		return NULL;
+	}
 	return root;
+}
+
+const char *json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+const char *json_want_name(json_type t)
+{
+	switch (t) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	default: return "a number";
+	}
+}
+
+void json_path_join(char *path, size_t plen, const char *opath,
+		    const char *key)
+{
+	snprintf(path, plen, "%s%s%s", opath, *opath ? "." : "", key);
+}
+
+int json_only_keys(const struct json_src *c, json_t *obj, const char *opath,
+		   const char *const *keys)
+{
+	const char *key;
+	char path[192];
+	json_t *v;
+	int i;
+
+	json_object_foreach(obj, key, v) {
+		for (i = 0; keys[i]; i++)
+			if (!strcmp(key, keys[i]))
+				break;
+		if (!keys[i]) {
+			json_path_join(path, sizeof(path), opath, key);
+			return json_fail(c, path, "unknown field '%s'", key);
+		}
+	}
+	return 0;
+}
+
+bool json_failed(const struct json_src *c)
+{
+	return c->err->text[0] != '\0';
+}
+
+json_t *json_get(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, json_type type, bool required)
+{
+	json_t *v = json_object_get(obj, key);
+	char path[192];
+
+	json_path_join(path, sizeof(path), opath, key);
+	if (!v || json_is_null(v)) {
+		if (required && v)
+			json_fail(c, path, "must be %s, not null",
+				  json_want_name(type));
+		else if (required)
+			json_fail(c, opath, "missing field '%s'", key);
+		return NULL;
+	}
+	if (json_typeof(v) != type &&
+	    !(type == JSON_REAL && json_is_integer(v))) {
+		json_fail(c, path, "must be %s, not %s", json_want_name(type),
+			  json_type_name(v));
+		return NULL;
+	}
+	return v;
+}
+
+int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, char **out)
+{
+	json_t *v = json_get(c, obj, opath, key, JSON_STRING, false);
+
+	*out = v ? xstrdup(json_string_value(v)) : NULL;
+	return json_failed(c) ? -1 : 0;
 }

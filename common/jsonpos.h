@@ -8,6 +8,9 @@
 #ifndef PANDIA_JSONPOS_H
 #define PANDIA_JSONPOS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <jansson.h>
 
 #include "common/error.h"
@@ -49,5 +52,36 @@ int json_fail_at_path(const struct json_src *src, const char *path);
  * error.
  */
 json_t *json_src_parse(const struct json_src *src);
+
+/* "an object", "an array", "a string", "a number", ... for messages. */
+const char *json_type_name(const json_t *v);
+
+/* ---- reading a description: helpers for the loaders ---------------- */
+
+/* "an object", "a number", ... for the type a field should have. */
+const char *json_want_name(json_type t);
+
+/* PATH = OPATH.KEY ("KEY" when OPATH is empty). */
+void json_path_join(char *path, size_t plen, const char *opath,
+		    const char *key);
+
+/* Refuse keys of OBJ (at OPATH) not in KEYS (NULL-terminated): -1. */
+int json_only_keys(const struct json_src *c, json_t *obj, const char *opath,
+		   const char *const *keys);
+
+/* Whether an error has been recorded in c->err. */
+bool json_failed(const struct json_src *c);
+
+/*
+ * OBJ.KEY if it has TYPE (integers pass as numbers).  Absent or null:
+ * NULL, and an error if REQUIRED.  Wrong type: NULL and an error; tell
+ * the two apart with json_failed().  Borrowed reference.
+ */
+json_t *json_get(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, json_type type, bool required);
+
+/* A string field (new copy in *out, NULL when absent): 0, or -1. */
+int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, char **out);
 
 #endif

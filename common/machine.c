@@ -82,6 +82,7 @@ void machine_free(struct pandia_machine *m)
 		free(m->caches[i].cores);
 	free(m->caches);
 	measure_release(&m->peak);
+	free(m->peak_reason);
 	measure_release(&m->smt);
 	free(m->smt_reason);
 	for (i = 0; i < LVL_COUNT; i++) {
@@ -92,6 +93,10 @@ void machine_free(struct pandia_machine *m)
 	for (i = 0; i < m->n_xlinks; i++)
 		measure_release(&m->xlinks[i].m);
 	free(m->xlinks);
+	for (i = 0; i < m->n_kinds; i++)
+		measure_release(&m->kinds[i].m);
+	free(m->kinds);
+	free(m->notes);
 	free(m);
 }
 
@@ -111,6 +116,33 @@ int machine_pu_index(const struct pandia_machine *m, int os)
 			hi = mid - 1;
 	}
 	return -1;
+}
+
+double machine_core_slowdown(const struct pandia_machine *m, int c)
+{
+	double r;
+
+	if (!m->n_kinds || c < 0 || c >= m->n_cores)
+		return 1;
+	r = m->kinds[m->cores[c].kind].rate;
+	return r > 0 && r < m->peak_rate ? m->peak_rate / r : 1;
+}
+
+int machine_fastest_kind(const struct pandia_machine *m)
+{
+	int i, best = 0;
+
+	for (i = 1; i < m->n_kinds; i++) {
+		const struct pandia_kind *a = &m->kinds[i];
+		const struct pandia_kind *b = &m->kinds[best];
+		double fa = a->freq_max > 0 ? a->freq_max : a->freq_base;
+		double fb = b->freq_max > 0 ? b->freq_max : b->freq_base;
+
+		if (a->efficiency > b->efficiency ||
+		    (a->efficiency == b->efficiency && fa > fb))
+			best = i;
+	}
+	return best;
 }
 
 int machine_smt(const struct pandia_machine *m)
@@ -184,7 +216,8 @@ static json_t *topology_to_json(const struct pandia_machine *m)
 		o = json_object();
 		json_object_set_new(o, "os_index", json_integer(n->os_index));
 		json_object_set_new(o, "socket", json_integer(n->socket));
-		json_object_set_new(o, "memory_bytes",
+		json_object_set_new(o, "memory_bytes", n->memory_unknown ?
+				    json_null() :
 				    json_integer((json_int_t)n->memory));
 		json_object_set_new(o, "cores", int_array(n->cores,
 							  n->n_cores));
@@ -200,6 +233,8 @@ static json_t *topology_to_json(const struct pandia_machine *m)
 		o = json_object();
 		json_object_set_new(o, "socket", json_integer(co->socket));
 		json_object_set_new(o, "numa", json_integer(co->numa));
+		if (m->n_kinds)
+			json_object_set_new(o, "kind", json_integer(co->kind));
 		for (j = 0; j < co->n_pus; j++)
 			json_array_append_new(pus, json_integer(
 				m->pus[co->pus[j]].os_index));
@@ -270,9 +305,13 @@ static json_t *machine_to_json(const struct pandia_machine *m)
 	json_object_set_new(root, "topology", topology_to_json(m));
 
 	o = json_object();
-	json_object_set_new(o, "peak_rate", json_real(m->peak_rate));
+	json_object_set_new(o, "peak_rate", m->peak_reason ? json_null() :
+			    json_real(m->peak_rate));
 	json_object_set_new(o, "unit", json_string("ops/s"));
-	json_object_set_new(o, "measure", measure_to_json(&m->peak));
+	if (m->peak_reason)
+		json_object_set_new(o, "peak_note", jstr(m->peak_reason));
+	else
+		json_object_set_new(o, "measure", measure_to_json(&m->peak));
 	if (m->smt_applicable) {
 		json_object_set_new(o, "smt_aggregate_rate",
 				    json_real(m->smt_rate));
@@ -281,6 +320,30 @@ static json_t *machine_to_json(const struct pandia_machine *m)
 	} else {
 		json_object_set_new(o, "smt_aggregate_rate", json_null());
 		json_object_set_new(o, "smt_note", jstr(m->smt_reason));
+	}
+	if (m->n_kinds) {
+		a = json_array();
+		for (i = 0; i < m->n_kinds; i++) {
+			const struct pandia_kind *k = &m->kinds[i];
+			json_t *ko = json_object();
+
+			json_object_set_new(ko, "efficiency",
+					    json_integer(k->efficiency));
+			json_object_set_new(ko, "frequency_max_mhz",
+					    k->freq_max > 0 ?
+					    json_real(k->freq_max) :
+					    json_null());
+			json_object_set_new(ko, "frequency_base_mhz",
+					    k->freq_base > 0 ?
+					    json_real(k->freq_base) :
+					    json_null());
+			json_object_set_new(ko, "rate", json_real(k->rate));
+			json_object_set_new(ko, "unit", json_string("ops/s"));
+			json_object_set_new(ko, "measure",
+					    measure_to_json(&k->m));
+			json_array_append_new(a, ko);
+		}
+		json_object_set_new(o, "kinds", a);
 	}
 	json_object_set_new(root, "core", o);
 
@@ -359,6 +422,197 @@ int machine_save(const struct pandia_machine *m, const char *path,
 }
 
 /* ---- checking --------------------------------------------------- */
+
+/* A rate or bandwidth: finite, at least 1 per second (not 1e-320). */
+static bool figure_ok(double v)
+{
+	return isfinite(v) && v >= 1;
+}
+
+/*
+ * Whether how a figure was measured is wrong: its unit not UNIT, a
+ * count or a number out of range.  Sets err's text when it is.
+ */
+static bool measure_bad(const struct pandia_measure *ms, const char *unit,
+			struct pandia_error *err)
+{
+	if (ms->unit && strcmp(ms->unit, unit))
+		return perr_set(err, "unit must be \"%s\", not \"%s\"", unit,
+				ms->unit), true;
+	if (ms->threads < 0 || ms->repetitions < 0)
+		return perr_set(err, "threads and repetitions must not be "
+				"negative"), true;
+	if (!(ms->working_set >= 0) || !isfinite(ms->working_set) ||
+	    !(ms->best >= 0) || !isfinite(ms->best) ||
+	    !(ms->median >= 0) || !isfinite(ms->median) ||
+	    !(ms->spread >= 0) || !isfinite(ms->spread))
+		return perr_set(err, "working_set_bytes, best, median and "
+				"spread must be finite and not negative"), true;
+	return false;
+}
+
+/*
+ * That the parts of the topology agree with one another: nodes with
+ * their cores' sockets, each core's node with the nodes that cover it,
+ * caches with the cores that name them, kinds with their rates.  Every
+ * index is in range when this runs (check() tested them).
+ */
+static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
+		      struct pandia_error *err)
+{
+	int *seen = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	int *mine = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	int *cover = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	int i, j, k, stamp = 0, any_mem = -1, ret = -1;
+	double fastest = 0;
+
+#define BAD(...) do { snprintf(path, plen, __VA_ARGS__); goto out; } while (0)
+	for (i = 0; i < m->n_sockets; i++)
+		for (j = 0; j < i; j++)
+			if (m->sockets[j].os_index == m->sockets[i].os_index) {
+				perr_set(err, "socket %d is listed twice "
+					 "(sockets[%d])",
+					 m->sockets[i].os_index, j);
+				BAD("topology.sockets[%d].os_index", i);
+			}
+	for (i = 0; i < m->n_numa; i++) {
+		const struct pandia_numa *n = &m->numa[i];
+
+		for (j = 0; j < i; j++)
+			if (m->numa[j].os_index == n->os_index) {
+				perr_set(err, "NUMA node %d is listed twice "
+					 "(numa_nodes[%d])", n->os_index, j);
+				BAD("topology.numa_nodes[%d].os_index", i);
+			}
+		if (n->socket < -1 || n->socket >= m->n_sockets) {
+			perr_set(err, "socket %d does not exist", n->socket);
+			BAD("topology.numa_nodes[%d].socket", i);
+		}
+		if (any_mem < 0 && NUMA_HAS_MEMORY(n))
+			any_mem = i;
+		stamp++;
+		for (j = 0; j < n->n_cores; j++) {
+			int c = n->cores[j];
+
+			if (seen[c] == stamp) {
+				perr_set(err, "core %d is listed twice", c);
+				BAD("topology.numa_nodes[%d].cores[%d]", i, j);
+			}
+			seen[c] = stamp;
+			if (n->socket >= 0 && m->cores[c].socket != n->socket) {
+				perr_set(err, "NUMA node %d is on socket %d, "
+					 "but its core %d is on socket %d",
+					 n->os_index, n->socket, c,
+					 m->cores[c].socket);
+				BAD("topology.numa_nodes[%d].socket", i);
+			}
+			if (!NUMA_HAS_MEMORY(n))
+				continue;
+			cover[c]++;
+			if (m->cores[c].numa == i)
+				mine[c] = 1;
+		}
+	}
+	for (i = 0; i < m->n_cores; i++) {
+		const struct pandia_core *c = &m->cores[i];
+
+		if (c->numa >= 0 && !NUMA_HAS_MEMORY(&m->numa[c->numa])) {
+			perr_set(err, "core %d's NUMA node %d has no memory",
+				 i, m->numa[c->numa].os_index);
+			BAD("topology.cores[%d].numa", i);
+		}
+		if (c->numa < 0 && any_mem >= 0) {
+			perr_set(err, "core %d has no NUMA node, but node %d "
+				 "has memory (a description older than the "
+				 "nearest-node rule: make it again)", i,
+				 m->numa[any_mem].os_index);
+			BAD("topology.cores[%d].numa", i);
+		}
+		if (cover[i] && !mine[i]) {
+			perr_set(err, "core %d names NUMA node %d, which does "
+				 "not list it, though %d node%s with memory "
+				 "do%s", i, m->numa[c->numa].os_index,
+				 cover[i], cover[i] == 1 ? "" : "s",
+				 cover[i] == 1 ? "es" : "");
+			BAD("topology.cores[%d].numa", i);
+		}
+		if (m->n_kinds ? c->kind < 0 || c->kind >= m->n_kinds :
+		    c->kind != 0) {
+			perr_set(err, "kind %d does not exist (core.kinds "
+				 "has %d)", c->kind, m->n_kinds);
+			BAD("topology.cores[%d].kind", i);
+		}
+		for (k = 0; k < 3; k++) {
+			const struct pandia_cache *ca;
+
+			if (c->cache[k] < 0)
+				continue;
+			ca = &m->caches[c->cache[k]];
+			for (j = 0; j < ca->n_cores && ca->cores[j] != i; j++)
+				;
+			if (j == ca->n_cores) {
+				perr_set(err, "core %d names cache %d as its "
+					 "L%d, which does not list it", i,
+					 c->cache[k], k + 1);
+				BAD("topology.cores[%d].caches.L%d", i, k + 1);
+			}
+		}
+	}
+	for (i = 0; i < m->n_caches; i++) {
+		const struct pandia_cache *ca = &m->caches[i];
+
+		stamp++;
+		for (j = 0; j < ca->n_cores; j++) {
+			const struct pandia_core *c = &m->cores[ca->cores[j]];
+
+			if (seen[ca->cores[j]] == stamp) {
+				perr_set(err, "core %d is listed twice",
+					 ca->cores[j]);
+				BAD("topology.caches[%d].cores[%d]", i, j);
+			}
+			seen[ca->cores[j]] = stamp;
+			if (c->cache[ca->level - 1] != i) {
+				perr_set(err, "cache %d lists core %d, whose "
+					 "L%d is cache %d", i, ca->cores[j],
+					 ca->level, c->cache[ca->level - 1]);
+				BAD("topology.caches[%d].cores[%d]", i, j);
+			}
+			if (c->socket != m->cores[ca->cores[0]].socket) {
+				perr_set(err, "cache %d is shared by cores of "
+					 "sockets %d and %d", i,
+					 m->cores[ca->cores[0]].socket,
+					 c->socket);
+				BAD("topology.caches[%d].cores[%d]", i, j);
+			}
+		}
+	}
+	for (i = 0; i < m->n_kinds; i++) {
+		const struct pandia_kind *kd = &m->kinds[i];
+
+		if (!(kd->rate > 0) || !isfinite(kd->rate)) {
+			perr_set(err, "must be positive, got %g", kd->rate);
+			BAD("core.kinds[%d].rate", i);
+		}
+		if (kd->efficiency < -1) {
+			perr_set(err, "must be -1 (unknown) or more, got %d",
+				 kd->efficiency);
+			BAD("core.kinds[%d].efficiency", i);
+		}
+		fastest = kd->rate > fastest ? kd->rate : fastest;
+	}
+	if (m->n_kinds && fabs(m->peak_rate - fastest) > 1e-9 * fastest) {
+		perr_set(err, "must be the fastest kind's rate (%g), got %g",
+			 fastest, m->peak_rate);
+		BAD("core.peak_rate");
+	}
+#undef BAD
+	ret = 0;
+out:
+	free(seen);
+	free(mine);
+	free(cover);
+	return ret;
+}
 
 /*
  * The checks shared by machine_check() and loading.  On a problem sets
@@ -482,30 +736,77 @@ static int check(const struct pandia_machine *m, char *path, size_t plen,
 				BAD("topology.caches[%d].cores[%d]", i, j);
 			}
 	}
-	if (!(m->peak_rate > 0) || !isfinite(m->peak_rate)) {
-		perr_set(err, "must be positive, got %g", m->peak_rate);
+	if (check_refs(m, path, plen, err) < 0)
+		goto out;
+	for (i = 0; i < m->n_caches; i++) {
+		const struct pandia_cache *ca = &m->caches[i];
+
+		if (ca->n_cores < 1) {
+			perr_set(err, "cache %d is shared by no core", i);
+			BAD("topology.caches[%d].cores", i);
+		}
+		for (j = 0; j < ca->n_cores; j++)
+			if (m->cores[ca->cores[j]].cache[ca->level - 1] != i) {
+				perr_set(err, "core %d is in this L%d cache "
+					 "but names cache %d as its L%d",
+					 ca->cores[j], ca->level,
+					 m->cores[ca->cores[j]].cache[
+						ca->level - 1], ca->level);
+				BAD("topology.caches[%d].cores[%d]", i, j);
+			}
+	}
+	for (i = 0; i < m->n_cores; i++)
+		for (j = 0; j < 3; j++) {
+			int c = m->cores[i].cache[j], k;
+			bool in = c < 0;
+
+			for (k = 0; c >= 0 && k < m->caches[c].n_cores; k++)
+				in |= m->caches[c].cores[k] == i;
+			if (!in) {
+				perr_set(err, "core %d names cache %d as its "
+					 "L%d, which does not list it", i, c,
+					 j + 1);
+				BAD("topology.cores[%d].caches.L%d", i, j + 1);
+			}
+		}
+	if (!m->peak_reason && !figure_ok(m->peak_rate)) {
+		perr_set(err, "must be positive (at least 1 op/s), got %g",
+			 m->peak_rate);
 		BAD("core.peak_rate");
 	}
-	if (m->smt_applicable && (!(m->smt_rate > 0) ||
-				  !isfinite(m->smt_rate))) {
-		perr_set(err, "must be positive, got %g", m->smt_rate);
+	if (m->peak_reason && m->peak_rate != 0) {
+		perr_set(err, "an unknown rate (peak_note) is 0, got %g",
+			 m->peak_rate);
+		BAD("core.peak_rate");
+	}
+	if (m->smt_applicable && !figure_ok(m->smt_rate)) {
+		perr_set(err, "must be positive (at least 1 op/s), got %g",
+			 m->smt_rate);
 		BAD("core.smt_aggregate_rate");
 	}
+	if (!m->peak_reason && measure_bad(&m->peak, "ops/s", err))
+		BAD("core.measure");
+	if (m->smt_applicable && measure_bad(&m->smt, "ops/s", err))
+		BAD("core.smt_measure");
 	for (i = 0, j = 0; i < LVL_COUNT; i++) {
 		const struct pandia_link *l = &m->links[i];
 
 		if (!l->present)
 			continue;
-		if (!(l->per_core_bw > 0) || !isfinite(l->per_core_bw)) {
-			perr_set(err, "must be positive, got %g",
-				 l->per_core_bw);
+		if (!figure_ok(l->per_core_bw)) {
+			perr_set(err, "must be positive (at least 1 byte/s), "
+				 "got %g", l->per_core_bw);
 			BAD("links[%d].per_core_bw", j);
 		}
-		if (!(l->aggregate_bw > 0) || !isfinite(l->aggregate_bw)) {
-			perr_set(err, "must be positive, got %g",
-				 l->aggregate_bw);
+		if (!figure_ok(l->aggregate_bw)) {
+			perr_set(err, "must be positive (at least 1 byte/s), "
+				 "got %g", l->aggregate_bw);
 			BAD("links[%d].aggregate_bw", j);
 		}
+		if (measure_bad(&l->per_core, "bytes/s", err))
+			BAD("links[%d].per_core_measure", j);
+		if (measure_bad(&l->aggregate, "bytes/s", err))
+			BAD("links[%d].aggregate_measure", j);
 		j++;
 	}
 	for (i = 0; i < m->n_xlinks; i++) {
@@ -516,10 +817,23 @@ static int check(const struct pandia_machine *m, char *path, size_t plen,
 			perr_set(err, "bad socket pair %d-%d", x->from, x->to);
 			BAD("interconnect[%d].sockets", i);
 		}
-		if (!(x->bw > 0) || !isfinite(x->bw)) {
-			perr_set(err, "must be positive, got %g", x->bw);
+		for (j = 0; j < i; j++)
+			if ((m->xlinks[j].from == x->from &&
+			     m->xlinks[j].to == x->to) ||
+			    (m->xlinks[j].from == x->to &&
+			     m->xlinks[j].to == x->from)) {
+				perr_set(err, "sockets %d-%d are listed twice "
+					 "(interconnect[%d])", x->from, x->to,
+					 j);
+				BAD("interconnect[%d].sockets", i);
+			}
+		if (!figure_ok(x->bw)) {
+			perr_set(err, "must be positive (at least 1 byte/s), "
+				 "got %g", x->bw);
 			BAD("interconnect[%d].bw", i);
 		}
+		if (measure_bad(&x->m, "bytes/s", err))
+			BAD("interconnect[%d].measure", i);
 	}
 #undef BAD
 	ret = 0;
@@ -541,18 +855,6 @@ int machine_check(const struct pandia_machine *m, struct pandia_error *err)
 /* ---- loading ---------------------------------------------------- */
 
 
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
 
 /* obj.key as an object/array of the wanted type; path gets the path */
 static json_t *get(struct json_src *c, json_t *obj, const char *opath,
@@ -574,7 +876,7 @@ static json_t *get(struct json_src *c, json_t *obj, const char *opath,
 			[JSON_STRING] = "a string", [JSON_INTEGER] =
 			"an integer", [JSON_REAL] = "a number",
 		};
-		json_fail(c, path, "must be %s, not %s", want[type], type_name(v));
+		json_fail(c, path, "must be %s, not %s", want[type], json_type_name(v));
 		return NULL;
 	}
 	return v;
@@ -642,7 +944,7 @@ static int get_ints(struct json_src *c, json_t *obj, const char *opath,
 		snprintf(ipath, sizeof(ipath), "%s[%zu]", path, i);
 		if (!json_is_integer(v))
 			return json_fail(c, ipath, "must be an integer, not %s",
-				    type_name(v));
+				    json_type_name(v));
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) > 1 << 24)
 			return json_fail(c, ipath, "%lld is out of range",
@@ -650,6 +952,23 @@ static int get_ints(struct json_src *c, json_t *obj, const char *opath,
 		(*out)[(*n)++] = (int)json_integer_value(v);
 	}
 	return 0;
+}
+
+/* A "unit" at obj, when there is one, is exactly UNIT. */
+static int unit_is(struct json_src *c, json_t *obj, const char *opath,
+		   const char *unit)
+{
+	json_t *v = json_object_get(obj, "unit");
+	char path[160];
+
+	if (!v || (json_is_string(v) && !strcmp(json_string_value(v), unit)))
+		return 0;
+	snprintf(path, sizeof(path), "%s%sunit", opath, *opath ? "." : "");
+	if (!json_is_string(v))
+		return json_fail(c, path, "must be the string \"%s\", not %s",
+				 unit, json_type_name(v));
+	return json_fail(c, path, "must be \"%s\", not \"%s\"", unit,
+			 json_string_value(v));
 }
 
 static int load_measure(struct json_src *c, json_t *obj, const char *opath,
@@ -698,6 +1017,10 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		if (get_int(c, o, ipath, "os_index", &s->os_index, true) < 0 ||
 		    get_ints(c, o, ipath, "cores", &s->cores, &s->n_cores) < 0)
 			return -1;
+		if (s->os_index < 0) {
+			snprintf(path, sizeof(path), "%s.os_index", ipath);
+			return json_fail(c, path, "must not be negative");
+		}
 	}
 
 	a = get(c, t, "topology", "numa_nodes", JSON_ARRAY, path,
@@ -708,19 +1031,35 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 	m->numa = xcalloc((size_t)m->n_numa, sizeof(*m->numa));
 	json_array_foreach(a, i, o) {
 		struct pandia_numa *n = &m->numa[i];
-		double mem;
+		double mem = 0;
 
 		snprintf(ipath, sizeof(ipath), "topology.numa_nodes[%zu]", i);
 		if (!json_is_object(o))
 			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "os_index", &n->os_index, true) < 0 ||
-		    get_int(c, o, ipath, "socket", &n->socket, true) < 0 ||
-		    get_num(c, o, ipath, "memory_bytes", &mem, true) < 0 ||
+		    get_int(c, o, ipath, "socket", &n->socket, true) < 0)
+			return -1;
+		/* null: hwloc gave no size (not the same as 0 bytes) */
+		v = json_object_get(o, "memory_bytes");
+		n->memory_unknown = v && json_is_null(v);
+		if ((!n->memory_unknown &&
+		     get_num(c, o, ipath, "memory_bytes", &mem, true) < 0) ||
 		    get_ints(c, o, ipath, "cores", &n->cores, &n->n_cores) < 0)
 			return -1;
+		if (n->os_index < 0) {
+			snprintf(path, sizeof(path), "%s.os_index", ipath);
+			return json_fail(c, path, "must not be negative");
+		}
+		if (n->memory_unknown)
+			mem = 0;
 		if (mem < 0) {
 			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
 			return json_fail(c, path, "must not be negative");
+		}
+		if (mem > 0x1p60 || mem != floor(mem)) {
+			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
+			return json_fail(c, path, "must be a whole number of "
+					 "bytes up to 2^60, not %g", mem);
 		}
 		n->memory = (unsigned long long)mem;
 		if (n->socket < -1 || n->socket >= m->n_sockets) {
@@ -759,9 +1098,11 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		    get_ints(c, o, ipath, "cores", &ca->cores,
 			     &ca->n_cores) < 0)
 			return -1;
-		if (!(size > 0)) {
+		if (!(size >= 1) || size > 0x1p50 || size != floor(size)) {
+			/* a whole number of bytes a cache can have */
 			snprintf(path, sizeof(path), "%s.size_bytes", ipath);
-			return json_fail(c, path, "must be positive");
+			return json_fail(c, path, "must be a whole number of "
+					 "bytes from 1 to 2^50, not %g", size);
 		}
 		ca->size = (unsigned long long)size;
 	}
@@ -784,6 +1125,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "socket", &co->socket, true) < 0 ||
 		    get_int(c, o, ipath, "numa", &co->numa, true) < 0 ||
+		    get_int(c, o, ipath, "kind", &co->kind, false) < 0 ||
 		    get_ints(c, o, ipath, "pus", &os, &n) < 0) {
 			free(os);
 			return -1;
@@ -825,6 +1167,15 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 			if (get_int(c, caches, path, key, &co->cache[l],
 				    true) < 0)
 				return -1;
+			if (co->cache[l] < 0 || co->cache[l] >= m->n_caches) {
+				snprintf(ipath, sizeof(ipath), "%s.%s", path,
+					 key);
+				return json_fail(c, ipath, "must name a cache "
+						 "(0 to %d), not %d; leave "
+						 "the level out when the core "
+						 "has none", m->n_caches - 1,
+						 co->cache[l]);
+			}
 		}
 	}
 	return 0;
@@ -864,7 +1215,8 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 			return json_fail(c, path, "level %s is listed twice",
 				    level_names[k]);
 		l->present = true;
-		if (get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
+		if (unit_is(c, o, ipath, "bytes/s") < 0 ||
+		    get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
 			    true) < 0 ||
 		    get_num(c, o, ipath, "aggregate_bw", &l->aggregate_bw,
 			    true) < 0 ||
@@ -896,6 +1248,9 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		if (m->links[k].present)
 			return json_fail(c, path, "level %s is also in 'links'",
 				    level_names[k]);
+		if (m->links[k].reason)
+			return json_fail(c, path, "level %s is listed twice",
+				    level_names[k]);
 		if (get_str(c, o, ipath, "reason", &m->links[k].reason,
 			    false) < 0)
 			return -1;
@@ -926,8 +1281,45 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		x->from = pair[0];
 		x->to = pair[1];
 		free(pair);
-		if (get_num(c, o, ipath, "bw", &x->bw, true) < 0 ||
+		if (unit_is(c, o, ipath, "bytes/s") < 0 ||
+		    get_num(c, o, ipath, "bw", &x->bw, true) < 0 ||
 		    load_measure(c, o, ipath, "measure", &x->m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* core.kinds: absent on machines of one kind. */
+static int load_kinds(struct json_src *c, struct pandia_machine *m,
+		      json_t *core)
+{
+	char path[160], ipath[64];
+	json_t *a, *o;
+	size_t i;
+
+	a = get(c, core, "core", "kinds", JSON_ARRAY, path, sizeof(path),
+		false);
+	if (!a)
+		return c->err->text[0] ? -1 : 0;
+	if (json_array_size(a) < 2)
+		return json_fail(c, path, "must list two kinds or more (leave "
+				 "it out for one kind)");
+	m->n_kinds = (int)json_array_size(a);
+	m->kinds = xcalloc((size_t)m->n_kinds, sizeof(*m->kinds));
+	json_array_foreach(a, i, o) {
+		struct pandia_kind *k = &m->kinds[i];
+
+		snprintf(ipath, sizeof(ipath), "core.kinds[%zu]", i);
+		if (!json_is_object(o))
+			return json_fail(c, ipath, "must be an object");
+		if (get_int(c, o, ipath, "efficiency", &k->efficiency,
+			    true) < 0 ||
+		    get_num(c, o, ipath, "frequency_max_mhz", &k->freq_max,
+			    false) < 0 ||
+		    get_num(c, o, ipath, "frequency_base_mhz", &k->freq_base,
+			    false) < 0 ||
+		    get_num(c, o, ipath, "rate", &k->rate, true) < 0 ||
+		    load_measure(c, o, ipath, "measure", &k->m) < 0)
 			return -1;
 	}
 	return 0;
@@ -976,7 +1368,7 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 		snprintf(path, sizeof(path), "pus[%zu]", i);
 		if (!json_is_integer(v))
 			return json_fail(c, path, "must be an integer, not %s",
-				    type_name(v));
+				    json_type_name(v));
 		if (json_integer_value(v) < 0 ||
 		    json_integer_value(v) > 1 << 20)
 			return json_fail(c, path, "%lld is not a PU number",
@@ -998,9 +1390,20 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 		return -1;
 
 	o = get(c, root, "", "core", JSON_OBJECT, path, sizeof(path), true);
-	if (!o || get_num(c, o, "core", "peak_rate", &m->peak_rate, true) < 0 ||
-	    load_measure(c, o, "core", "measure", &m->peak) < 0 ||
-	    get_num(c, o, "core", "smt_aggregate_rate", &m->smt_rate,
+	if (!o || unit_is(c, o, "core", "ops/s") < 0)
+		return -1;
+	v = json_object_get(o, "peak_rate");
+	if (v && json_is_null(v)) {
+		/* unknown: a topology described without figures */
+		if (get_str(c, o, "core", "peak_note", &m->peak_reason,
+			    true) < 0)
+			return -1;
+	} else if (get_num(c, o, "core", "peak_rate", &m->peak_rate,
+			   true) < 0 ||
+		   load_measure(c, o, "core", "measure", &m->peak) < 0) {
+		return -1;
+	}
+	if (get_num(c, o, "core", "smt_aggregate_rate", &m->smt_rate,
 		    false) < 0)
 		return -1;
 	v = json_object_get(o, "smt_aggregate_rate");
@@ -1012,6 +1415,8 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 			   false) < 0) {
 		return -1;
 	}
+	if (load_kinds(c, m, o) < 0)
+		return -1;
 	return load_links(c, m, root);
 }
 
@@ -1068,17 +1473,22 @@ bool machine_same_host(const struct pandia_machine *a,
 {
 	int i;
 
+	char s1[SHORT_BUF], s2[SHORT_BUF];
+
 	*why = NULL;
 	if (!str_eq(a->host, b->host)) {
 		*why = xasprintf("host '%s' is not '%s'",
-				 b->host ? b->host : "?",
-				 a->host ? a->host : "?");
+				 b->host ? shorten(b->host, s1, sizeof(s1)) :
+				 "?", a->host ? shorten(a->host, s2,
+							sizeof(s2)) : "?");
 		return false;
 	}
 	if (!str_eq(a->cpu_model, b->cpu_model)) {
 		*why = xasprintf("CPU '%s' is not '%s'",
-				 b->cpu_model ? b->cpu_model : "?",
-				 a->cpu_model ? a->cpu_model : "?");
+				 b->cpu_model ? shorten(b->cpu_model, s1,
+							sizeof(s1)) : "?",
+				 a->cpu_model ? shorten(a->cpu_model, s2,
+							sizeof(s2)) : "?");
 		return false;
 	}
 	if (a->n_pus != b->n_pus) {
@@ -1143,15 +1553,17 @@ static void print_link(FILE *out, const char *name,
 
 void machine_print_summary(const struct pandia_machine *m, FILE *out)
 {
-	char buf[32], *pus;
+	char buf[32], *pus, s1[SHORT_BUF], s2[SHORT_BUF];
 	int i, k, smt = machine_smt(m), *os;
 
 	os = xmalloc(sizeof(*os) * (size_t)m->n_pus);
 	for (i = 0; i < m->n_pus; i++)
 		os[i] = m->pus[i].os_index;
 	pus = cpuset_format(os, m->n_pus);
-	fprintf(out, "machine %s: %s\n", m->host ? m->host : "?",
-		m->cpu_model ? m->cpu_model : "unknown CPU");
+	fprintf(out, "machine %s: %s\n", m->host ? shorten(m->host, s1,
+							 sizeof(s1)) : "?",
+		m->cpu_model ? shorten(m->cpu_model, s2, sizeof(s2)) :
+		"unknown CPU");
 	fprintf(out, "  %s %s from %s\n",
 		m->origin && !strcmp(m->origin, "measured") ?
 		"measured" : "described",
@@ -1184,14 +1596,26 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 				m->caches[first].n_cores,
 				m->caches[first].n_cores == 1 ? "" : "s");
 	}
-	fprintf(out, "  core rate     %s alone",
-		human_rate(m->peak_rate, "ops/s", buf, sizeof(buf)));
+	if (m->peak_reason)
+		fprintf(out, "  core rate     %s", m->peak_reason);
+	else
+		fprintf(out, "  core rate     %s alone",
+			human_rate(m->peak_rate, "ops/s", buf, sizeof(buf)));
 	if (m->smt_applicable)
 		fprintf(out, ", %s with SMT\n",
 			human_rate(m->smt_rate, "ops/s", buf, sizeof(buf)));
 	else
 		fprintf(out, "; SMT %s\n", m->smt_reason ?
 			m->smt_reason : "not applicable");
+	if (m->n_kinds) {
+		fprintf(out, "  kinds of core");
+		for (i = 0; i < m->n_kinds; i++)
+			fprintf(out, "%s%s (efficiency %d)", i ? ", " : " ",
+				human_rate(m->kinds[i].rate, "ops/s", buf,
+					   sizeof(buf)),
+				m->kinds[i].efficiency);
+		fputc('\n', out);
+	}
 	for (i = 0; i < LVL_COUNT; i++)
 		print_link(out, level_names[i], &m->links[i]);
 	free(pus);

@@ -54,8 +54,13 @@ struct pandia_pu {
 
 struct pandia_core {
 	int socket;		/* index into sockets[] */
-	int numa;		/* index into numa[]: the node whose memory
-				   is local to this core; -1 if none */
+	int numa;		/* index into numa[]: the node its local
+				   allocations go to: the nearest node with
+				   memory that covers it, else the nearest
+				   one elsewhere (its own excluded by the
+				   cpuset); -1 if the machine has none */
+	int kind;		/* index into kinds[] (0 when n_kinds is
+				   0: one kind) */
 	int cache[3];		/* index into caches[] for L1, L2, L3;
 				   -1 when the level does not exist */
 	int n_pus;
@@ -72,8 +77,26 @@ struct pandia_numa {
 	int os_index;		/* the node number numactl takes */
 	int socket;		/* index into sockets[]; -1 if none */
 	unsigned long long memory;	/* bytes; 0 = memoryless node */
+	bool memory_unknown;	/* hwloc gave no size: memory 0, but the
+				   node holds its cores' memory */
 	int n_cores;
-	int *cores;		/* cores local to it */
+	int *cores;		/* cores whose cpuset it covers */
+};
+
+/* memory > 0, or a size hwloc did not give: the node holds pages. */
+#define NUMA_HAS_MEMORY(n) ((n)->memory > 0 || (n)->memory_unknown)
+
+/*
+ * A kind of core on a hybrid machine (hwloc cpukinds), in hwloc's
+ * order: lower efficiency (less performance) first.
+ */
+struct pandia_kind {
+	int efficiency;		/* hwloc's rank; -1 when unknown */
+	double freq_max;	/* FrequencyMaxMHz; 0 when not given */
+	double freq_base;	/* FrequencyBaseMHz; 0 when not given */
+	double rate;		/* ops/s of one thread alone on a core of
+				   this kind */
+	struct pandia_measure m;
 };
 
 struct pandia_cache {
@@ -128,8 +151,11 @@ struct pandia_machine {
 	int n_caches;
 	struct pandia_cache *caches;
 
-	/* core: operations/s of one thread alone on a core */
+	/* core: operations/s of one thread alone on a core; 0 when
+	   unknown (a topology described without figures), peak_reason
+	   then says why (owned; NULL when known) */
 	double peak_rate;
+	char *peak_reason;
 	struct pandia_measure peak;
 	/* aggregate of all PUs of one core together; only with SMT */
 	bool smt_applicable;
@@ -137,9 +163,18 @@ struct pandia_machine {
 	struct pandia_measure smt;
 	char *smt_reason;	/* why not applicable */
 
+	/* hybrid machines: the kinds of core; 0 (no array) means one
+	   kind, of rate peak_rate.  peak_rate is the fastest kind's. */
+	int n_kinds;
+	struct pandia_kind *kinds;
+
 	struct pandia_link links[LVL_COUNT];
 	int n_xlinks;
 	struct pandia_xlink *xlinks;	/* one per pair of sockets */
+
+	/* what loading the topology found worth a warning (lines ending
+	   in a newline; owned, NULL when none; never written) */
+	char *notes;
 };
 
 /* A new, empty machine (all counts 0, all cache indexes -1). */
@@ -167,13 +202,28 @@ int machine_save(const struct pandia_machine *m, const char *path,
 
 /*
  * Check the topology's consistency (each PU once, each core in one
- * socket, indexes in range, positive bandwidths where present).
+ * socket, every reference in range and agreeing with the other side:
+ * a node's socket with its cores', caches with cores, core kinds;
+ * positive bandwidths and rates where present).
  * Returns 0 or -1 with err describing the first problem.
  */
 int machine_check(const struct pandia_machine *m, struct pandia_error *err);
 
 /* Index in pus[] of the PU with OS index os, or -1. */
 int machine_pu_index(const struct pandia_machine *m, int os);
+
+/*
+ * How much slower a thread alone runs on core C than on the fastest
+ * kind: peak_rate / the rate of its kind (1 on one kind).
+ */
+double machine_core_slowdown(const struct pandia_machine *m, int c);
+
+/*
+ * The kind core.peak_rate is for, by hwloc's description: the highest
+ * efficiency, else (efficiencies unknown) the highest frequency.  0 on
+ * one kind.
+ */
+int machine_fastest_kind(const struct pandia_machine *m);
 
 /* PUs per core if every core has the same count, else 0. */
 int machine_smt(const struct pandia_machine *m);

@@ -30,6 +30,12 @@ static const struct cmd commands[] = {
 	  "predict and rank every placement" },
 	{ "validate", cmd_validate, usage_validate,
 	  "measure placements against their predictions" },
+	{ "extrapolate", cmd_extrapolate, usage_extrapolate,
+	  "predict scaling past the cores measured (ESTIMA)" },
+	{ "cpus", cmd_cpus, usage_cpus,
+	  "the OS PU list a CPU expression means" },
+	{ "explain", cmd_explain, usage_explain,
+	  "where the speedup goes: measured and predicted stacks" },
 };
 
 static const char usage_main[] =
@@ -62,18 +68,6 @@ static const struct cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-void usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "pandia %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nsee 'pandia %s --help'\n", cmd);
-	exit(2);
-}
-
 const char *pandia_exe_dir(void)
 {
 	static char dir[PATH_MAX];
@@ -88,18 +82,6 @@ const char *pandia_exe_dir(void)
 	path[n] = '\0';
 	snprintf(dir, sizeof(dir), "%s", dirname(path));
 	return dir;
-}
-
-/* A full disk must be an error, not a silently truncated result. */
-static int finish_stdout(int status)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		if (errno != EPIPE)
-			fprintf(stderr, "pandia: cannot write to standard "
-				"output: %s\n", strerror(errno));
-		return status ? status : 1;
-	}
-	return status;
 }
 
 /* --help or -h among the options (before "--") */
@@ -139,8 +121,8 @@ int main(int argc, char **argv)
 		}
 		c = find_cmd(argv[2]);
 		if (!c) {
-			fprintf(stderr, "pandia: '%s' is not a pandia command; "
-				"see 'pandia --help'\n", argv[2]);
+			error("'%s' is not a pandia command; see "
+			      "'pandia --help'", argv[2]);
 			return 2;
 		}
 		fputs(c->usage, stdout);
@@ -148,8 +130,8 @@ int main(int argc, char **argv)
 	}
 	c = find_cmd(argv[1]);
 	if (!c) {
-		fprintf(stderr, "pandia: '%s' is not a pandia command; see "
-			"'pandia --help'\n", argv[1]);
+		error("'%s' is not a pandia command; see 'pandia --help'",
+		      argv[1]);
 		return 2;
 	}
 	if (wants_help(argc - 1, argv + 1)) {

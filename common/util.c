@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,31 +96,142 @@ char *read_file(const char *path, size_t *len, struct pandia_error *err)
 	return buf;
 }
 
+/* Write all of BUF to FD.  0, or -1 with errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t w = write(fd, buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* The directory part of PATH ("." when none).  New string. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
+}
+
+int output_check(const char *path, struct pandia_error *err)
+{
+	struct stat st;
+	char *dir;
+	int ret = -1;
+
+	if (!path || !*path)
+		return perr_set(err, "the output file name is empty");
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return perr_set(err, "'%s' is a symbolic link: pandia "
+					"replaces files whole, so name the "
+					"file it points to", path);
+		if (S_ISDIR(st.st_mode))
+			return perr_set(err, "'%s' is a directory", path);
+		if (S_ISCHR(st.st_mode))
+			return access(path, W_OK) == 0 ? 0 :
+				perr_errno(err, "cannot write '%s'", path);
+		if (!S_ISREG(st.st_mode))
+			return perr_set(err, "'%s' is not a regular file (a "
+					"FIFO, socket or block device): "
+					"pandia writes files whole, not "
+					"through it", path);
+		if (access(path, W_OK) < 0)
+			return perr_errno(err, "cannot write '%s'", path);
+	} else if (errno != ENOENT) {
+		return perr_errno(err, "cannot use '%s'", path);
+	}
+	/* the temporary file is made beside it */
+	dir = dir_of(path);
+	if (stat(dir, &st) < 0)
+		perr_errno(err, "cannot write '%s': directory '%s'", path,
+			   dir);
+	else if (!S_ISDIR(st.st_mode))
+		perr_set(err, "cannot write '%s': '%s' is not a directory",
+			 path, dir);
+	else if (access(dir, W_OK | X_OK) < 0)
+		perr_errno(err, "cannot write '%s': directory '%s'", path,
+			   dir);
+	else
+		ret = 0;
+	free(dir);
+	return ret;
+}
+
+int lock_path(const char *path, struct pandia_error *err)
+{
+	char *lock = xasprintf("%s.lock", path);
+	int fd;
+
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		perr_errno(err, "cannot open the lock file '%s'", lock);
+		goto out;
+	}
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			perr_errno(err, "cannot lock '%s'", lock);
+			close(fd);
+			fd = -1;
+			break;
+		}
+out:
+	free(lock);
+	return fd;
+}
+
 int write_file_atomic(const char *path, const char *buf, size_t len,
 		      struct pandia_error *err)
 {
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	size_t done = 0;
-	int fd, ret = -1;
+	struct stat st;
+	char *tmp = NULL;
+	mode_t mode, mask;
+	int fd = -1, ret = -1;
 
+	if (output_check(path, err) < 0)
+		return -1;
+	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+		/* /dev/null, a terminal: written through, never replaced */
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return perr_errno(err, "cannot open '%s'", path);
+		if (write_all(fd, buf, len) < 0) {
+			perr_errno(err, "cannot write '%s'", path);
+			close(fd);
+			return -1;
+		}
+		if (close(fd) < 0)
+			return perr_errno(err, "cannot write '%s'", path);
+		return 0;
+	}
+	/* an existing file keeps its mode; a new one gets the umask's */
+	mask = umask(0);
+	umask(mask);
+	mode = lstat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask;
+	tmp = xasprintf("%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		perr_errno(err, "cannot create a temporary file for '%s'",
 			   path);
 		goto out_free;
 	}
-	while (done < len) {
-		ssize_t w = write(fd, buf + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			perr_errno(err, "cannot write '%s'", tmp);
-			goto out_unlink;
-		}
-		done += (size_t)w;
+	if (write_all(fd, buf, len) < 0) {
+		perr_errno(err, "cannot write '%s'", tmp);
+		goto out_unlink;
 	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
 		perr_errno(err, "cannot write '%s'", tmp);
 		goto out_unlink;
 	}
@@ -192,4 +305,46 @@ double median_of(const double *v, int n)
 	m = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
 	free(c);
 	return m;
+}
+
+void iso_date_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int make_dir(const char *dir, struct pandia_error *err)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	return perr_errno(err, "cannot create directory '%s'", dir);
+}
+
+void read_loadavg(double *l)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	l[0] = l[1] = l[2] = NAN;
+	if (!f)
+		return;
+	if (fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3)
+		l[0] = l[1] = l[2] = NAN;
+	fclose(f);
+}
+
+const char *shorten(const char *s, char *buf, size_t size)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!s || n <= SHORT_SHOWN || size < SHORT_BUF)
+		return s;
+	snprintf(buf, size, "%.*s... (%zu bytes)", SHORT_SHOWN - 16, s, n);
+	return buf;
 }

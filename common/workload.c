@@ -55,14 +55,19 @@ int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
 		mp->node = -1;
 		return 0;
 	}
+	if (s && !strcmp(s, "spread")) {
+		mp->kind = MEM_SPREAD;
+		mp->node = -1;
+		return 0;
+	}
 	if (s && !strncmp(s, "node:", 5) && parse_int(s + 5, &node) &&
 	    node >= 0) {
 		mp->kind = MEM_NODE;
 		mp->node = node;
 		return 0;
 	}
-	return perr_set(err, "unknown memory policy '%s' (local, interleave "
-			"or node:N)", s ? s : "");
+	return perr_set(err, "unknown memory policy '%s' (local, interleave, "
+			"spread or node:N)", s ? s : "");
 }
 
 const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
@@ -75,11 +80,25 @@ const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
 	case MEM_INTERLEAVE:
 		snprintf(buf, size, "interleave");
 		break;
+	case MEM_SPREAD:
+		snprintf(buf, size, "spread");
+		break;
 	default:
 		snprintf(buf, size, "node:%d", mp->node);
 		break;
 	}
 	return buf;
+}
+
+const char *os_form_name(enum os_form f)
+{
+	return f == OS_PER_FRACTION ? "per_remote_fraction" :
+		"per_remote_thread";
+}
+
+const char *b_form_name(enum b_form f)
+{
+	return f == B_CORE ? "core" : "whole";
 }
 
 /* ---- objects ---------------------------------------------------- */
@@ -135,7 +154,19 @@ struct pandia_workload *workload_new(void)
 	return w;
 }
 
-static void run_release(struct wl_run *r)
+void wl_run_add_counter(struct wl_run *wr, const char *name, double v)
+{
+	if (!isfinite(v))
+		return;
+	wr->counter_names = xrealloc(wr->counter_names, sizeof(char *) *
+				     (size_t)(wr->n_counters + 1));
+	wr->counter_values = xrealloc(wr->counter_values, sizeof(double) *
+				      (size_t)(wr->n_counters + 1));
+	wr->counter_names[wr->n_counters] = xstrdup(name);
+	wr->counter_values[wr->n_counters++] = v;
+}
+
+void wl_run_release(struct wl_run *r)
 {
 	int i;
 
@@ -170,8 +201,9 @@ void workload_free(struct pandia_workload *w)
 	free(w->date);
 	free(w->version);
 	free(w->note);
+	free(w->unreliable);
 	for (i = 0; i < w->n_runs; i++)
-		run_release(&w->runs[i]);
+		wl_run_release(&w->runs[i]);
 	free(w->runs);
 	wl_param_release(&w->t1);
 	wl_param_release(&w->p);
@@ -180,6 +212,10 @@ void workload_free(struct pandia_workload *w)
 	wl_param_release(&w->b);
 	for (i = 0; i < WR_COUNT; i++)
 		wl_param_release(&w->demand[i]);
+	json_decref(w->models);
+	json_decref(w->memory_found);
+	free(w->source_text);
+	free(w->source_name);
 	free(w);
 }
 
@@ -260,9 +296,17 @@ static int check_param(const struct pandia_workload *w,
 		return perr_set(err, "must not be negative, got %g",
 				prm->value);
 	}
-	if (!strcmp(name, "t1") && prm->known && !(prm->value > 0)) {
+	if (!strcmp(name, "t1") && prm->known && !(prm->value >= 1e-9)) {
 		snprintf(path, plen, "model.t1");
-		return perr_set(err, "must be positive, got %g", prm->value);
+		return perr_set(err, "must be a time of at least 1e-09 s (a "
+				"nanosecond), got %g", prm->value);
+	}
+	if (prm->known && prm->value != 0 && !isnormal(prm->value)) {
+		/* 1e-320: no measurement gives a denormal number */
+		snprintf(path, plen, "model.%s%s%s", name, sep, r);
+		return perr_set(err, "%g is too small to be a measurement (a "
+				"denormal number): 0 or a normal number",
+				prm->value);
 	}
 	if (!isnan(prm->uncertainty) && (!isfinite(prm->uncertainty) ||
 					 prm->uncertainty < 0)) {
@@ -278,13 +322,31 @@ static int check_param(const struct pandia_workload *w,
 	return 0;
 }
 
+bool workload_has_model(const struct pandia_workload *w)
+{
+	size_t k;
+	int i;
+
+	if (!w->models)
+		return true;
+	for (k = 0; k < ARRAY_SIZE(params); k++)
+		if (param_of(w, &params[k])->known ||
+		    param_of(w, &params[k])->status)
+			return true;
+	for (i = 0; i < WR_COUNT; i++)
+		if (w->listed[i])
+			return true;
+	return false;
+}
+
 static int check(const struct pandia_workload *w, char *path, size_t plen,
 		 struct pandia_error *err)
 {
+	bool model = workload_has_model(w);
 	size_t k;
 	int i, j;
 
-	for (k = 0; k < ARRAY_SIZE(params); k++) {
+	for (k = 0; k < ARRAY_SIZE(params) && model; k++) {
 		const struct param_desc *d = &params[k];
 
 		if (check_param(w, param_of(w, d), d->name, NULL, d->lo,
@@ -319,6 +381,10 @@ static int check(const struct pandia_workload *w, char *path, size_t plen,
 			snprintf(path, plen, "runs[%d].times", i);
 			return perr_set(err, "a run needs at least one time");
 		}
+		if (r->has_size && !isfinite(r->size)) {
+			snprintf(path, plen, "runs[%d].size", i);
+			return perr_set(err, "must be a finite number");
+		}
 		for (j = 0; j < r->n_times; j++)
 			if (!(r->times[j] > 0) || !isfinite(r->times[j])) {
 				snprintf(path, plen, "runs[%d].times[%d]", i,
@@ -326,6 +392,10 @@ static int check(const struct pandia_workload *w, char *path, size_t plen,
 				return perr_set(err, "a time must be positive, "
 						"got %g", r->times[j]);
 			}
+	}
+	if (w->has_size && !isfinite(w->size)) {
+		snprintf(path, plen, "size");
+		return perr_set(err, "must be a finite number");
 	}
 	for (i = 1; i < w->n_pus; i++)
 		if (w->pus[i] <= w->pus[i - 1]) {
@@ -429,6 +499,8 @@ static json_t *run_to_json(const struct wl_run *r)
 	for (i = 0; i < r->n_times; i++)
 		json_array_append_new(a, json_real(r->times[i]));
 	json_object_set_new(o, "times", a);
+	if (r->has_size)
+		json_object_set_new(o, "size", json_real(r->size));
 	if (r->n_counters) {
 		json_t *c = json_object();
 
@@ -476,19 +548,36 @@ static json_t *workload_to_json(const struct pandia_workload *w)
 	if (w->has_memory)
 		json_object_set_new(root, "memory", json_string(
 			mempolicy_format(&w->memory, buf, sizeof(buf))));
+	if (w->memory_found)
+		json_object_set_new(root, "memory_found",
+				    json_deep_copy(w->memory_found));
 	set_str(root, "date", w->date);
 	set_str(root, "pandia_version", w->version);
 	set_str(root, "note", w->note);
+	set_str(root, "unreliable", w->unreliable);
+	if (w->has_size)
+		json_object_set_new(root, "size", json_real(w->size));
 
 	a = json_array();
 	for (i = 0; i < w->n_runs; i++)
 		json_array_append_new(a, run_to_json(&w->runs[i]));
 	json_object_set_new(root, "runs", a);
 
-	o = json_object();
-	for (k = 0; k < ARRAY_SIZE(params); k++)
-		param_to_json(o, params[k].name, param_of(w, &params[k]));
-	json_object_set_new(root, "model", demands_to_json(w, o));
+	if (workload_has_model(w)) {
+		o = json_object();
+		for (k = 0; k < ARRAY_SIZE(params); k++)
+			param_to_json(o, params[k].name,
+				      param_of(w, &params[k]));
+		if (w->has_o_s_form)
+			json_object_set_new(o, "o_s_form", json_string(
+				os_form_name(w->o_s_form)));
+		if (w->has_b_form)
+			json_object_set_new(o, "b_form", json_string(
+				b_form_name(w->b_form)));
+		json_object_set_new(root, "model", demands_to_json(w, o));
+	}
+	if (w->models)
+		json_object_set_new(root, "models", json_deep_copy(w->models));
 	return root;
 }
 
@@ -518,110 +607,20 @@ int workload_save(const struct pandia_workload *w, const char *path,
 /* ---- loading ---------------------------------------------------- */
 
 
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-static const char *want_name(json_type t)
-{
-	switch (t) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	default: return "a number";
-	}
-}
-
-static void join(char *path, size_t plen, const char *opath, const char *key)
-{
-	snprintf(path, plen, "%s%s%s", opath, *opath ? "." : "", key);
-}
-
-/* Refuse keys of OBJ that are not in KEYS (NULL-terminated). */
-static int only_keys(struct json_src *c, json_t *obj, const char *opath,
-		     const char *const *keys)
-{
-	const char *key;
-	char path[192];
-	json_t *v;
-	int i;
-
-	json_object_foreach(obj, key, v) {
-		for (i = 0; keys[i]; i++)
-			if (!strcmp(key, keys[i]))
-				break;
-		if (!keys[i]) {
-			join(path, sizeof(path), opath, key);
-			return json_fail(c, path, "unknown field '%s'", key);
-		}
-	}
-	return 0;
-}
-
-/*
- * OBJ.KEY if it has TYPE (integers pass as numbers).  Absent or null:
- * NULL, and an error if REQUIRED.  Wrong type: NULL and an error; tell
- * the two apart with c->err->text[0].
- */
-static json_t *get(struct json_src *c, json_t *obj, const char *opath,
-		   const char *key, json_type type, bool required)
-{
-	json_t *v = json_object_get(obj, key);
-	char path[192];
-
-	join(path, sizeof(path), opath, key);
-	if (!v || json_is_null(v)) {
-		if (required)
-			json_fail(c, v ? path : opath, v ? "must be %s, not null" :
-			     "missing field '%s'", v ? want_name(type) : key);
-		return NULL;
-	}
-	if (json_typeof(v) != type &&
-	    !(type == JSON_REAL && json_is_integer(v))) {
-		json_fail(c, path, "must be %s, not %s", want_name(type),
-		     type_name(v));
-		return NULL;
-	}
-	return v;
-}
-
-static bool failed(struct json_src *c)
-{
-	return c->err->text[0] != '\0';
-}
-
-static int get_str(struct json_src *c, json_t *obj, const char *opath,
-		   const char *key, char **out)
-{
-	json_t *v = get(c, obj, opath, key, JSON_STRING, false);
-
-	*out = v ? xstrdup(json_string_value(v)) : NULL;
-	return failed(c) ? -1 : 0;
-}
 
 /* A PU list given as a string ("0,1,4" or "0-7"). */
 static int get_cpus(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, bool required, int **out, int *n)
 {
-	json_t *v = get(c, obj, opath, key, JSON_STRING, required);
+	json_t *v = json_get(c, obj, opath, key, JSON_STRING, required);
 	struct pandia_error e;
 	char path[192];
 
 	*out = NULL;
 	*n = 0;
 	if (!v)
-		return failed(c) ? -1 : 0;
-	join(path, sizeof(path), opath, key);
+		return json_failed(c) ? -1 : 0;
+	json_path_join(path, sizeof(path), opath, key);
 	if (cpulist_parse(json_string_value(v), out, n, &e) < 0)
 		return json_fail(c, path, "%s", e.text);
 	return 0;
@@ -630,21 +629,21 @@ static int get_cpus(struct json_src *c, json_t *obj, const char *opath,
 static int load_strings(struct json_src *c, json_t *obj, const char *opath,
 			const char *key, char ***out, int *n)
 {
-	json_t *a = get(c, obj, opath, key, JSON_ARRAY, false), *v;
+	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, false), *v;
 	char path[192];
 	size_t i;
 
 	*out = NULL;
 	*n = 0;
 	if (!a)
-		return failed(c) ? -1 : 0;
+		return json_failed(c) ? -1 : 0;
 	*out = xcalloc(json_array_size(a), sizeof(char *));
 	json_array_foreach(a, i, v) {
 		if (!json_is_string(v)) {
 			snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
 				 *opath ? "." : "", key, i);
 			return json_fail(c, path, "must be a string, not %s",
-				    type_name(v));
+				    json_type_name(v));
 		}
 		(*out)[(*n)++] = xstrdup(json_string_value(v));
 	}
@@ -655,23 +654,24 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 		    struct wl_run *r)
 {
 	static const char *const keys[] = {
-		"id", "purpose", "cpus", "stress", "times", "counters", NULL
+		"id", "purpose", "cpus", "stress", "times", "size",
+		"counters", NULL
 	};
 	json_t *a, *v;
 	const char *key;
 	char path[192];
 	size_t i;
 
-	if (only_keys(c, o, opath, keys) < 0)
+	if (json_only_keys(c, o, opath, keys) < 0)
 		return -1;
-	if (!get(c, o, opath, "id", JSON_STRING, true))
+	if (!json_get(c, o, opath, "id", JSON_STRING, true))
 		return -1;
 	r->id = xstrdup(json_string_value(json_object_get(o, "id")));
-	if (get_str(c, o, opath, "purpose", &r->purpose) < 0 ||
+	if (json_get_str(c, o, opath, "purpose", &r->purpose) < 0 ||
 	    get_cpus(c, o, opath, "cpus", true, &r->cpus, &r->n_cpus) < 0 ||
 	    load_strings(c, o, opath, "stress", &r->stress, &r->n_stress) < 0)
 		return -1;
-	a = get(c, o, opath, "times", JSON_ARRAY, true);
+	a = json_get(c, o, opath, "times", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	r->times = xcalloc(json_array_size(a), sizeof(double));
@@ -679,13 +679,20 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 		if (!json_is_number(v)) {
 			snprintf(path, sizeof(path), "%s.times[%zu]", opath, i);
 			return json_fail(c, path, "must be a number, not %s",
-				    type_name(v));
+				    json_type_name(v));
 		}
 		r->times[r->n_times++] = json_number_value(v);
 	}
-	a = get(c, o, opath, "counters", JSON_OBJECT, false);
+	v = json_get(c, o, opath, "size", JSON_REAL, false);
+	if (json_failed(c))
+		return -1;
+	if (v) {
+		r->has_size = true;
+		r->size = json_number_value(v);
+	}
+	a = json_get(c, o, opath, "counters", JSON_OBJECT, false);
 	if (!a)
-		return failed(c) ? -1 : 0;
+		return json_failed(c) ? -1 : 0;
 	r->counter_names = xcalloc(json_object_size(a), sizeof(char *));
 	r->counter_values = xcalloc(json_object_size(a), sizeof(double));
 	json_object_foreach(a, key, v) {
@@ -693,7 +700,7 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 			snprintf(path, sizeof(path), "%s.counters.%s", opath,
 				 key);
 			return json_fail(c, path, "must be a number, not %s",
-				    type_name(v));
+				    json_type_name(v));
 		}
 		r->counter_names[r->n_counters] = xstrdup(key);
 		r->counter_values[r->n_counters++] = json_number_value(v);
@@ -727,7 +734,7 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 		prm->value = json_number_value(v);
 	} else if (!json_is_null(v)) {
 		return json_fail(c, path, "must be a number or null, not %s",
-			    type_name(v));
+			    json_type_name(v));
 	}
 	for (i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s%s", name, suffix[i]);
@@ -736,7 +743,7 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 			snprintf(path, sizeof(path), "model.%s", key);
 			if (!json_is_object(s))
 				return json_fail(c, path, "must be an object by "
-					    "resource, not %s", type_name(s));
+					    "resource, not %s", json_type_name(s));
 			s = json_object_get(s, res);
 			snprintf(path, sizeof(path), "model.%s.%s", key, res);
 		} else {
@@ -747,11 +754,11 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 		if (i == 1) {
 			if (!json_is_number(s))
 				return json_fail(c, path, "must be a number, not %s",
-					    type_name(s));
+					    json_type_name(s));
 			prm->uncertainty = json_number_value(s);
 		} else if (!json_is_string(s)) {
 			return json_fail(c, path, "must be a string, not %s",
-				    type_name(s));
+				    json_type_name(s));
 		} else if (i == 0) {
 			prm->source = xstrdup(json_string_value(s));
 		} else {
@@ -797,21 +804,48 @@ static int load_model(struct json_src *c, struct pandia_workload *w, json_t *m)
 		"l", "l_source", "l_uncertainty", "l_status",
 		"b", "b_source", "b_uncertainty", "b_status",
 		"demands", "demands_source", "demands_uncertainty",
-		"demands_status", NULL
+		"demands_status", "o_s_form", "b_form", NULL
 	};
 	const char *key;
 	json_t *d, *v;
-	char path[192];
+	char path[192], *form = NULL;
 	size_t k;
 
-	if (only_keys(c, m, "model", keys) < 0)
+	if (json_only_keys(c, m, "model", keys) < 0 ||
+	    json_get_str(c, m, "model", "o_s_form", &form) < 0)
 		return -1;
+	if (form) {
+		w->has_o_s_form = true;
+		if (!strcmp(form, "per_remote_fraction"))
+			w->o_s_form = OS_PER_FRACTION;
+		else if (strcmp(form, "per_remote_thread"))
+			w->has_o_s_form = false;
+		free(form);
+		form = NULL;
+		if (!w->has_o_s_form)
+			return json_fail(c, "model.o_s_form", "unknown form "
+					 "(per_remote_thread or "
+					 "per_remote_fraction)");
+	}
+	if (json_get_str(c, m, "model", "b_form", &form) < 0)
+		return -1;
+	if (form) {
+		w->has_b_form = true;
+		if (!strcmp(form, "core"))
+			w->b_form = B_CORE;
+		else if (strcmp(form, "whole"))
+			w->has_b_form = false;
+		free(form);
+		if (!w->has_b_form)
+			return json_fail(c, "model.b_form", "unknown form "
+					 "(whole or core)");
+	}
 	for (k = 0; k < ARRAY_SIZE(params); k++)
 		if (load_param(c, m, params[k].name, NULL,
 			       json_object_get(m, params[k].name),
 			       param_of(w, &params[k])) < 0)
 			return -1;
-	d = get(c, m, "model", "demands", JSON_OBJECT, true);
+	d = json_get(c, m, "model", "demands", JSON_OBJECT, true);
 	if (!d)
 		return -1;
 	json_object_foreach(d, key, v) {
@@ -845,14 +879,15 @@ static int load_machine_id(struct json_src *c, struct pandia_workload *w,
 	};
 	int i, j;
 
-	if (only_keys(c, o, "machine", keys) < 0 ||
-	    get_str(c, o, "machine", "host", &w->host) < 0 ||
-	    get_str(c, o, "machine", "cpu_model", &w->cpu_model) < 0 ||
+	if (json_only_keys(c, o, "machine", keys) < 0 ||
+	    json_get_str(c, o, "machine", "host", &w->host) < 0 ||
+	    json_get_str(c, o, "machine", "cpu_model", &w->cpu_model) < 0 ||
 	    get_cpus(c, o, "machine", "pus", false, &w->pus, &w->n_pus) < 0 ||
-	    get_str(c, o, "machine", "file", &w->machine_file) < 0)
+	    json_get_str(c, o, "machine", "file", &w->machine_file) < 0)
 		return -1;
-	/* a set: sorted, each once */
-	qsort(w->pus, (size_t)w->n_pus, sizeof(int), cmp_int);
+	/* a set: sorted, each once (none: w->pus is NULL, nothing to sort) */
+	if (w->n_pus > 1)
+		qsort(w->pus, (size_t)w->n_pus, sizeof(int), cmp_int);
 	for (i = 1, j = 1; i < w->n_pus; i++) {
 		if (w->pus[i] == w->pus[j - 1])
 			return json_fail(c, "machine.pus", "PU %d is listed twice",
@@ -865,8 +900,10 @@ static int load_machine_id(struct json_src *c, struct pandia_workload *w,
 static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root)
 {
 	static const char *const keys[] = {
-		"schema", "command", "machine", "counters", "memory", "date",
-		"pandia_version", "note", "runs", "model", NULL
+		"schema", "command", "machine", "counters", "memory",
+		"memory_found", "date", "pandia_version", "note", "unreliable",
+		"size", "runs", "model", "models",
+		NULL
 	};
 	static const char *const ckeys[] = { "backend", "note", NULL };
 	struct pandia_error e;
@@ -876,26 +913,26 @@ static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root
 
 	if (!json_is_object(root))
 		return json_fail(c, "", "the description must be a JSON object");
-	if (!get(c, root, "", "schema", JSON_STRING, true))
+	if (!json_get(c, root, "", "schema", JSON_STRING, true))
 		return -1;
 	schema = (char *)json_string_value(json_object_get(root, "schema"));
 	if (strcmp(schema, PANDIA_WORKLOAD_SCHEMA))
 		return json_fail(c, "schema", "unknown schema version '%s' (this "
 			    "pandia reads \"%s\")", schema,
 			    PANDIA_WORKLOAD_SCHEMA);
-	if (only_keys(c, root, "", keys) < 0 ||
+	if (json_only_keys(c, root, "", keys) < 0 ||
 	    load_strings(c, root, "", "command", &w->command,
 			 &w->n_command) < 0)
 		return -1;
-	o = get(c, root, "", "machine", JSON_OBJECT, false);
+	o = json_get(c, root, "", "machine", JSON_OBJECT, false);
 	if (o && load_machine_id(c, w, o) < 0)
 		return -1;
-	o = get(c, root, "", "counters", JSON_OBJECT, false);
-	if (o && (only_keys(c, o, "counters", ckeys) < 0 ||
-		  get_str(c, o, "counters", "backend", &w->counters) < 0 ||
-		  get_str(c, o, "counters", "note", &w->counters_note) < 0))
+	o = json_get(c, root, "", "counters", JSON_OBJECT, false);
+	if (o && (json_only_keys(c, o, "counters", ckeys) < 0 ||
+		  json_get_str(c, o, "counters", "backend", &w->counters) < 0 ||
+		  json_get_str(c, o, "counters", "note", &w->counters_note) < 0))
 		return -1;
-	if (failed(c) || get_str(c, root, "", "memory", &mem) < 0)
+	if (json_failed(c) || json_get_str(c, root, "", "memory", &mem) < 0)
 		return -1;
 	if (mem) {
 		w->has_memory = true;
@@ -905,12 +942,25 @@ static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root
 		}
 		free(mem);
 	}
-	if (get_str(c, root, "", "date", &w->date) < 0 ||
-	    get_str(c, root, "", "pandia_version", &w->version) < 0 ||
-	    get_str(c, root, "", "note", &w->note) < 0)
+	o = json_get(c, root, "", "memory_found", JSON_OBJECT, false);
+	if (json_failed(c))
 		return -1;
-	o = get(c, root, "", "runs", JSON_ARRAY, false);
-	if (failed(c))
+	if (o)
+		w->memory_found = json_incref(o);
+	if (json_get_str(c, root, "", "date", &w->date) < 0 ||
+	    json_get_str(c, root, "", "pandia_version", &w->version) < 0 ||
+	    json_get_str(c, root, "", "note", &w->note) < 0 ||
+	    json_get_str(c, root, "", "unreliable", &w->unreliable) < 0)
+		return -1;
+	v = json_get(c, root, "", "size", JSON_REAL, false);
+	if (json_failed(c))
+		return -1;
+	if (v) {
+		w->has_size = true;
+		w->size = json_number_value(v);
+	}
+	o = json_get(c, root, "", "runs", JSON_ARRAY, false);
+	if (json_failed(c))
 		return -1;
 	if (o) {
 		w->runs = xcalloc(json_array_size(o), sizeof(*w->runs));
@@ -918,16 +968,32 @@ static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root
 			snprintf(path, sizeof(path), "runs[%zu]", i);
 			if (!json_is_object(v))
 				return json_fail(c, path, "must be an object, not "
-					    "%s", type_name(v));
+					    "%s", json_type_name(v));
 			w->n_runs++;
 			if (load_run(c, v, path, &w->runs[i]) < 0)
 				return -1;
 		}
 	}
-	o = get(c, root, "", "model", JSON_OBJECT, true);
-	if (!o)
+	/* the other models' parameters: each model reads its own */
+	o = json_get(c, root, "", "models", JSON_OBJECT, false);
+	if (json_failed(c))
 		return -1;
-	return load_model(c, w, o);
+	if (o) {
+		const char *name;
+
+		json_object_foreach(o, name, v) {
+			snprintf(path, sizeof(path), "models.%s", name);
+			if (!json_is_object(v))
+				return json_fail(c, path, "must be an object, "
+						 "not %s", json_type_name(v));
+		}
+		w->models = json_incref(o);
+	}
+	/* the Pandia model's: required unless another model's are there */
+	o = json_get(c, root, "", "model", JSON_OBJECT, !w->models);
+	if (json_failed(c))
+		return -1;
+	return o ? load_model(c, w, o) : 0;
 }
 
 struct pandia_workload *workload_parse(const char *text, const char *source,
@@ -944,6 +1010,8 @@ struct pandia_workload *workload_parse(const char *text, const char *source,
 	if (!root)
 		return NULL;
 	w = workload_new();
+	w->source_text = xstrdup(text);
+	w->source_name = xstrdup(source ? source : "");
 	if (load_root(&c, w, root) < 0)
 		goto fail;
 	if (check(w, path, sizeof(path), c.err) < 0) {

@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 #include "common/machine.h"
 
@@ -44,6 +46,9 @@ enum mem_kind {
 	MEM_LOCAL,		/* each thread's pages on its own node */
 	MEM_INTERLEAVE,		/* pages over every node with memory */
 	MEM_NODE,		/* every page on one node */
+	MEM_SPREAD,		/* first touch by the threads: pages over
+				   the nodes of the sockets in use, in
+				   proportion to their threads */
 };
 
 struct pandia_mempolicy {
@@ -51,9 +56,20 @@ struct pandia_mempolicy {
 	int node;		/* OS index of the node, for MEM_NODE */
 };
 
-/* Parse "local", "interleave" or "node:N".  Returns 0 or -1 with err. */
+/*
+ * Parse "local", "interleave", "spread" or "node:N".  Returns 0 or -1
+ * with err.
+ */
 int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
 		    struct pandia_error *err);
+/* How o_s grows (model.o_s_form) and what b multiplies (model.b_form). */
+enum os_form { OS_PER_THREAD, OS_PER_FRACTION };
+enum b_form { B_WHOLE, B_CORE };
+
+/* "per_remote_thread", "per_remote_fraction"; "whole", "core" */
+const char *os_form_name(enum os_form f);
+const char *b_form_name(enum b_form f);
+
 /* Its name as parsed ("node:1"); writes into buf and returns it. */
 const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
 			     unsigned size);
@@ -82,6 +98,8 @@ struct wl_run {
 	char **stress;		/* co-run stressors: "cpu@3" */
 	int n_times;
 	double *times;		/* every repetition, seconds */
+	bool has_size;
+	double size;		/* the input size it ran ({size}) */
 	int n_counters;
 	char **counter_names;	/* counter readings, or none */
 	double *counter_values;
@@ -102,9 +120,21 @@ struct pandia_workload {
 	char *counters_note;	/* or NULL */
 	bool has_memory;
 	struct pandia_mempolicy memory;	/* how its memory is placed */
+	/*
+	 * Where the profile found the pages ("memory_found": the run, the
+	 * pages seen and each policy's share), as evidence for memory.
+	 * Owned reference, or NULL.
+	 */
+	json_t *memory_found;
 	char *date;		/* or NULL */
 	char *version;		/* the pandia that wrote it, or NULL */
 	char *note;		/* or NULL */
+	char *unreliable;	/* why its parameters are too uncertain to
+				   rank placements with (profiled with
+				   --keep-unreliable), or NULL: reliable */
+	/* the input size the Pandia model's runs used (--size) */
+	bool has_size;
+	double size;
 
 	int n_runs;
 	struct wl_run *runs;
@@ -116,8 +146,34 @@ struct pandia_workload {
 				   relative to t1, >= 0 */
 	struct wl_param l;	/* load-balancing factor, [0, 1] */
 	struct wl_param b;	/* core burstiness, >= 0 */
+	/*
+	 * How o_s grows with the remote threads ("o_s_form"): per remote
+	 * thread (the paper, 4.3; the default) or per remote fraction of
+	 * the other threads; whether the profile tested it (a run at a
+	 * second cross-socket split).
+	 */
+	enum os_form o_s_form;
+	bool has_o_s_form;
+	/*
+	 * What b multiplies ("b_form"): the whole resource slowdown (the
+	 * paper's Figure 7c; the default) or the core-throughput part of
+	 * it only.
+	 */
+	enum b_form b_form;
+	bool has_b_form;
 	bool listed[WR_COUNT];	/* demand present in the file */
 	struct wl_param demand[WR_COUNT];
+
+	/*
+	 * The other models' parameters, "models" in the file: an object
+	 * of objects, one per model by its name, each read and written by
+	 * its model (predictor/models.h).  Owned reference, or NULL.
+	 */
+	json_t *models;
+	/* the text it was read from and its name, for the models' error
+	   messages (json_src); NULL when not read from text */
+	char *source_text;
+	char *source_name;
 };
 
 /* A new, empty workload (no demand listed, parameters unknown). */
@@ -135,6 +191,12 @@ struct pandia_workload *workload_load(const char *path,
 /* The same from text in memory; SOURCE names it in errors. */
 struct pandia_workload *workload_parse(const char *text, const char *source,
 				       struct pandia_error *err);
+
+/*
+ * Whether w holds the Pandia model's parameters ("model"): a
+ * description may carry only other models' (under "models").
+ */
+bool workload_has_model(const struct pandia_workload *w);
 
 /*
  * Check the values (ranges, nulls explained, unique run ids).
@@ -169,6 +231,12 @@ bool wl_param_is_bound(const struct wl_param *prm);
  */
 bool workload_machine_matches(const struct pandia_workload *w,
 			      const struct pandia_machine *m, char **why);
+
+/* Add a counter reading NAME = V to run wr (nothing when V is not finite). */
+void wl_run_add_counter(struct wl_run *wr, const char *name, double v);
+
+/* Release what one run owns (its struct stays). */
+void wl_run_release(struct wl_run *r);
 
 /* Release one parameter's strings and reset it to unknown. */
 void wl_param_release(struct wl_param *prm);

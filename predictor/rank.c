@@ -18,8 +18,6 @@
 struct collect {
 	struct ranking *r;
 	size_t cap;
-	long limit;		/* stop after this many (count only) */
-	bool store;
 };
 
 static int collect_one(const struct space *sp, const uint16_t *st,
@@ -29,10 +27,6 @@ static int collect_one(const struct space *sp, const uint16_t *st,
 	struct ranking *r = c->r;
 	size_t ns = (size_t)sp->n_slots;
 
-	if (!c->store) {
-		r->n++;
-		return c->limit > 0 && (long)r->n > c->limit;
-	}
 	if (r->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 4096;
 		r->e = xrealloc(r->e, sizeof(*r->e) * c->cap);
@@ -45,16 +39,20 @@ static int collect_one(const struct space *sp, const uint16_t *st,
 	return 0;
 }
 
-/* How many placements enumerate() would visit, or limit + 1. */
-static long count_upto(const struct space *sp, int threads, int layouts,
-		       long limit)
+/* Whether the space with LAYOUTS (0: all) holds more than MAX placements
+   of THREADS threads (0: any). */
+static bool too_many(const struct space *sp, int threads, int layouts,
+		     long max)
 {
-	struct ranking tmp;
-	struct collect c = { &tmp, 0, limit, false };
+	struct space_count c = space_count_layouts(sp, layouts);
+	double n;
 
-	memset(&tmp, 0, sizeof(tmp));
-	space_enumerate(sp, threads, layouts, collect_one, &c);
-	return (long)tmp.n;
+	if (!c.overflow && c.n <= (unsigned __int128)max)
+		return false;
+	if (!threads)
+		return true;
+	n = space_count_threads(sp, threads, layouts);
+	return n < 0 || n > (double)max;
 }
 
 /* ---- parallel prediction ---------------------------------------- */
@@ -150,6 +148,37 @@ static void predict_all(struct ranking *r, const struct model_params *prm,
 	pthread_mutex_destroy(&lock);
 }
 
+/* Every entry predicted by another model, one after the other. */
+static int predict_model(struct ranking *r, const struct rank_opts *o,
+			 struct pandia_error *err)
+{
+	size_t i;
+
+	r->workers = 1;
+	for (i = 0; i < r->n; i++) {
+		struct rank_entry *e = &r->e[i];
+		struct model_prediction pr = { NAN, NAN, NULL, NULL, NAN };
+		int *pus, n, t, c, s, rc;
+
+		n = space_pus(r->sp, r->arena + e->st, &pus);
+		rc = o->model->predict(o->state, pus, n, o->size, &pr, err);
+		free(pus);
+		if (rc < 0)
+			return -1;
+		if (!r->warning)
+			r->warning = pr.warning;
+		space_usage(r->sp, r->arena + e->st, &t, &c, &s);
+		e->time = pr.time > 0 && isfinite(pr.time) ? pr.time : 1e300;
+		e->tq = llround(log(e->time) * 1e6);
+		e->speedup = pr.speedup;
+		e->threads = (uint16_t)t;
+		e->cores = (uint16_t)c;
+		e->sockets = (uint16_t)s;
+		e->bott = BN_NONE;
+	}
+	return 0;
+}
+
 /* ---- the ranking ------------------------------------------------ */
 
 int rank_all(const struct space *sp, const struct model_params *prm,
@@ -166,30 +195,45 @@ int rank_all(const struct space *sp, const struct model_params *prm,
 	r->sp = sp;
 	r->full = space_count_all(sp);
 	total = r->full.n;
-	/* the full space, or the reduced one when that is too large */
+	/* the full space, or the reduced one when that is too large:
+	   counted, never enumerated: by arithmetic (any thread count,
+	   so never fewer than with --threads), then for --threads by
+	   dynamic programming over thread counts */
 	if (r->full.overflow || total > (unsigned __int128)max) {
-		if (count_upto(sp, o->threads, 0, max) > max) {
+		if (too_many(sp, o->threads, 0, max)) {
 			r->max_layouts = 2;
-			if (count_upto(sp, o->threads, 2, max) > max)
+			if (too_many(sp, o->threads, 2, max))
 				r->max_layouts = 1;
 			if (r->max_layouts == 1 &&
-			    count_upto(sp, o->threads, 1, max) > max)
+			    too_many(sp, o->threads, 1, max)) {
+				char buf[64];
+
+				space_count_format(space_count_layouts(sp, 1),
+						   buf, sizeof(buf));
 				return perr_set(err, "too many placements to "
-						"rank, even with sockets in "
-						"one layout (more than %ld); "
-						"try --threads N or a lower "
-						"--oversubscribe", max);
+						"rank: %s even with the "
+						"sockets of each kind in one "
+						"layout, more than "
+						"--max-placements %ld; try "
+						"--threads N, a lower "
+						"--oversubscribe or a larger "
+						"--max-placements", buf, max);
+			}
 		}
 	}
 	memset(&c, 0, sizeof(c));
 	c.r = r;
-	c.store = true;
 	space_enumerate(sp, o->threads, r->max_layouts, collect_one, &c);
 	if (!r->n)
 		return perr_set(err, "no placement has %d threads (the "
 				"machine takes 1 to %d)", o->threads,
 				sp->m->n_pus * sp->k);
-	predict_all(r, prm, o->workers);
+	if (o->model && o->model != &model_pandia) {
+		if (predict_model(r, o, err) < 0)
+			return -1;
+	} else {
+		predict_all(r, prm, o->workers);
+	}
 	r->seconds = now_seconds() - t0;
 	return 0;
 }

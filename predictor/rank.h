@@ -24,7 +24,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "predictor/model.h"
+#include "predictor/models.h"
+#include "predictor/pandia/model.h"
 #include "predictor/space.h"
 
 #define RANK_DEFAULT_MAX 5000000L
@@ -50,12 +51,23 @@ struct ranking {
 	int max_layouts;	/* 0: the full space was ranked */
 	int workers;
 	double seconds;		/* wall time to enumerate and predict */
+	const char *warning;	/* the first prediction's warning (static),
+				   or NULL */
 };
 
 struct rank_opts {
 	int threads;		/* only placements with this many; 0 all */
 	long max_placements;	/* full space above this: reduced */
 	int workers;		/* 0: one per online CPU (at most 16) */
+	/*
+	 * Another model than the Pandia model's own fast path: each
+	 * placement predicted by model->predict(state, ...), one after
+	 * the other.  NULL: the Pandia model with PRM.
+	 */
+	const struct model_def *model;
+	void *state;
+	double size;		/* input size for model->predict; NAN: as
+				   profiled */
 };
 
 /*

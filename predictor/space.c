@@ -42,7 +42,7 @@ void core_state_of(struct core_state *cs, const int *cnt, int n_pus,
 /* ---- core groups ------------------------------------------------ */
 
 struct core_key {
-	int n_pus, numa;
+	int n_pus, numa, kind;
 	int shared[3];
 	bool has[3];
 };
@@ -56,6 +56,7 @@ static void core_key(const struct pandia_machine *m, int c,
 	memset(k, 0, sizeof(*k));
 	k->n_pus = co->n_pus;
 	k->numa = co->numa;
+	k->kind = co->kind;
 	for (l = 0; l < 3; l++) {
 		k->has[l] = co->cache[l] >= 0;
 		k->shared[l] = co->cache[l] >= 0 &&
@@ -79,6 +80,8 @@ static int group_cmp(const struct pandia_machine *m,
 
 	if (a->n_pus != b->n_pus)
 		return a->n_pus - b->n_pus;
+	if (a->kind != b->kind)
+		return b->kind - a->kind;	/* the faster kind first */
 	if (a->n_cores != b->n_cores)
 		return a->n_cores - b->n_cores;
 	for (l = 0; l < 3; l++) {
@@ -122,6 +125,7 @@ static void build_groups(struct space *sp)
 				g->socket = s;
 				g->n_pus = m->cores[c].n_pus;
 				g->numa = m->cores[c].numa;
+				g->kind = m->cores[c].kind;
 				for (l = 0; l < 3; l++)
 					g->shared[l] = keys[c].shared[l];
 				g->cores = xcalloc((size_t)so->n_cores,
@@ -179,7 +183,7 @@ static int *socket_signature(const struct space *sp, int s, int *len)
 {
 	const struct pandia_machine *m = sp->m;
 	int ng = sp->sock_ngroups[s], i, l, n = 0, nn = 0, nc[3] = { 0 };
-	int *sig = xcalloc((size_t)(ng * 10 + m->n_numa * 2 + 4), sizeof(int));
+	int *sig = xcalloc((size_t)(ng * 12 + m->n_numa * 3 + 4), sizeof(int));
 	int *nodes = xcalloc((size_t)(m->n_numa + 1), sizeof(int));
 	int *inst[3];
 
@@ -193,7 +197,15 @@ static int *socket_signature(const struct space *sp, int s, int *len)
 
 		sig[n++] = g->n_cores;
 		sig[n++] = g->n_pus;
-		sig[n++] = g->numa < 0 ? -1 : rank_of(nodes, &nn, g->numa);
+		sig[n++] = g->kind;
+		/* a node on another socket: which one, not just its rank
+		   (sockets that reach different nodes are not alike) */
+		if (g->numa >= 0 && m->numa[g->numa].socket >= 0 &&
+		    m->numa[g->numa].socket != s)
+			sig[n++] = -2 - g->numa;
+		else
+			sig[n++] = g->numa < 0 ? -1 :
+				rank_of(nodes, &nn, g->numa);
 		for (l = 0; l < 3; l++) {
 			sig[n++] = c0->cache[l] >= 0;
 			sig[n++] = g->shared[l] < 0 ? -1 :
@@ -206,6 +218,9 @@ static int *socket_signature(const struct space *sp, int s, int *len)
 			continue;
 		sig[n++] = sp->memnode[i];
 		sig[n++] = i == sp->mem_node;
+		/* a node that cores of other sockets have as their own:
+		   this socket is like no other */
+		sig[n++] = sp->remote_users[i] ? s : -1;
 	}
 	for (l = 0; l < 3; l++)
 		free(inst[l]);
@@ -499,9 +514,17 @@ static int build_states(struct space *sp, struct sclass *cl,
 			       g.groups[i].n_cores);
 	}
 	if (total > MAX_STATES) {
-		perr_set(err, "a socket has %.3g states with %d threads per "
-			 "PU: too many to enumerate (lower --oversubscribe)",
-			 total, sp->k);
+		if (sp->k > 1)
+			perr_set(err, "too many placements: a socket has %.3g "
+				 "states with %d threads per PU, more than %d "
+				 "(lower --oversubscribe)", total, sp->k,
+				 MAX_STATES);
+		else
+			perr_set(err, "too many placements: a socket of %d "
+				 "cores has %.3g states, more than %d (pandia "
+				 "ranks sockets of up to about 2,000 two-PU "
+				 "cores)",
+				 sp->m->sockets[s].n_cores, total, MAX_STATES);
 		goto out;
 	}
 	g.cur = xcalloc((size_t)ng * 32 + 1, sizeof(*g.cur));
@@ -534,17 +557,37 @@ static void build_memory(struct space *sp)
 	sp->memnode = xcalloc((size_t)m->n_numa + 1, sizeof(bool));
 	sp->sock_memnodes = xcalloc((size_t)m->n_sockets, sizeof(int));
 	for (i = 0; i < m->n_numa; i++)
-		if (m->numa[i].memory > 0)
+		if (NUMA_HAS_MEMORY(&m->numa[i]))
 			any = true;
 	/* nodes without memory take no interleaved pages, unless no node
-	   reports its memory (synthetic topologies may not) */
+	   reports its memory (descriptions made before sizes could be
+	   unknown) */
 	for (i = 0; i < m->n_numa; i++) {
-		sp->memnode[i] = !any || m->numa[i].memory > 0;
+		sp->memnode[i] = !any || NUMA_HAS_MEMORY(&m->numa[i]);
 		if (!sp->memnode[i])
 			continue;
 		sp->n_memnodes++;
 		if (m->numa[i].socket >= 0)
 			sp->sock_memnodes[m->numa[i].socket]++;
+	}
+	/* who has which node as its own */
+	sp->remote_users = xcalloc((size_t)m->n_numa + 1, sizeof(int));
+	sp->offnode = xcalloc((size_t)m->n_numa + 1, sizeof(bool));
+	for (i = 0; i < m->n_numa; i++)
+		sp->offnode[i] = m->numa[i].socket < 0 && sp->memnode[i];
+	for (i = 0; i < m->n_cores; i++) {
+		int nd = m->cores[i].numa;
+
+		if (nd < 0 || m->numa[nd].socket < 0)
+			sp->local_nosocket = true;
+		if (nd < 0)
+			continue;
+		sp->offnode[nd] = false;
+		if (m->numa[nd].socket >= 0 &&
+		    m->numa[nd].socket != m->cores[i].socket) {
+			sp->remote_users[nd]++;
+			sp->remote_local = true;
+		}
 	}
 }
 
@@ -671,6 +714,8 @@ void space_free(struct space *sp)
 	free(sp->pair_bw);
 	free(sp->memnode);
 	free(sp->sock_memnodes);
+	free(sp->remote_users);
+	free(sp->offnode);
 	free(sp->symmetry_note);
 	free(sp);
 }
@@ -710,6 +755,221 @@ struct space_count space_count_all(const struct space *sp)
 	if (!c.overflow)
 		c.n -= 1;	/* the empty placement */
 	return c;
+}
+
+/* a * b, saturating; *over set when it saturates */
+static unsigned __int128 mul_sat(unsigned __int128 a, unsigned __int128 b,
+				 bool *over)
+{
+	const unsigned __int128 max = ~(unsigned __int128)0;
+
+	if (a && b > max / a) {
+		*over = true;
+		return max;
+	}
+	return a * b;
+}
+
+/* C(n, k), saturating */
+static unsigned __int128 binom_sat(long long n, int k, bool *over)
+{
+	unsigned __int128 b = 1;
+	int i;
+
+	if (k < 0 || n < k)
+		return 0;
+	if (k > n - k)
+		k = (int)(n - k);
+	for (i = 1; i <= k; i++) {
+		b = mul_sat(b, (unsigned __int128)(n - k + i), over);
+		if (*over)
+			return b;
+		b /= (unsigned)i;
+	}
+	return b;
+}
+
+struct space_count space_count_layouts(const struct space *sp, int layouts)
+{
+	struct space_count c = { 1, false };
+	int i, d;
+
+	if (layouts <= 0)
+		return space_count_all(sp);
+	for (i = 0; i < sp->n_classes; i++) {
+		const struct sclass *cl = &sp->classes[i];
+		unsigned __int128 sum = 0, t;
+		int top = layouts < cl->n_sockets ? layouts : cl->n_sockets;
+
+		/*
+		 * d distinct non-empty states among the class's S sockets:
+		 * which d of the N - 1, and how many sockets take each
+		 * (at least one) with the rest empty: C(S, d) ways (the
+		 * compositions of S - e into d parts, summed over e).
+		 */
+		for (d = 0; d <= top; d++) {
+			t = mul_sat(binom_sat(cl->n_states - 1, d, &c.overflow),
+				    binom_sat(cl->n_sockets, d, &c.overflow),
+				    &c.overflow);
+			sum = sum + t < sum ? (c.overflow = true,
+					       ~(unsigned __int128)0) : sum + t;
+		}
+		c.n = mul_sat(c.n, sum, &c.overflow);
+	}
+	if (!c.overflow)
+		c.n -= 1;	/* the empty placement */
+	return c;
+}
+
+#define COUNT_SAT 1e300
+
+static double add_sat(double a, double b)
+{
+	return a + b > COUNT_SAT ? COUNT_SAT : a + b;
+}
+
+/* C(n, k) as a double (saturating) */
+static double binom_d(double n, int k)
+{
+	double r = 1;
+	int i;
+
+	if (k < 0 || n < k)
+		return 0;
+	for (i = 1; i <= k && r < COUNT_SAT; i++)
+		r = r * (n - k + i) / i;
+	return r < COUNT_SAT ? r : COUNT_SAT;
+}
+
+/*
+ * One class's placements by thread count (q[0..T], T = TARGET):
+ * multisets of its S sockets' states with at most LAYOUTS distinct
+ * non-empty ones (0: any), h[t] the non-empty states with t threads.
+ * Returns -1 when the full count would take too long, or for a limit
+ * of 3 layouts or more below S (which the ranking never asks for).
+ */
+static int class_poly(const struct sclass *cl, int T, int layouts, double *q)
+{
+	int S = cl->n_sockets, tmax = cl->states[cl->n_states - 1].threads;
+	int t, u, a, b, s, x, j, ret = 0;
+	double *h = xcalloc((size_t)tmax + 1, sizeof(double));
+
+	for (x = 1; x < cl->n_states; x++)
+		h[cl->states[x].threads]++;
+	for (x = 0; x <= T; x++)
+		q[x] = 0;
+	q[0] = 1;
+	if (layouts >= S)
+		layouts = 0;	/* no limit on this class */
+	if (layouts > 2) {
+		ret = -1;	/* not needed by the ranking */
+		goto out;
+	}
+	if (layouts == 1) {
+		for (t = 1; t <= tmax && t <= T; t++)
+			for (a = 1; a <= S && a * t <= T; a++)
+				q[a * t] = add_sat(q[a * t], h[t]);
+	} else if (layouts == 2) {
+		for (t = 1; t <= tmax && t <= T; t++)
+			for (a = 1; a <= S && a * t <= T; a++)
+				q[a * t] = add_sat(q[a * t], h[t]);
+		/* two distinct states, a and b sockets (ordered: they
+		   differ) */
+		for (t = 1; t <= tmax && t <= T; t++)
+			for (u = t; u <= tmax && t + u <= T; u++) {
+				double pairs = u == t ? binom_d(h[t], 2) :
+					h[t] * h[u];
+
+				if (!(pairs > 0))
+					continue;
+				for (a = 1; a < S; a++)
+					for (b = 1; a + b <= S &&
+					     a * t + b * u <= T; b++)
+						q[a * t + b * u] = add_sat(
+							q[a * t + b * u],
+							pairs);
+			}
+	} else {
+		/* any states: g[s][tau], s non-empty sockets so far */
+		double work = 0, *g = NULL;
+
+		for (t = 1; t <= tmax && t <= T; t++)
+			work += (double)S * (T + 1) *
+				(S < T / t + 1 ? S : T / t + 1);
+		if (work > 3e8) {
+			ret = -1;
+			goto out;
+		}
+		g = xcalloc((size_t)(S + 1) * (size_t)(T + 1), sizeof(double));
+		g[0] = 1;
+		for (t = 1; t <= tmax && t <= T; t++) {
+			if (!(h[t] > 0))
+				continue;
+			/* add j of this bucket's h[t] states (any repeats):
+			   C(h + j - 1, j) ways; s falls so each g is used
+			   before it changes */
+			for (s = S - 1; s >= 0; s--)
+				for (x = T; x >= 0; x--) {
+					double v = g[s * (T + 1) + x];
+
+					if (!(v > 0))
+						continue;
+					for (j = 1; s + j <= S &&
+					     x + j * t <= T; j++) {
+						size_t o = (size_t)(s + j) *
+							(size_t)(T + 1) +
+							(size_t)(x + j * t);
+
+						g[o] = add_sat(g[o], v *
+							binom_d(h[t] + j - 1,
+								j));
+					}
+				}
+		}
+		for (x = 0; x <= T; x++) {
+			q[x] = 0;
+			for (s = 0; s <= S; s++)
+				q[x] = add_sat(q[x], g[s * (T + 1) + x]);
+		}
+		free(g);
+	}
+out:
+	free(h);
+	return ret;
+}
+
+double space_count_threads(const struct space *sp, int threads, int layouts)
+{
+	int T = threads, i, x, y;
+	double *acc = xcalloc((size_t)T + 1, sizeof(double));
+	double *q = xcalloc((size_t)T + 1, sizeof(double));
+	double *nx = xcalloc((size_t)T + 1, sizeof(double));
+	double n = 0;
+
+	acc[0] = 1;
+	for (i = 0; i < sp->n_classes; i++) {
+		if (class_poly(&sp->classes[i], T, layouts, q) < 0) {
+			n = -1;
+			goto out;
+		}
+		for (x = 0; x <= T; x++)
+			nx[x] = 0;
+		for (x = 0; x <= T; x++) {
+			if (!(acc[x] > 0))
+				continue;
+			for (y = 0; x + y <= T; y++)
+				if (q[y] > 0)
+					nx[x + y] = add_sat(nx[x + y],
+							    acc[x] * q[y]);
+		}
+		memcpy(acc, nx, sizeof(double) * (size_t)(T + 1));
+	}
+	n = acc[T];
+out:
+	free(acc);
+	free(q);
+	free(nx);
+	return n;
 }
 
 const char *space_count_format(struct space_count c, char *buf, int size)
@@ -758,8 +1018,37 @@ static int walk(struct walk *w, int slot, int threads, int distinct)
 	} else {
 		hi = w->st[slot - 1];
 	}
+	if (w->target && cl->states[hi].threads > w->target - threads) {
+		/* states are sorted by threads: start at the last one
+		   that fits, found by bisection (stepping down past those
+		   that do not fit was quadratic in the states) */
+		int lo = 0, top = hi, left = w->target - threads;
+
+		while (lo < top) {
+			int mid = lo + (top - lo + 1) / 2;
+
+			if (cl->states[mid].threads <= left)
+				lo = mid;
+			else
+				top = mid - 1;
+		}
+		if (slot != cl->slot0 && w->max_layouts &&
+		    distinct >= w->max_layouts)
+			lo = 0;	/* the one before does not fit */
+		hi = lo;
+	}
 	for (i = hi; i >= 0; i--) {
 		int t = threads + cl->states[i].threads, d = distinct;
+
+		/* as many layouts as allowed: the one before, or empty
+		   (skipping the states between one by one was quadratic
+		   in the states) */
+		if (w->max_layouts && slot != cl->slot0 &&
+		    distinct >= w->max_layouts && i != w->st[slot - 1] &&
+		    i > 0) {
+			i = 1;
+			continue;
+		}
 
 		if (w->target) {
 			if (t > w->target)

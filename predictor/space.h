@@ -53,6 +53,7 @@ struct core_group {
 	int *cores;		/* m->cores indexes, ascending */
 	int n_pus;		/* PUs of each of its cores */
 	int numa;		/* m->numa index, or -1 */
+	int kind;		/* m->kinds index (0: one kind) */
 	int shared[3];		/* L1..L3: cache index when shared by
 				   several cores, else -1 */
 };
@@ -107,6 +108,17 @@ struct space {
 	bool *memnode;		/* per NUMA node: takes interleaving */
 	int n_memnodes;
 	int *sock_memnodes;	/* per socket: memory nodes on it */
+	bool *offnode;		/* per NUMA node: memory on no socket that
+				   no core has as its own (a memory-only
+				   node): reached over the interconnect */
+	int *remote_users;	/* per NUMA node: cores of other sockets
+				   that have it as their own */
+	bool local_nosocket;	/* some core's own node is on no socket
+				   (one node for several sockets), or it
+				   has none */
+	bool remote_local;	/* some core's own node is on another
+				   socket (its node excluded by the cpuset):
+				   its local pages cross the interconnect */
 
 	char *symmetry_note;	/* why symmetry was reduced, or NULL */
 };
@@ -128,6 +140,20 @@ struct space_count {
 	bool overflow;		/* n is a lower bound */
 };
 struct space_count space_count_all(const struct space *sp);
+/*
+ * The placements space_enumerate(sp, 0, LAYOUTS, ...) visits, by
+ * arithmetic (no enumeration): per class, sum over d <= LAYOUTS of
+ * C(states - 1, d) x C(sockets, d).  LAYOUTS 0: space_count_all().
+ */
+struct space_count space_count_layouts(const struct space *sp, int layouts);
+/*
+ * The same for the placements of exactly THREADS threads (> 0), as a
+ * double (exact below 2^53; saturates at 1e300), by dynamic
+ * programming over thread counts.  -1 when LAYOUTS is 0 and that count
+ * would take long (more than about a second), or LAYOUTS is above 2
+ * (not supported): take it as too many.
+ */
+double space_count_threads(const struct space *sp, int threads, int layouts);
 /* Format a count in decimal ("1503671219791486199"). */
 const char *space_count_format(struct space_count c, char *buf, int size);
 

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "common/cpulist.h"
+#include "common/jsonout.h"
+#include "common/strbuf.h"
 #include "common/util.h"
 #include "predictor/validate.h"
 
@@ -154,97 +156,6 @@ size_t vsel_choose(const struct ranking *r, const struct vsel *sel,
 	free(quota);
 	*idx = out;
 	return n;
-}
-
-/* ---- placements without pandia ------------------------------------ */
-
-int validate_omp_places(const struct pandia_machine *m, int *places)
-{
-	char *done = xcalloc((size_t)m->n_cores + 1, 1);
-	int n = 0, i, j;
-
-	for (i = 0; i < m->n_pus; i++) {
-		const struct pandia_core *c = &m->cores[m->pus[i].core];
-
-		if (done[m->pus[i].core])
-			continue;
-		done[m->pus[i].core] = 1;
-		for (j = 0; j < c->n_pus; j++)
-			places[n++] = c->pus[j];
-	}
-	free(done);
-	return n;
-}
-
-void validate_omp_bind(const int *places, int p, int n, bool spread,
-		       int *out)
-{
-	int i, pos, k, s, rest;
-
-	if (n < 1 || p < 1)
-		return;
-	if (spread && n <= p) {
-		s = p / n;
-		rest = p % n;
-		for (i = 0, pos = 0; i < n; i++) {
-			out[i] = places[pos];
-			pos += s + (i < rest);
-		}
-		return;
-	}
-	/* close, and spread beyond P threads: libgomp's team.c loop */
-	s = n > p ? n / p : 1;
-	rest = n > p ? n % p : 0;
-	pos = 0;
-	k = 1;
-	out[0] = places[0];
-	for (i = 1; i < n; i++) {
-		if (k == s) {
-			pos = (pos + 1) % p;
-			k = 1;
-			if (i == n - rest)
-				s = 1;
-		} else {
-			k++;
-		}
-		out[i] = places[pos];
-	}
-}
-
-void validate_sweep_order(const struct pandia_machine *m, bool spread,
-			  int *order)
-{
-	int n = 0, s, c, j, maxc = 0, maxp = 0;
-
-	if (!spread) {
-		for (s = 0; s < m->n_sockets; s++)
-			for (c = 0; c < m->sockets[s].n_cores; c++) {
-				const struct pandia_core *co =
-					&m->cores[m->sockets[s].cores[c]];
-
-				for (j = 0; j < co->n_pus; j++)
-					order[n++] = co->pus[j];
-			}
-		return;
-	}
-	for (s = 0; s < m->n_sockets; s++) {
-		if (m->sockets[s].n_cores > maxc)
-			maxc = m->sockets[s].n_cores;
-		for (c = 0; c < m->sockets[s].n_cores; c++)
-			if (m->cores[m->sockets[s].cores[c]].n_pus > maxp)
-				maxp = m->cores[m->sockets[s].cores[c]].n_pus;
-	}
-	for (j = 0; j < maxp; j++)
-		for (c = 0; c < maxc; c++)
-			for (s = 0; s < m->n_sockets; s++) {
-				const struct pandia_core *co;
-
-				if (c >= m->sockets[s].n_cores)
-					continue;
-				co = &m->cores[m->sockets[s].cores[c]];
-				if (j < co->n_pus)
-					order[n++] = co->pus[j];
-			}
 }
 
 /* ---- metrics ----------------------------------------------------- */
@@ -457,28 +368,6 @@ static void row_shape(const struct pandia_machine *m, struct vrow *rw)
 	free(su);
 }
 
-char *validate_cpus_text(const int *os, int n)
-{
-	size_t cap = 16 * (size_t)n + 16, len = 0;
-	char *buf = xmalloc(cap);
-	int i, j, k;
-
-	buf[0] = '\0';
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && os[j] == os[j - 1] + 1; j++)
-			;
-		if (j - i >= 3) {
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d",
-						i ? "," : "", os[i], os[j - 1]);
-			continue;
-		}
-		for (k = i; k < j; k++)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d",
-						k ? "," : "", os[k]);
-	}
-	return buf;
-}
-
 int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 	     unsigned roles)
 {
@@ -517,7 +406,7 @@ int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 	os = xcalloc((size_t)n + 1, sizeof(int));
 	for (i = 0; i < n; i++)
 		os[i] = m->pus[pus[i]].os_index;
-	rw->cpus = validate_cpus_text(os, n);
+	rw->cpus = cpulist_format_compact(os, n);
 	free(os);
 	rw->pinned = pinned;
 	rw->st = st;
@@ -597,21 +486,27 @@ void vset_figure_order(const struct vset *vs, int *order)
 	free(oc.core_cnt);
 }
 
-void vset_predict(struct vset *vs, struct model *md)
+int vset_predict(struct vset *vs, const struct model_def *def, void *model,
+		 struct pandia_error *err)
 {
 	int *order = xcalloc((size_t)vs->n_rows + 1, sizeof(int)), i;
 
 	for (i = 0; i < vs->n_rows; i++) {
 		struct vrow *rw = &vs->rows[i];
+		struct model_prediction pr = { NAN, NAN, NULL, NULL, NAN };
 
-		model_time_pus(md, rw->pus, rw->n);
-		rw->predicted = md->time;
-		rw->bottleneck = model_bottleneck(md);
+		if (def->predict(model, rw->pus, rw->n, NAN, &pr, err) < 0) {
+			free(order);
+			return -1;
+		}
+		rw->predicted = pr.time;
+		rw->bottleneck = pr.bottleneck ? pr.bottleneck : "-";
 	}
 	vset_figure_order(vs, order);
 	for (i = 0; i < vs->n_rows; i++)
 		vs->rows[order[i]].x = i + 1;
 	free(order);
+	return 0;
 }
 
 /* ---- the summary ------------------------------------------------- */
@@ -782,7 +677,7 @@ static json_t *row_json(const struct vset *vs, int i,
 	double best = s->have_metrics ? vs->rows[s->mt.best].measured : NAN;
 
 	json_object_set_new(o, "x", json_integer(rw->x));
-	json_object_set_new(o, "cpus", json_string(rw->cpus));
+	json_set_cpus_text(o, rw->cpus);
 	json_object_set_new(o, "threads", json_integer(rw->n));
 	json_object_set_new(o, "cores", json_integer(rw->cores));
 	json_object_set_new(o, "sockets", json_integer(rw->sockets));
@@ -799,6 +694,7 @@ static json_t *row_json(const struct vset *vs, int i,
 		json_object_set_new(o, "min", jnum(rw->min));
 		json_object_set_new(o, "max", jnum(rw->max));
 		json_object_set_new(o, "repetitions", json_integer(rw->reps));
+		json_object_set_new(o, "disturbed", json_real(rw->disturbed));
 		json_object_set_new(o, "error", jnum(validate_error(
 			rw->predicted, rw->measured)));
 		json_object_set_new(o, "normalised", jnum(rw->measured /
@@ -879,7 +775,7 @@ json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
 		const struct vrow *b = &vs->rows[mt->best];
 
 		o = json_object();
-		json_object_set_new(o, "cpus", json_string(b->cpus));
+		json_set_cpus_text(o, b->cpus);
 		json_object_set_new(o, "threads", json_integer(b->n));
 		json_object_set_new(o, "measured", jnum(b->measured));
 		json_object_set_new(o, "predicted", jnum(b->predicted));
@@ -889,7 +785,7 @@ json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
 		const struct vrow *p = &vs->rows[vs->pick];
 
 		o = json_object();
-		json_object_set_new(o, "cpus", json_string(p->cpus));
+		json_set_cpus_text(o, p->cpus);
 		json_object_set_new(o, "threads", json_integer(p->n));
 		json_object_set_new(o, "predicted", jnum(p->predicted));
 		json_object_set_new(o, "measured", p->state == VROW_OK ?
@@ -903,7 +799,7 @@ json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
 
 		o = json_object();
 		json_object_set_new(o, "name", json_string(h->name));
-		json_object_set_new(o, "cpus", json_string(rw->cpus));
+		json_set_cpus_text(o, rw->cpus);
 		json_object_set_new(o, "threads", json_integer(rw->n));
 		json_object_set_new(o, "pinned", json_boolean(rw->pinned));
 		json_object_set_new(o, "predicted", jnum(rw->predicted));
@@ -952,73 +848,46 @@ json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
 	return root;
 }
 
-/* Append to a growing string. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL,
-			      b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (b->s && b->len + (size_t)n < b->cap)
-			break;
-		b->cap = 2 * (b->cap + (size_t)n + 64);
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->len += (size_t)n;
-}
-
 /* A number for the CSV: empty when not known. */
-static void sb_num(struct sbuf *b, double v, bool comma)
+static void sb_num(struct strbuf *b, double v, bool comma)
 {
 	if (isfinite(v))
-		sb_printf(b, "%.6g", v);
+		strbuf_printf(b, "%.6g", v);
 	if (comma)
-		sb_printf(b, ",");
+		strbuf_printf(b, ",");
 }
 
 /* A CSV field: quoted when it holds a comma, quote or newline. */
-static void sb_field(struct sbuf *b, const char *s, bool comma)
+static void sb_field(struct strbuf *b, const char *s, bool comma)
 {
 	const char *p;
 
 	if (!s[strcspn(s, ",\"\n\r")]) {
-		sb_printf(b, "%s", s);
+		strbuf_printf(b, "%s", s);
 	} else {
-		sb_printf(b, "\"");
+		strbuf_printf(b, "\"");
 		for (p = s; *p; p++) {
 			if (*p == '"')
-				sb_printf(b, "\"\"");
+				strbuf_printf(b, "\"\"");
 			else if (*p == '\n' || *p == '\r')
-				sb_printf(b, " ");
+				strbuf_printf(b, " ");
 			else
-				sb_printf(b, "%c", *p);
+				strbuf_printf(b, "%c", *p);
 		}
-		sb_printf(b, "\"");
+		strbuf_printf(b, "\"");
 	}
 	if (comma)
-		sb_printf(b, ",");
+		strbuf_printf(b, ",");
 }
 
 char *vset_to_csv(const struct vset *vs, const struct vsummary *s)
 {
-	struct sbuf b = { NULL, 0, 0 };
+	struct strbuf b = { NULL, 0, 0 };
 	int *order = xcalloc((size_t)vs->n_rows + 1, sizeof(int)), i;
 	double best = s->have_metrics ? vs->rows[s->mt.best].measured : NAN;
 	double d = s->have_metrics ? s->mt.offset * best : NAN;
 
-	sb_printf(&b, "x,threads,cores,sockets,per_pu,cpus,pinned,roles,"
+	strbuf_printf(&b, "x,threads,cores,sockets,per_pu,cpus,pinned,roles,"
 		  "defaults,predicted_s,measured_s,min_s,max_s,reps,error,"
 		  "offset_error,norm_measured,norm_predicted,status,"
 		  "message\n");
@@ -1028,10 +897,10 @@ char *vset_to_csv(const struct vset *vs, const struct vsummary *s)
 		char *roles = roles_text(rw->roles);
 		bool ok = rw->state == VROW_OK;
 
-		sb_printf(&b, "%d,%d,%d,%d,%d,", rw->x, rw->n, rw->cores,
+		strbuf_printf(&b, "%d,%d,%d,%d,%d,", rw->x, rw->n, rw->cores,
 			  rw->sockets, rw->per_pu);
 		sb_field(&b, rw->cpus, true);
-		sb_printf(&b, "%s,", rw->pinned ? "yes" : "no");
+		strbuf_printf(&b, "%s,", rw->pinned ? "yes" : "no");
 		sb_field(&b, roles, true);
 		sb_field(&b, rw->names ? rw->names : "", true);
 		sb_num(&b, rw->predicted, true);
@@ -1039,8 +908,8 @@ char *vset_to_csv(const struct vset *vs, const struct vsummary *s)
 		sb_num(&b, ok ? rw->min : NAN, true);
 		sb_num(&b, ok ? rw->max : NAN, true);
 		if (ok)
-			sb_printf(&b, "%d", rw->reps);
-		sb_printf(&b, ",");
+			strbuf_printf(&b, "%d", rw->reps);
+		strbuf_printf(&b, ",");
 		sb_num(&b, ok ? validate_error(rw->predicted, rw->measured) :
 		       NAN, true);
 		sb_num(&b, ok && rw->pinned ?
@@ -1048,9 +917,9 @@ char *vset_to_csv(const struct vset *vs, const struct vsummary *s)
 		       true);
 		sb_num(&b, ok ? rw->measured / best : NAN, true);
 		sb_num(&b, rw->predicted / best, true);
-		sb_printf(&b, "%s,", state_name(rw->state));
+		strbuf_printf(&b, "%s,", state_name(rw->state));
 		sb_field(&b, rw->error ? rw->error : "", false);
-		sb_printf(&b, "\n");
+		strbuf_printf(&b, "\n");
 		free(roles);
 	}
 	free(order);
@@ -1060,26 +929,16 @@ char *vset_to_csv(const struct vset *vs, const struct vsummary *s)
 /* S with the characters gnuplot's double quotes need escaped. */
 static char *gp_quote(const char *s)
 {
-	struct sbuf b = { NULL, 0, 0 };
-	const char *p;
+	struct strbuf b = STRBUF_INIT;
 
-	sb_printf(&b, "\"");
-	for (p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_printf(&b, "\\%c", *p);
-		else if (*p == '\n')
-			sb_printf(&b, " ");
-		else
-			sb_printf(&b, "%c", *p);
-	}
-	sb_printf(&b, "\"");
+	strbuf_gnuplot_string(&b, s);
 	return b.s;
 }
 
 char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
 			  const char *png, const char *title)
 {
-	struct sbuf b = { NULL, 0, 0 };
+	struct strbuf b = { NULL, 0, 0 };
 	int *order, i, last_t = -1, n = 0, n_unpinned = 0;
 	double best, unpinned = NAN;
 	char *qt, *qp;
@@ -1091,21 +950,21 @@ char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
 	vset_figure_order(vs, order);
 	qt = gp_quote(title);
 	qp = gp_quote(png);
-	sb_printf(&b, "# pandia validate: measured and predicted time of "
+	strbuf_printf(&b, "# pandia validate: measured and predicted time of "
 		  "each placement,\n# normalised to the best measured "
 		  "(the Pandia paper's Figure 1).\n"
 		  "# Draw it again: gnuplot validate.gp\n");
-	sb_printf(&b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+	strbuf_printf(&b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
 		  "  set terminal pngcairo size 1000,560 font \",10\"\n"
 		  "} else {\n  set terminal png size 1000,560\n}\n");
-	sb_printf(&b, "set output %s\nset title %s noenhanced\n", qp, qt);
-	sb_printf(&b, "set xlabel \"placement (by threads, then threads per "
+	strbuf_printf(&b, "set output %s\nset title %s noenhanced\n", qp, qt);
+	strbuf_printf(&b, "set xlabel \"placement (by threads, then threads per "
 		  "core); ticks: thread count\"\n"
 		  "set ylabel \"time / best measured time\"\n"
 		  "set key below horizontal\nset grid ytics\n"
 		  "set yrange [0:*]\nset offsets 0.5, 0.5, 0, 0\n");
 	/* one tick per thread count, at its first placement */
-	sb_printf(&b, "set xtics (");
+	strbuf_printf(&b, "set xtics (");
 	for (i = 0; i < vs->n_rows; i++) {
 		const struct vrow *rw = &vs->rows[order[i]];
 
@@ -1114,13 +973,13 @@ char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
 			continue;
 		n++;
 		if (rw->n != last_t) {
-			sb_printf(&b, "%s\"%d\" %d", last_t < 0 ? "" : ", ",
+			strbuf_printf(&b, "%s\"%d\" %d", last_t < 0 ? "" : ", ",
 				  rw->n, n);
 			last_t = rw->n;
 		}
 	}
-	sb_printf(&b, ")\n");
-	sb_printf(&b, "$data << EOD\n# x measured predicted threads cpus\n");
+	strbuf_printf(&b, ")\n");
+	strbuf_printf(&b, "$data << EOD\n# x measured predicted threads cpus\n");
 	n = 0;
 	for (i = 0; i < vs->n_rows; i++) {
 		const struct vrow *rw = &vs->rows[order[i]];
@@ -1138,19 +997,19 @@ char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
 		}
 		if (!(rw->predicted > 0))
 			continue;
-		sb_printf(&b, "%d %.6g %.6g %d %s\n", ++n, rw->measured / best,
+		strbuf_printf(&b, "%d %.6g %.6g %d %s\n", ++n, rw->measured / best,
 			  rw->predicted / best, rw->n, rw->cpus);
 	}
-	sb_printf(&b, "EOD\n");
-	sb_printf(&b, "plot $data using 1:2 with linespoints pt 7 ps 0.8 "
+	strbuf_printf(&b, "EOD\n");
+	strbuf_printf(&b, "plot $data using 1:2 with linespoints pt 7 ps 0.8 "
 		  "lw 1.5 lc rgb \"#1f4e9c\" title \"measured\", \\\n"
 		  "     $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 "
 		  "dt 2 lc rgb \"#d9480f\" title \"predicted\"");
 	if (isfinite(unpinned))
-		sb_printf(&b, ", \\\n     %.6g with lines lw 1 dt 3 lc rgb "
+		strbuf_printf(&b, ", \\\n     %.6g with lines lw 1 dt 3 lc rgb "
 			  "\"#555555\" title \"%d threads unpinned, the OS "
 			  "scheduler (measured)\"", unpinned, n_unpinned);
-	sb_printf(&b, "\n");
+	strbuf_printf(&b, "\n");
 	free(qt);
 	free(qp);
 	free(order);

@@ -6,9 +6,7 @@
  * The pieces, each usable on its own:
  *   - which canonical placements to run (--placements all, sample:N,
  *     top:K) from a ranking;
- *   - the placements users get without pandia: OMP_PROC_BIND=close and
- *     spread over libgomp's default place list, and the sweep of
- *     section 6.3 (1 to n threads packed, and spread);
+ *   - (the placements users get without pandia are in defaults.h);
  *   - the metrics on arrays of predicted and measured times;
  *   - a set of rows, one per distinct placement run (struct vset), its
  *     summary, and its files: validate.json, validate.csv and the
@@ -28,7 +26,9 @@
 #include "common/error.h"
 #include "common/machine.h"
 #include "common/workload.h"
-#include "predictor/model.h"
+#include "predictor/pandia/model.h"
+#include "predictor/defaults.h"
+#include "predictor/models.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
 
@@ -64,40 +64,6 @@ int vsel_parse(const char *text, struct vsel *sel, struct pandia_error *err);
  */
 size_t vsel_choose(const struct ranking *r, const struct vsel *sel,
 		   size_t **idx);
-
-/* ---- placements without pandia ------------------------------------ */
-
-/*
- * libgomp's default place list when OMP_PROC_BIND is set and
- * OMP_PLACES is not: one place per PU, in OS order of the first PU of
- * each core, the PUs of a core consecutive ({0},{36},{1},{37}... on a
- * machine that numbers SMT siblings last).  places gets m->n_pus
- * entries, m->pus indexes; returns m->n_pus.
- */
-int validate_omp_places(const struct pandia_machine *m, int *places);
-
-/*
- * Where OMP_PROC_BIND puts N threads over P places (the initial team,
- * master on place 0), as libgomp does it: close puts thread i on place
- * i; spread cuts the places into N subpartitions of P / N places, the
- * first P % N one larger, and puts thread i on the first place of the
- * i-th; beyond P threads both give each place N / P consecutive
- * threads, the first N % P places one more.  out[i] = places[...] for
- * i < N.
- */
-void validate_omp_bind(const int *places, int p, int n, bool spread,
-		       int *out);
-
-/*
- * The sweep of section 6.3: the order in which 1, 2, ... n threads
- * fill the machine.  Packed: socket by socket, core by core, every PU
- * of a core before the next core.  Spread: one PU per socket in turn,
- * then the next core of each socket, SMT siblings only once every core
- * has a thread.  order gets m->n_pus entries, m->pus indexes; the
- * sweep's placement of t threads is order[0..t).
- */
-void validate_sweep_order(const struct pandia_machine *m, bool spread,
-			  int *order);
 
 /* ---- metrics ----------------------------------------------------- */
 
@@ -151,13 +117,6 @@ int validate_metrics(const double *pred, const double *meas, int n,
 
 /* ---- the rows of a validation -------------------------------------- */
 
-/*
- * A placement as 'pandia run --cpus' takes it back: OS indexes in
- * thread order, ascending runs of three or more as "a-b"
- * ("0-3,8,8").  New string.
- */
-char *validate_cpus_text(const int *os, int n);
-
 #define VROLE_SELECTED	0x01u	/* chosen by --placements */
 #define VROLE_PICK	0x02u	/* pandia's pick, the predicted best */
 #define VROLE_DEFAULT	0x04u	/* what users get without pandia */
@@ -170,7 +129,7 @@ enum vrow_state { VROW_PENDING, VROW_OK, VROW_FAILED };
 struct vrow {
 	int n;			/* threads */
 	int *pus;		/* m->pus indexes in thread order (owned) */
-	char *cpus;		/* validate_cpus_text() (owned) */
+	char *cpus;		/* cpulist_format_compact() (owned) */
 	bool pinned;		/* false: unpinned, the OS places them */
 	uint16_t *st;		/* canonical form, or NULL (owned) */
 	unsigned roles;		/* VROLE_ */
@@ -186,6 +145,9 @@ struct vrow {
 	double min, max;
 	int reps;
 	double seconds;		/* its measured runs added up */
+	double disturbed;	/* share of its PUs' time others took, or
+				   its threads waited for a CPU (the
+				   least of the attempts made); 0: none */
 	char *error;		/* why it failed (owned) */
 };
 
@@ -222,12 +184,14 @@ int vset_add_default(struct vset *vs, const char *name, const int *pus,
 		     int n, bool pinned);
 
 /*
- * Predict every row with md (built on the set's space), and number
- * the rows in the figure's order: by threads, then by threads per core
- * (fewest first), then by sockets, then by the threads of each core in
- * machine order (most first); unpinned rows last.
+ * Predict every row with MODEL, an instance of DEF opened on the set's
+ * machine, and number the rows in the figure's order: by threads, then
+ * by threads per core (fewest first), then by sockets, then by the
+ * threads of each core in machine order (most first); unpinned rows
+ * last.  Returns 0, or -1 with err when a prediction failed.
  */
-void vset_predict(struct vset *vs, struct model *md);
+int vset_predict(struct vset *vs, const struct model_def *def, void *model,
+		 struct pandia_error *err);
 
 /* The indexes of the rows in figure order into order[0..n_rows). */
 void vset_figure_order(const struct vset *vs, int *order);

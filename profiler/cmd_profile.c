@@ -12,11 +12,12 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/blackbox.h"
 #include "profiler/profile.h"
 #include "profiler/run.h"
 
 const char usage_profile[] =
-"usage: pandia profile -m MACHINE [options] -- CMD [ARG...]\n"
+"usage: pandia profile [-m MACHINE] [options] -- CMD [ARG...]\n"
 "\n"
 "Profile CMD in the six pinned runs of the Pandia paper (section 4) and\n"
 "write its workload description (pandia-workload/1) for 'pandia\n"
@@ -28,15 +29,32 @@ const char usage_profile[] =
 "thread is pinned.  Progress and warnings go to stderr.\n"
 "\n"
 "options:\n"
-"  -m, --machine FILE      the machine description (pandia machine)\n"
+"  -m, --machine FILE|NAME the machine description (pandia machine): a\n"
+"                          file or a name looked up where pandia machine\n"
+"                          writes; default: this host's, when there is\n"
+"                          one\n"
 "  -o, --output FILE       write the description to FILE (atomically)\n"
 "                          and a summary to stdout; default: the\n"
 "                          description on stdout\n"
+"      --into FILE         add the runs and parameters of a model other\n"
+"                          than pandia to the description FILE (under\n"
+"                          FILE.lock, atomically): what it holds stays\n"
 "      --counters BACKEND  auto (perf when it can count here, else\n"
 "                          probe; the default), perf, or probe (no PMU:\n"
 "                          task-clock and co-run bandwidth probes)\n"
-"  -r, --repetitions N     measured repetitions of every run (default 3;\n"
-"                          the median is kept)\n"
+"  -r, --repetitions N     N measured repetitions of every run (the\n"
+"                          median is kept); default: two, and a third\n"
+"                          only where they spread over 5%% and the\n"
+"                          budget lasts\n"
+"      --budget X          the profile's wall time, in units of t1, within\n"
+"                          which repetitions are added and disturbed ones\n"
+"                          made again (default 12; --quick 6; 0: none)\n"
+"      --quick             one repetition of every run and the DRAM probe\n"
+"                          only: about 6 times t1\n"
+"      --keep-unreliable   write a description whose p, l or t1 is too\n"
+"                          uncertain to rank with (by default the profile\n"
+"                          fails, says why and writes nothing), marked\n"
+"                          \"unreliable\"; predict warns on it\n"
 "      --no-warmup         no unmeasured run first\n"
 "      --time-from REGEX   time from the command's output (the number\n"
 "                          after the last line matching REGEX, or its\n"
@@ -44,8 +62,13 @@ const char usage_profile[] =
 "      --timeout SEC       a run that takes longer is an error\n"
 "      --runner TEMPLATE   run TEMPLATE with /bin/sh instead of CMD:\n"
 "                          {cpus} {threads} {stress_cpus} {stress_kind}\n"
-"                          {cmd} replaced; for a workload run elsewhere\n"
-"                          (the host is then not checked)\n"
+"                          {cmd} {numa_maps} replaced; for a workload run\n"
+"                          elsewhere (the host is then not checked)\n"
+"      --memory POLICY     record the memory policy local, interleave,\n"
+"                          spread or node:N instead of the one run 3's\n"
+"                          pages show (they are read on hosts with two\n"
+"                          NUMA nodes or more, or from {numa_maps})\n"
+RUN_MEM_USAGE
 "      --busy-idle         keep otherwise idle cores busy with a\n"
 "                          core-local loop (steadies turbo frequencies)\n"
 "      --nice N            run the command and its co-runners at\n"
@@ -55,12 +78,25 @@ const char usage_profile[] =
 "                          partial model reproduces its run) or paper\n"
 "                          (the closed forms of sections 4.2 to 4.5)\n"
 "      --force             profile even if MACHINE describes another host\n"
+"      --model NAME        the model whose runs to make and whose\n"
+"                          parameters to fit (default pandia)\n"
+"      --size X            the input size of the command: {size} in its\n"
+"                          arguments or TEMPLATE is replaced by X, and X\n"
+"                          is recorded (the Pandia model's runs)\n"
+"      --sizes LIST        with --model blackbox: the input sizes to\n"
+"                          measure, comma-separated numbers\n"
+"      --threads LIST      with --model blackbox: the thread counts, one\n"
+"                          per core, a socket filled first; must hold 1\n"
+"                          (default 1, 2, 4, ... and every core)\n"
+"      --degree K          with --model blackbox: the degree of T_seq's\n"
+"                          polynomial in the size (default 1)\n"
 "  -q, --quiet             no progress lines\n"
 "\n"
 "exit status: 0 success, 1 failure (nothing written), 2 usage.\n"
 "See pandia-profile(1) and docs/profiling.md.\n";
 
 enum {
+	OPT_MODEL = 255,
 	OPT_COUNTERS = 256,
 	OPT_NO_WARMUP,
 	OPT_TIME_FROM,
@@ -70,11 +106,192 @@ enum {
 	OPT_SOLVE,
 	OPT_FORCE,
 	OPT_NICE,
+	OPT_SIZE,
+	OPT_SIZES,
+	OPT_THREADS,
+	OPT_DEGREE,
+	OPT_INTO,
+	OPT_BUDGET,
+	OPT_QUICK,
+	OPT_KEEP,
+	OPT_MEMORY,
+	OPT_MEM,
 };
 
-static void progress(const struct profile_progress *pp, void *arg)
+/* Whether argv lists A and B are the same. */
+static bool same_command(char **a, int na, char **b, int nb)
+{
+	int i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * --into: add NEW's runs (taken over; those of FILE with the same ids
+ * are replaced) and NEW's models.* to the description FILE, read and
+ * written under FILE.lock.  0, or -1 after saying why (FILE as it
+ * was).
+ */
+static int add_into(const char *file, struct pandia_workload *nw)
+{
+	struct pandia_workload *w = NULL;
+	struct pandia_error err;
+	const char *name;
+	json_t *v, *models;
+	int fd, i, j, k, ret = -1;
+
+	fd = lock_path(file, &err);
+	if (fd < 0) {
+		perr_print(&err, stderr);
+		return -1;
+	}
+	w = workload_load(file, &err);
+	if (!w) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	if (!same_command(w->command, w->n_command, nw->command,
+			  nw->n_command))
+		warning("the command profiled is not the one '%s' "
+			"describes: adding its model all the same", file);
+	/* FILE's runs with the ids of the new ones go */
+	for (i = k = 0; i < w->n_runs; i++) {
+		for (j = 0; j < nw->n_runs; j++)
+			if (!strcmp(w->runs[i].id, nw->runs[j].id))
+				break;
+		if (j < nw->n_runs)
+			wl_run_release(&w->runs[i]);
+		else
+			w->runs[k++] = w->runs[i];
+	}
+	w->runs = xrealloc(w->runs, sizeof(*w->runs) *
+			   (size_t)(k + nw->n_runs + 1));
+	memcpy(w->runs + k, nw->runs, sizeof(*w->runs) *
+	       (size_t)nw->n_runs);
+	w->n_runs = k + nw->n_runs;
+	free(nw->runs);
+	nw->runs = NULL;
+	nw->n_runs = 0;
+	models = w->models ? json_deep_copy(w->models) : json_object();
+	json_object_foreach(nw->models, name, v)
+		json_object_set(models, name, v);
+	json_decref(w->models);
+	w->models = models;
+	if (workload_save(w, file, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	ret = 0;
+out:
+	workload_free(w);
+	close(fd);
+	return ret;
+}
+
+/*
+ * LIST of comma-separated numbers (integers >= 1 when INTS) into a new
+ * array *out; returns how many, or exits with a usage error naming
+ * OPT and the bad item.
+ */
+static int parse_list(const char *opt, const char *list, bool ints,
+		      double **out)
+{
+	char *copy = xstrdup(list), *item, *save = NULL;
+	int n = 0, k;
+	double v;
+
+	*out = xcalloc(strlen(list) / 2 + 2, sizeof(double));
+	for (item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (ints ? !parse_int(item, &k) || k < 1 :
+		    !parse_double(item, &v) || !isfinite(v))
+			usage_error("profile", "%s takes %s, and '%s' is not "
+				    "one", opt, ints ? "thread counts >= 1" :
+				    "input sizes (numbers)", item);
+		(*out)[n++] = ints ? k : v;
+	}
+	free(copy);
+	if (!n)
+		usage_error("profile", "%s takes a comma-separated list, not "
+			    "'%s'", opt, list);
+	return n;
+}
+
+/* The default thread counts: 1, 2, 4, ... and every core. */
+static int default_threads(const struct pandia_machine *m, int **out)
+{
+	int n = 0, p;
+
+	*out = xcalloc(34, sizeof(int));
+	for (p = 1; p < m->n_cores && n < 32; p *= 2)
+		(*out)[n++] = p;
+	(*out)[n++] = m->n_cores;
+	return n;
+}
+
+/*
+ * What --model blackbox cannot do, said before anything runs: fewer
+ * distinct sizes than the degree needs, no one-thread runs.
+ */
+static void check_blackbox_args(const struct profile_opts *o,
+				const double *threads)
+{
+	int degree = o->degree >= 0 ? o->degree : 1, have = 0, i, j;
+	bool one = !o->n_threads;
+
+	for (i = 0; i < o->n_sizes; i++) {
+		for (j = 0; j < i && o->sizes[j] != o->sizes[i]; j++)
+			;
+		have += j == i;
+	}
+	if (have < degree + 1)
+		usage_error("profile", "degree %d needs %d distinct sizes; "
+			    "--sizes gives %d: %d more needed", degree,
+			    degree + 1, have, degree + 1 - have);
+	for (i = 0; i < o->n_threads; i++)
+		one |= threads[i] == 1;
+	if (!one)
+		usage_error("profile", "T_seq is fitted from the one-thread "
+			    "runs: --threads must include 1");
+}
+
+/* Whether {size} appears in the command or the runner template. */
+static bool wants_size(char *const *argv, const char *runner)
+{
+	if (runner && strstr(runner, "{size}"))
+		return true;
+	for (; argv && *argv; argv++)
+		if (strstr(*argv, "{size}"))
+			return true;
+	return false;
+}
+
+/* What the progress lines need: the backend, said once, first. */
+struct shown {
+	const struct profile_result *res;
+	bool backend;
+};
+
+static void show_backend(struct shown *sh)
+{
+	if (sh->backend || !sh->res->backend_note)
+		return;
+	fprintf(stderr, "pandia: %s\n", sh->res->backend_note);
+	sh->backend = true;
+}
+
+static void show_progress(const struct profile_progress *pp, void *arg)
 {
 	char left[48] = "";
+
+	/* the backend is known before the first probe run: say it then,
+	   not after fifty progress lines */
+	show_backend(arg);
 
 	if (pp->left >= 0)
 		snprintf(left, sizeof(left), ", about %.0f s left",
@@ -83,10 +300,14 @@ static void progress(const struct profile_progress *pp, void *arg)
 		fprintf(stderr, "pandia profile: run %d of 6, repetition %d "
 			"of %d (%s)%s\n", pp->run, pp->rep, pp->reps, pp->what,
 			left);
-	else
+	else if (pp->probe)
 		fprintf(stderr, "pandia profile: probe run %s, repetition %d "
 			"of %d (%s)%s\n", pp->id, pp->rep, pp->reps, pp->what,
 			left);
+	else
+		fprintf(stderr, "pandia profile: run %d of %d (%s), "
+			"repetition %d of %d (%s)%s\n", pp->index, pp->total,
+			pp->id, pp->rep, pp->reps, pp->what, left);
 }
 
 static void print_param(FILE *out, const char *name,
@@ -107,18 +328,84 @@ static void print_param(FILE *out, const char *name,
 		fprintf(out, "  %17s%s\n", "", p->status);
 }
 
+/* The black-box model's parameters, as fitted. */
+static void summary_blackbox(FILE *out, const struct pandia_workload *w)
+{
+	struct pandia_error err;
+	struct blackbox bb;
+	int j;
+
+	if (blackbox_of_workload(&bb, w, &err) < 0) {
+		fprintf(out, "  %s\n", err.text);
+		return;
+	}
+	fprintf(out, "  %-17s%d\n", "degree", bb.degree);
+	fprintf(out, "  %-17s", "T_seq(x)");
+	if (bb.fit == BB_FIT_OK)
+		for (j = 0; j <= bb.degree; j++)
+			fprintf(out, "%s%.6g x^%d", j ? " + " : "",
+				bb.coef[j], j);
+	else
+		fputs("not known", out);
+	fputc('\n', out);
+	fprintf(out, "  %-17s", "alpha");
+	if (bb.has_alpha)
+		fprintf(out, "%.6g   (%ld run%s at %d threads, size %g)\n",
+			bb.alpha, bb.alpha_count, bb.alpha_count == 1 ? "" :
+			"s", bb.alpha_p, bb.alpha_x);
+	else
+		fputs("not known\n", out);
+}
+
 static void summary(FILE *out, const struct pandia_workload *w,
-		    const char *file)
+		    const char *file, const struct model_def *model)
 {
 	int r;
 
+	if (model == &model_blackbox) {
+		fprintf(out, "workload description: %s (model blackbox)\n",
+			file);
+		summary_blackbox(out, w);
+		return;
+	}
 	fprintf(out, "workload description: %s (counters: %s)\n", file,
 		w->counters ? w->counters : "?");
+	if (w->models) {
+		const char *name, *key;
+		json_t *o, *v;
+
+		/* the other models' parameters: their numbers as written */
+		json_object_foreach(w->models, name, o) {
+			fprintf(out, "  models.%s:", name);
+			json_object_foreach(o, key, v)
+				if (json_is_number(v))
+					fprintf(out, " %s %.4g", key,
+						json_number_value(v));
+			fputc('\n', out);
+		}
+		if (!w->t1.known && !w->p.known)
+			return;
+	}
 	print_param(out, "t1", &w->t1, " s");
 	print_param(out, "p", &w->p, "");
 	print_param(out, "o_s", &w->o_s, "");
 	print_param(out, "l", &w->l, "");
 	print_param(out, "b", &w->b, "");
+	if (w->has_o_s_form)
+		fprintf(out, "  %-17s%s (run 7)\n", "o_s form",
+			os_form_name(w->o_s_form));
+	if (w->has_memory) {
+		char buf[32];
+		json_t *pol = w->memory_found ?
+			json_object_get(w->memory_found, "policy") : NULL;
+
+		fprintf(out, "  %-17s%s", "memory",
+			mempolicy_format(&w->memory, buf, sizeof(buf)));
+		if (json_is_string(pol))
+			fprintf(out, "   (the pages of run 3: %s)",
+				json_string_value(pol));
+		fputc('\n', out);
+	}
 	for (r = 0; r < WR_COUNT; r++) {
 		char name[32];
 
@@ -136,6 +423,7 @@ int cmd_profile(int argc, char **argv)
 		{ "machine", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "repetitions", required_argument, NULL, 'r' },
 		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
 		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
@@ -145,16 +433,31 @@ int cmd_profile(int argc, char **argv)
 		{ "solve", required_argument, NULL, OPT_SOLVE },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "nice", required_argument, NULL, OPT_NICE },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "sizes", required_argument, NULL, OPT_SIZES },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "degree", required_argument, NULL, OPT_DEGREE },
+		{ "into", required_argument, NULL, OPT_INTO },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "keep-unreliable", no_argument, NULL, OPT_KEEP },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		RUN_MEM_LONGOPTS(OPT_MEM),
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct run_mempolicy mem = { RUN_MEM_DEFAULT, "", { 0 } };
 	struct pandia_machine *m = NULL;
 	struct profile_result res;
+	struct shown sh = { &res, false };
 	struct profile_opts o;
 	struct pandia_error err;
-	const char *machine_arg = NULL, *output = NULL;
-	bool force = false, quiet = false;
+	const char *machine_arg = NULL, *output = NULL, *into = NULL;
+	char *machine_path = NULL;
+	bool force = false, quiet = false, budget_given = false;
 	char *shim = NULL, *text = NULL;
+	double *sizes = NULL, *tl = NULL;
+	int *threads = NULL;
 	int ret = 1, c, i;
 
 	profile_opts_init(&o);
@@ -170,16 +473,20 @@ int cmd_profile(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case OPT_MODEL:
+			o.model = model_find(optarg);
+			if (!o.model)
+				usage_error("profile", "--model takes one of "
+					    "%s, not '%s'", model_names(),
+					    optarg);
+			break;
 		case OPT_COUNTERS:
 			if (counters_mode_parse(optarg, &o.counters, &err) < 0)
 				usage_error("profile", "%s", err.text);
 			break;
 		case 'r':
-			if (!parse_int(optarg, &o.repetitions) ||
-			    o.repetitions < 1)
-				usage_error("profile", "-r takes a number of "
-					    "repetitions >= 1, not '%s'",
-					    optarg);
+			o.repetitions = opt_repetitions("profile", optarg);
+			o.fixed_reps = true;
 			break;
 		case OPT_NO_WARMUP:
 			o.warmup = false;
@@ -188,10 +495,7 @@ int cmd_profile(int argc, char **argv)
 			o.time_from = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (!parse_double(optarg, &o.timeout) ||
-			    !(o.timeout > 0))
-				usage_error("profile", "--timeout takes "
-					    "seconds > 0, not '%s'", optarg);
+			o.timeout = opt_timeout("profile", optarg);
 			break;
 		case OPT_RUNNER:
 			o.runner = optarg;
@@ -201,9 +505,9 @@ int cmd_profile(int argc, char **argv)
 			break;
 		case OPT_SOLVE:
 			if (!strcmp(optarg, "fit"))
-				o.solve = PROFILE_SOLVE_FIT;
+				o.solve = FIT_MODEL;
 			else if (!strcmp(optarg, "paper"))
-				o.solve = PROFILE_SOLVE_PAPER;
+				o.solve = FIT_PAPER;
 			else
 				usage_error("profile", "--solve takes fit or "
 					    "paper, not '%s'", optarg);
@@ -219,6 +523,63 @@ int cmd_profile(int argc, char **argv)
 					    optarg);
 			o.set_nice = true;
 			break;
+		case OPT_SIZE:
+			if (!parse_double(optarg, &o.size) ||
+			    !isfinite(o.size))
+				usage_error("profile", "--size takes an input "
+					    "size (a number), not '%s'",
+					    optarg);
+			break;
+		case OPT_SIZES:
+			free(sizes);
+			o.n_sizes = parse_list("--sizes", optarg, false,
+					       &sizes);
+			o.sizes = sizes;
+			break;
+		case OPT_THREADS:
+			free(tl);
+			o.n_threads = parse_list("--threads", optarg, true,
+						 &tl);
+			break;
+		case OPT_MEMORY:
+			if (mempolicy_parse(optarg, &o.memory, &err) < 0)
+				usage_error("profile", "--memory: %s",
+					    err.text);
+			o.has_memory = true;
+			break;
+		case OPT_MEM + RUN_MEM_BIND:
+		case OPT_MEM + RUN_MEM_INTERLEAVE:
+		case OPT_MEM + RUN_MEM_LOCAL:
+		case OPT_MEM + RUN_MEM_PREFERRED:
+			if (run_mempolicy_parse(&mem, c - OPT_MEM, optarg,
+						&err) < 0)
+				usage_error("profile", "%s", err.text);
+			o.mem = &mem;
+			break;
+		case OPT_INTO:
+			into = optarg;
+			break;
+		case OPT_BUDGET:
+			if (!parse_double(optarg, &o.budget) ||
+			    !(o.budget >= 0) || !isfinite(o.budget))
+				usage_error("profile", "--budget takes a number "
+					    ">= 0 (units of t1), not '%s'",
+					    optarg);
+			budget_given = true;
+			break;
+		case OPT_QUICK:
+			o.quick = true;
+			break;
+		case OPT_KEEP:
+			o.keep_unreliable = true;
+			break;
+		case OPT_DEGREE:
+			if (!parse_int(optarg, &o.degree) || o.degree < 0 ||
+			    o.degree > BB_MAX_DEGREE)
+				usage_error("profile", "--degree takes a "
+					    "degree from 0 to %d, not '%s'",
+					    BB_MAX_DEGREE, optarg);
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -230,12 +591,37 @@ int cmd_profile(int argc, char **argv)
 				    "'%s'", argv[optind - 1]);
 		}
 	}
-	if (!machine_arg)
-		usage_error("profile", "-m MACHINE is required (make one with "
-			    "'pandia machine -o FILE')");
+	if (o.quick && !budget_given)
+		o.budget = 6;
 	if (optind >= argc && !o.runner)
-		usage_error("profile", "no command given: pandia profile -m "
-			    "%s -- CMD [ARG...]", machine_arg);
+		usage_error("profile", "no command given: pandia profile "
+			    "[-m MACHINE] -- CMD [ARG...]");
+	if (into && output)
+		usage_error("profile", "-o and --into do not go together");
+	if (into && (!o.model || o.model == &model_pandia))
+		usage_error("profile", "--into adds another model than pandia "
+			    "(its parameters live under models.NAME); write "
+			    "the Pandia model's description with -o");
+	if (o.model == &model_blackbox) {
+		if (!o.n_sizes)
+			usage_error("profile", "--model blackbox needs --sizes "
+				    "LIST, the input sizes to measure");
+		if (!isnan(o.size))
+			usage_error("profile", "--model blackbox measures "
+				    "--sizes LIST, not one --size");
+		check_blackbox_args(&o, tl);
+	} else if (o.n_sizes || o.n_threads || o.degree >= 0) {
+		usage_error("profile", "--sizes, --threads and --degree are "
+			    "for --model blackbox");
+	}
+	/* --size alone may only be recorded: the command may know it */
+	if (wants_size(argv + optind, o.runner) && isnan(o.size) &&
+	    !o.n_sizes)
+		usage_error("profile", "{size} in the command needs --size X "
+			    "(or --model blackbox --sizes LIST)");
+	if (o.n_sizes && !wants_size(argv + optind, o.runner))
+		usage_error("profile", "--sizes go nowhere: put {size} in the "
+			    "command's arguments or the runner template");
 	if (o.time_from) {
 		struct run_regex *rx = run_regex_new(o.time_from, &err);
 
@@ -243,49 +629,85 @@ int cmd_profile(int argc, char **argv)
 			usage_error("profile", "%s", err.text);
 		run_regex_free(rx);
 	}
-	m = machine_load(machine_arg, &err);
-	if (!m) {
+	/* the output is checked before the runs, not after them */
+	if (output && output_check(output, &err) < 0) {
 		perr_print(&err, stderr);
-		goto out;
+		return 1;
 	}
+	m = open_machine("profile", machine_arg, true, &machine_path);
+	if (!m)
+		goto out;
+	machine_arg = machine_path;
 	if (!o.runner &&
 	    check_this_host(m, machine_arg, force, "profiling",
 			    "(or --runner for a workload that runs on "
 			    "that machine)") < 0)
 		goto out;
+	if (o.model == &model_blackbox) {
+		if (!o.n_threads) {
+			o.n_threads = default_threads(m, &threads);
+		} else {
+			threads = xcalloc((size_t)o.n_threads, sizeof(int));
+			for (i = 0; i < o.n_threads; i++)
+				threads[i] = (int)tl[i];
+		}
+		o.threads = threads;
+	}
 	o.m = m;
 	o.machine_file = machine_arg;
 	o.argv = argv + optind;
-	if (!quiet)
-		o.progress = progress;
+	if (!quiet) {
+		o.progress = show_progress;
+		o.progress_arg = &sh;
+	}
 	if (!o.runner)
 		o.shim_path = shim = run_find_shim(pandia_exe_dir());
 
+	if (o.counters == COUNTERS_AUTO && !o.runner) {
+		bool kernel;
+		char *why = NULL;
+
+		/* say it before the first run, not after fifty lines */
+		if (!counters_perf_available(&kernel, &why)) {
+			fprintf(stderr, "pandia: %s (--counters auto: using "
+				"the probe backend)\n", why);
+			sh.backend = true;
+		}
+		free(why);
+	}
 	if (profile_workload(&o, &res, &err) < 0) {
 		perr_print(&err, stderr);
 		if (res.failed_stderr)
-			fprintf(stderr, "pandia: the command's stderr ended "
-				"with:\n%s\n", res.failed_stderr);
+			error("the command's stderr ended "
+				"with:\n%s", res.failed_stderr);
 		if (res.interrupted)
 			run_reraise(res.interrupted);
 		goto out;
 	}
-	if (res.backend_note)
-		fprintf(stderr, "pandia: %s\n", res.backend_note);
+	show_backend(&sh);
 	for (i = 0; i < res.n_warnings; i++)
-		fprintf(stderr, "pandia: warning: %s\n", res.warnings[i]);
-	if (output) {
+		warning("%s", res.warnings[i]);
+	if (into) {
+		if (add_into(into, res.w) < 0)
+			goto out;
+		summary(stdout, res.w, into, o.model);
+	} else if (output) {
 		if (workload_save(res.w, output, &err) < 0) {
 			perr_print(&err, stderr);
 			goto out;
 		}
-		summary(stdout, res.w, output);
+		summary(stdout, res.w, output, o.model);
 	} else {
 		text = workload_to_string(res.w);
 		fputs(text, stdout);
 	}
-	fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f times t1 "
-		"(t1 = %.4g s)\n", res.seconds, res.seconds / res.t1, res.t1);
+	if (o.model == &model_blackbox)
+		fprintf(stderr, "pandia profile: profiled in %.1f s\n",
+			res.seconds);
+	else
+		fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f "
+			"times t1 (t1 = %.4g s)\n", res.seconds,
+			res.seconds / res.t1, res.t1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("pandia: cannot write the output");
 		goto out;
@@ -294,6 +716,10 @@ int cmd_profile(int argc, char **argv)
 out:
 	free(text);
 	free(shim);
+	free(sizes);
+	free(tl);
+	free(threads);
+	free(machine_path);
 	profile_result_release(&res);
 	machine_free(m);
 	return ret;

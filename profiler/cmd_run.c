@@ -11,22 +11,28 @@
 #include <jansson.h>
 
 #include "common/cmd.h"
+#include "common/cpuexpr.h"
 #include "common/cpulist.h"
+#include "common/machine.h"
+#include "common/topology.h"
 #include "common/util.h"
+#include "common/workload.h"
+#include "predictor/blackbox.h"
 #include "profiler/run.h"
 
 const char usage_run[] =
 "usage: pandia run --cpus LIST [options] -- CMD [ARG...]\n"
 "\n"
-"Run CMD with its threads pinned to LIST (one PU per thread, in\n"
-"thread-creation order, main thread first; a PU may repeat), repeat it\n"
-"and print its median time.  {threads} and {cpus} in the arguments are\n"
-"replaced; OMP_NUM_THREADS, PANDIA_THREADS, OMP_PLACES and\n"
-"OMP_PROC_BIND are set.  The command's output is hidden unless\n"
+"Run CMD with its worker threads pinned to LIST (one PU per thread, in\n"
+"thread-creation order; a PU may repeat), repeat it, print its median\n"
+"time and where every thread's time went.  {threads} and {cpus} in the\n"
+"arguments are replaced; OMP_NUM_THREADS, PANDIA_THREADS, OMP_PLACES\n"
+"and OMP_PROC_BIND are set.  The command's output is hidden unless\n"
 "--show-output; results go to stdout, progress to stderr.\n"
 "\n"
 "options:\n"
-"  -c, --cpus LIST         the placement, e.g. 1,0,1 or 0-3\n"
+"  -c, --cpus LIST         the placement, e.g. 1,0,1, 0-3, 0x3, S0:0-3\n"
+"                          or core:0-3 (see pandia help cpus)\n"
 "  -s, --stress KIND@LIST  co-run a stressor on each PU of LIST while the\n"
 "                          command runs: cpu (integer loop), bw:LEVEL\n"
 "                          (reads at L1, L2, L3 or dram; bw:LEVEL:rw for\n"
@@ -37,13 +43,27 @@ const char usage_run[] =
 "                          last line matching REGEX (or its first group),\n"
 "                          in seconds unless followed by ms, us or ns\n"
 "      --timeout SEC       kill a run that takes longer (an error)\n"
-"      --pin MODE          shim: each thread to its PU (default); set:\n"
-"                          whole process on the set of listed PUs; none\n"
+"      --pin MODE          workers: the PUs to the threads that work, in\n"
+"                          creation order, helpers on the set (default;\n"
+"                          the first run tells them apart); threads:\n"
+"                          to every thread in creation order; set: the\n"
+"                          whole command on the set of listed PUs; none\n"
+"      --skip LIST         creation indexes (main thread 0) to leave on\n"
+"                          the set instead of finding the helpers, as\n"
+"                          likwid-pin -s: --skip 1,2\n"
 "      --runner TEMPLATE   run TEMPLATE with /bin/sh instead, its\n"
 "                          {cpus} {threads} {stress_cpus} {stress_kind}\n"
 "                          {cmd} replaced; nothing is pinned here\n"
-"  -m, --machine FILE      machine description sizing bw stressors\n"
+RUN_MEM_USAGE
+"  -m, --machine FILE|NAME machine description sizing bw stressors\n"
 "                          (default: this host's caches)\n"
+"      --size X            the input size: {size} in the arguments or\n"
+"                          TEMPLATE is replaced by X\n"
+"      --record FILE       with --size: predict the run with the black-box\n"
+"                          model of workload description FILE first,\n"
+"                          then add the run's times to it (FILE is\n"
+"                          rewritten atomically, under FILE.lock) and\n"
+"                          print the prediction's error\n"
 "      --show-output       copy the command's output to stderr\n"
 "      --json              the result as JSON on stdout\n"
 "  -q, --quiet             no progress lines\n"
@@ -56,6 +76,179 @@ struct cli {
 	int reps;
 };
 
+/* --record: the prediction made before the run, the update after. */
+struct record {
+	const char *path;
+	double size;
+	int p;			/* the model's threads: cores used */
+	double predicted;	/* NAN: none */
+	char why[512];		/* why there is none */
+	unsigned warn;		/* BB_WARN_* of the prediction */
+	unsigned flags;		/* BB_* of the updates, or-ed */
+	int added;
+	double tseq;		/* T_seq(size) after the update; NAN */
+	double alpha;		/* after the update; NAN: none */
+};
+
+/* The cores of OS PUs CPUS on machine M; without M, the distinct PUs. */
+static int cores_of(const struct pandia_machine *m, const int *cpus, int n)
+{
+	int *pus = xcalloc((size_t)n + 1, sizeof(int)), i, j, p = 0;
+
+	for (i = 0; i < n; i++) {
+		if (m) {
+			pus[i] = machine_pu_index(m, cpus[i]);
+			continue;
+		}
+		for (j = 0; j < i && cpus[j] != cpus[i]; j++)
+			;
+		p += j == i;
+	}
+	if (m)
+		p = blackbox_cores(m, pus, n);
+	free(pus);
+	return p;
+}
+
+/*
+ * Predict first: the model as FILE holds it now.  A model that cannot
+ * predict yet (too few sizes, no alpha) is no error: the run still
+ * teaches it.  -1 only when FILE cannot be read or holds no model.
+ */
+static int record_predict(struct record *rec)
+{
+	struct pandia_workload *w;
+	struct pandia_error err;
+	struct blackbox bb;
+	int ret = -1;
+
+	w = workload_load(rec->path, &err);
+	if (!w || blackbox_of_workload(&bb, w, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	rec->predicted = NAN;
+	if (blackbox_predict(&bb, rec->size, rec->p, &rec->predicted,
+			     &rec->warn, &err) < 0) {
+		rec->predicted = NAN;
+		snprintf(rec->why, sizeof(rec->why), "%s", err.text);
+	}
+	ret = 0;
+out:
+	workload_free(w);
+	return ret;
+}
+
+/*
+ * Then add every time to the model, under an exclusive lock on
+ * FILE.lock held from reading FILE to renaming the new one over it:
+ * two runs recording at once each add to what the other wrote.  (The
+ * lock is on a file of its own because the rename replaces FILE's
+ * inode, and a lock on the old one would not stop the next reader.)
+ */
+static int record_update(struct record *rec, const struct run_result *r)
+{
+	struct pandia_workload *w = NULL;
+	struct pandia_error err;
+	struct blackbox bb;
+	int fd, i, ret = -1;
+	unsigned fl;
+
+	fd = lock_path(rec->path, &err);
+	if (fd < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	w = workload_load(rec->path, &err);
+	if (!w || blackbox_of_workload(&bb, w, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	for (i = 0; i < r->n_times; i++) {
+		if (blackbox_update(&bb, rec->size, rec->p, r->times[i], &fl,
+				    &err) < 0) {
+			error("run %d of %d not recorded: %s", i + 1,
+			      r->n_times, err.text);
+			goto out;
+		}
+		rec->flags |= fl;
+		rec->added++;
+	}
+	blackbox_store(w, &bb);
+	if (workload_save(w, rec->path, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	rec->tseq = blackbox_tseq(&bb, rec->size);
+	rec->alpha = bb.has_alpha ? bb.alpha : NAN;
+	ret = 0;
+out:
+	workload_free(w);
+	if (fd >= 0)
+		close(fd);	/* and the lock with it */
+	return ret;
+}
+
+static double record_error(const struct record *rec,
+			   const struct run_result *r)
+{
+	return (rec->predicted - r->median) / r->median;
+}
+
+static void record_print(const struct record *rec,
+			 const struct run_result *r)
+{
+	unsigned bit;
+
+	printf("recorded:  %d time%s at size %g on %d core%s into %s\n",
+	       rec->added, rec->added == 1 ? "" : "s", rec->size, rec->p,
+	       rec->p == 1 ? "" : "s", rec->path);
+	if (isnan(rec->predicted))
+		printf("predicted: none (%s)\n", rec->why);
+	else
+		printf("predicted: %.4g s before the run, error %+.1f%% of "
+		       "the median\n", rec->predicted,
+		       100 * record_error(rec, r));
+	for (bit = BB_ADDED_TSEQ; bit <= BB_ALPHA_BAD_TSEQ; bit <<= 1)
+		if (rec->flags & bit)
+			printf("model:     %s\n", blackbox_flag_text(bit));
+	printf("model:     now T_seq(%g) ", rec->size);
+	if (isnan(rec->tseq))
+		fputs("not known", stdout);
+	else
+		printf("%.4g s", rec->tseq);
+	if (isnan(rec->alpha))
+		fputs(", alpha not known\n", stdout);
+	else
+		printf(", alpha %.4g\n", rec->alpha);
+}
+
+static json_t *record_json(const struct record *rec,
+			   const struct run_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "workload", json_string(rec->path));
+	json_object_set_new(o, "size", json_real(rec->size));
+	json_object_set_new(o, "cores", json_integer(rec->p));
+	json_object_set_new(o, "added", json_integer(rec->added));
+	if (isnan(rec->predicted)) {
+		json_object_set_new(o, "predicted", json_null());
+		json_object_set_new(o, "error", json_null());
+		json_object_set_new(o, "why", json_string(rec->why));
+	} else {
+		json_object_set_new(o, "predicted",
+				    json_real(rec->predicted));
+		json_object_set_new(o, "error",
+				    json_real(record_error(rec, r)));
+	}
+	json_object_set_new(o, "tseq", isnan(rec->tseq) ? json_null() :
+			    json_real(rec->tseq));
+	json_object_set_new(o, "alpha", isnan(rec->alpha) ? json_null() :
+			    json_real(rec->alpha));
+	return o;
+}
+
 static void on_run(const struct run_result *r, int run, double secs,
 		   void *data)
 {
@@ -64,9 +257,9 @@ static void on_run(const struct run_result *r, int run, double secs,
 	if (cli->quiet)
 		return;
 	if (run == 0)
-		fprintf(stderr, "pandia: warm-up run: %.4g s\n", secs);
+		error("warm-up run: %.4g s", secs);
 	else
-		fprintf(stderr, "pandia: run %d of %d: %.4g s\n", run,
+		error("run %d of %d: %.4g s", run,
 			cli->reps, secs);
 }
 
@@ -81,14 +274,83 @@ static void print_rate(FILE *out, double v, const char *unit)
 		fprintf(out, "%.3g %s", v / 1e9, bytes ? "GB/s" : "Gops/s");
 }
 
+/* seconds as "0.123", or "-" */
+static const char *secs(char *buf, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3f", v);
+	return buf;
+}
+
+#define TEXT_MAX_THREADS 64	/* rows of the text table; --json has all */
+
+static void print_threads(const struct run_opts *o,
+			  const struct run_result *r)
+{
+	static const char *const head[RUN_BLOCK_KINDS] = {
+		"mutex", "cond", "barrier", "join", "sem", "other",
+	};
+	char b[RUN_BLOCK_KINDS + 4][32];
+	int i, k;
+
+	if (r->threads_created >= 0)
+		printf("threads:   %d in %d process%s (%d created): %d "
+		       "worker%s, %d helper%s\n", r->n_threads,
+		       r->processes, r->processes == 1 ? "" : "es",
+		       r->threads_created, r->workers,
+		       r->workers == 1 ? "" : "s", r->n_threads - r->workers,
+		       r->n_threads - r->workers == 1 ? "" : "s");
+	else
+		printf("threads:   %d seen\n", r->n_threads);
+	printf("seconds:   from the command's start; on a CPU, waiting for "
+	       "one, blocked by kind\n");
+	printf("  %-5s %-7s %-7s %-4s %7s %7s %7s %7s", "index", "pid", "tid",
+	       "cpu", "start", "end", "cpu", "runq");
+	for (k = 0; k < RUN_BLOCK_KINDS; k++)
+		printf(" %7s", head[k]);
+	printf("  %-6s %s\n", "role", "allowed");
+	for (i = 0; i < r->n_threads && i < TEXT_MAX_THREADS; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char idx[16], pu[16];
+
+		snprintf(idx, sizeof(idx), "%d", t->index);
+		snprintf(pu, sizeof(pu), "%d", t->cpu);
+		printf("  %-5s %-7d %-7d %-4s %7s %7s %7s %7s",
+		       t->index < 0 ? "-" : idx, t->pid, t->tid,
+		       t->cpu >= 0 ? pu : o->pin == RUN_PIN_NONE ? "-" : "set",
+		       secs(b[0], sizeof(b[0]), t->start),
+		       secs(b[1], sizeof(b[1]), t->end),
+		       secs(b[2], sizeof(b[2]), t->cpu_time),
+		       secs(b[3], sizeof(b[3]), t->runqueue_wait));
+		for (k = 0; k < RUN_BLOCK_KINDS; k++)
+			printf(" %7s", secs(b[4 + k], sizeof(b[4 + k]),
+					    t->blocked[k]));
+		printf("  %-6s %s%s\n", t->worker ? "worker" : "helper",
+		       t->allowed ? t->allowed : "?",
+		       t->overridden ? " (set by the program)" : "");
+	}
+	if (r->n_threads > TEXT_MAX_THREADS)
+		printf("  ... and %d more (--json lists every thread)\n",
+		       r->n_threads - TEXT_MAX_THREADS);
+}
+
 static void print_text(const struct run_opts *o, const struct run_result *r)
 {
 	char *cpus = cpulist_format(o->cpus, o->n_cpus);
 	int i;
 
 	printf("command:   %s\n", r->command);
-	printf("cpus:      %s (%d thread%s)\n", cpus, o->n_cpus,
-	       o->n_cpus == 1 ? "" : "s");
+	printf("cpus:      %s (%d thread%s, pin %s)\n", cpus, o->n_cpus,
+	       o->n_cpus == 1 ? "" : "s",
+	       o->runner ? "runner" : run_pin_name(o->pin));
+	if (o->mem && o->mem->mode != RUN_MEM_DEFAULT) {
+		char pol[96];
+
+		printf("memory:    %s\n", run_mempolicy_text(o->mem, pol,
+							 sizeof(pol)));
+	}
 	printf("runs:      %d%s\n", r->n_times,
 	       isnan(r->warmup_time) ? "" : " after 1 warm-up");
 	printf("time:      median %.4g s, min %.4g s, max %.4g s, "
@@ -100,59 +362,68 @@ static void print_text(const struct run_opts *o, const struct run_result *r)
 		print_rate(stdout, s->median, s->unit);
 		putchar('\n');
 	}
-	if (!o->runner && r->n_threads) {
-		if (r->threads_created >= 0)
-			printf("threads:   %d created by the program, in %d "
-			       "process%s\n", r->threads_created,
-			       r->processes, r->processes == 1 ? "" : "es");
-		else
-			printf("threads:   %d seen\n", r->n_threads);
-		printf("  %-8s %-8s %-6s %-8s %s\n", "pid", "tid", "index",
-		       "planned", "allowed");
-		for (i = 0; i < r->n_threads; i++) {
-			const struct run_thread *t = &r->threads[i];
-			char idx[16], pl[16];
-
-			snprintf(idx, sizeof(idx), "%d", t->index);
-			snprintf(pl, sizeof(pl), "%d", t->planned);
-			printf("  %-8d %-8d %-6s %-8s %s\n", t->pid, t->tid,
-			       t->index < 0 ? "-" : idx,
-			       t->planned < 0 ? (o->pin == RUN_PIN_NONE ?
-						 "-" : "set") : pl,
-			       t->allowed ? t->allowed : "?");
-		}
-	}
+	if (!o->runner && r->n_threads)
+		print_threads(o, r);
 	free(cpus);
 }
 
 static void warnings(const struct run_opts *o, const struct run_result *r)
 {
-	int beyond = 0, i;
+	bool pinning = !o->runner && (o->pin == RUN_PIN_WORKERS ||
+				      o->pin == RUN_PIN_THREADS);
 
 	if (r->n_times > 1 && r->spread > 0.05)
-		fprintf(stderr, "pandia: warning: the times spread %.1f%% "
+		warning("the times spread %.1f%% "
 			"(min %.4g s, max %.4g s); the machine may be busy, "
 			"or the program's time varies: use more "
-			"repetitions\n", 100 * r->spread, r->min, r->max);
-	if (!o->runner && o->pin == RUN_PIN_SHIM && r->threads_created < 0)
-		fprintf(stderr, "pandia: warning: the command did not load "
-			"libpandia-pin.so (a static or setuid binary?): its "
-			"threads were only kept on the set of listed PUs\n");
+			"repetitions", 100 * r->spread, r->min, r->max);
+	if (pinning && r->static_exe)
+		warning("'%s' is statically linked: "
+			"LD_PRELOAD cannot act, so its threads could not be "
+			"pinned one by one nor their waits accounted; they "
+			"ran on the set of listed PUs (as --pin set)",
+			r->command);
+	else if (pinning && r->threads_created < 0)
+		warning("the command did not load "
+			"libpandia-pin.so (a setuid binary, or one that "
+			"clears LD_PRELOAD?): its threads were only kept on "
+			"the set of listed PUs");
+	if (pinning && r->overridden)
+		warning("the program set the "
+			"affinity of %d thread%s itself, overriding pandia's "
+			"pin (see the thread table): %s", r->overridden,
+			r->overridden == 1 ? "" : "s",
+			"pin it with --pin set or --pin none and its own "
+			"options ({cpus})");
 	if (!o->runner && o->pin != RUN_PIN_NONE && r->misplaced)
-		fprintf(stderr, "pandia: warning: %d thread%s not "
+		warning("%d thread%s not "
 			"allowed on the PU planned for %s (see the thread "
-			"table): the program may set its own affinity\n",
-			r->misplaced, r->misplaced == 1 ? " was" : "s were",
+			"table)", r->misplaced,
+			r->misplaced == 1 ? " was" : "s were",
 			r->misplaced == 1 ? "it" : "them");
-	for (i = 0; i < r->n_threads; i++)
-		beyond += r->threads[i].index >= o->n_cpus;
-	if (beyond)
-		fprintf(stderr, "pandia: warning: %d thread%s beyond the %d "
-			"listed PUs, allowed on all of them\n", beyond,
-			beyond == 1 ? "" : "s", o->n_cpus);
+	if (pinning && r->wrapped)
+		warning("more threads to pin than "
+			"the %d listed PUs: %d went to the list again from "
+			"its start (wrap-around)%s", o->n_cpus, r->wrapped,
+			o->pin == RUN_PIN_WORKERS ? "; the command may not "
+			"honour {threads}" : "");
+	if (pinning && r->role_changes)
+		warning("%d thread%s did not have "
+			"the role (worker or helper) that the first run "
+			"found for %s: the program's threads vary from run "
+			"to run; --skip or --pin threads fixes the pins",
+			r->role_changes, r->role_changes == 1 ? "" : "s",
+			r->role_changes == 1 ? "it" : "them");
+	if (pinning && o->pin == RUN_PIN_WORKERS && r->threads_created >= 0 &&
+	    r->most_workers > 0 && r->most_workers < o->n_cpus)
+		warning("at most %d worker thread%s "
+			"at once for %d listed PUs: the command may not "
+			"honour {threads} or OMP_NUM_THREADS",
+			r->most_workers, r->most_workers == 1 ? "" : "s",
+			o->n_cpus);
 	if (r->leftovers)
-		fprintf(stderr, "pandia: warning: the command left %d "
-			"process%s running; pandia killed %s\n",
+		warning("the command left %d "
+			"process%s running; pandia killed %s",
 			r->leftovers, r->leftovers == 1 ? "" : "es",
 			r->leftovers == 1 ? "it" : "them");
 }
@@ -176,9 +447,34 @@ static void print_failure(const struct run_result *r,
 	}
 }
 
+/*
+ * A CPU expression over machine M, or this host's topology without
+ * one.  Prints why and returns -1 when it is wrong.
+ */
+static int cpus_list(const struct pandia_machine *m, const char *expr,
+		     int **cpus, int *n)
+{
+	struct pandia_machine *h = NULL;
+	struct pandia_error err;
+	int ret = -1;
+
+	if (!m) {
+		h = machine_new();
+		if (topology_load(h, NULL, &err) < 0)
+			goto out;
+	}
+	ret = cpuexpr_parse(m ? m : h, expr, cpus, n, &err);
+out:
+	if (ret < 0)
+		error_perr(&err);
+	machine_free(h);
+	return ret;
+}
+
 enum {
 	OPT_NO_WARMUP = 256, OPT_TIME_FROM, OPT_TIMEOUT, OPT_JSON,
-	OPT_PIN, OPT_RUNNER, OPT_SHOW_OUTPUT,
+	OPT_PIN, OPT_RUNNER, OPT_SHOW_OUTPUT, OPT_SIZE, OPT_RECORD,
+	OPT_SKIP, OPT_MEM,
 };
 
 int cmd_run(int argc, char **argv)
@@ -191,22 +487,29 @@ int cmd_run(int argc, char **argv)
 		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "skip", required_argument, NULL, OPT_SKIP },
 		{ "runner", required_argument, NULL, OPT_RUNNER },
 		{ "machine", required_argument, NULL, 'm' },
 		{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
+		RUN_MEM_LONGOPTS(OPT_MEM),
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pandia_machine *machine = NULL;
+	struct run_mempolicy mem = { RUN_MEM_DEFAULT, "", { 0 } };
 	struct run_stressor *stress = NULL;
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts o;
 	struct cli cli = { .reps = 3 };
+	struct record rec = { .size = NAN, .tseq = NAN, .alpha = NAN };
 	const char *cpus_arg = NULL, *machine_arg = NULL;
-	char *shim = NULL;
+	char *shim = NULL, *machine_path = NULL;
 	int *cpus = NULL, n_cpus = 0, n_stress = 0, ret = 1, c, i;
+	int *skip = NULL, n_skip = -1;
 
 	run_opts_init(&o);
 	run_result_init(&r);
@@ -227,10 +530,7 @@ int cmd_run(int argc, char **argv)
 			n_stress++;
 			break;
 		case 'r':
-			if (!parse_int(optarg, &cli.reps) || cli.reps < 1)
-				usage_error("run", "-r takes a number of "
-					    "repetitions >= 1, not '%s'",
-					    optarg);
+			cli.reps = opt_repetitions("run", optarg);
 			break;
 		case OPT_NO_WARMUP:
 			o.warmup = false;
@@ -239,21 +539,30 @@ int cmd_run(int argc, char **argv)
 			o.time_from = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (!parse_double(optarg, &o.timeout) ||
-			    !(o.timeout > 0))
-				usage_error("run", "--timeout takes seconds "
-					    "> 0, not '%s'", optarg);
+			o.timeout = opt_timeout("run", optarg);
 			break;
 		case OPT_PIN:
-			if (!strcmp(optarg, "shim"))
-				o.pin = RUN_PIN_SHIM;
+			if (!strcmp(optarg, "workers"))
+				o.pin = RUN_PIN_WORKERS;
+			else if (!strcmp(optarg, "threads") ||
+				 !strcmp(optarg, "shim"))
+				o.pin = RUN_PIN_THREADS;
 			else if (!strcmp(optarg, "set"))
 				o.pin = RUN_PIN_SET;
 			else if (!strcmp(optarg, "none"))
 				o.pin = RUN_PIN_NONE;
 			else
-				usage_error("run", "--pin takes shim, set or "
-					    "none, not '%s'", optarg);
+				usage_error("run", "--pin takes workers, "
+					    "threads, set or none, not '%s'",
+					    optarg);
+			break;
+		case OPT_SKIP:
+			free(skip);
+			skip = NULL;
+			if (cpulist_parse(optarg, &skip, &n_skip, &err) < 0)
+				usage_error("run", "--skip takes creation "
+					    "indexes, as 1,2 or 1-3: %s",
+					    err.text);
 			break;
 		case OPT_RUNNER:
 			o.runner = optarg;
@@ -264,8 +573,26 @@ int cmd_run(int argc, char **argv)
 		case OPT_SHOW_OUTPUT:
 			o.output_fd = 2;
 			break;
+		case OPT_SIZE:
+			if (!parse_double(optarg, &rec.size) ||
+			    !isfinite(rec.size))
+				usage_error("run", "--size takes an input size "
+					    "(a number), not '%s'", optarg);
+			break;
+		case OPT_RECORD:
+			rec.path = optarg;
+			break;
 		case OPT_JSON:
 			cli.json = true;
+			break;
+		case OPT_MEM + RUN_MEM_BIND:
+		case OPT_MEM + RUN_MEM_INTERLEAVE:
+		case OPT_MEM + RUN_MEM_LOCAL:
+		case OPT_MEM + RUN_MEM_PREFERRED:
+			if (run_mempolicy_parse(&mem, c - OPT_MEM, optarg,
+						&err) < 0)
+				usage_error("run", "%s", err.text);
+			o.mem = &mem;
 			break;
 		case 'q':
 			cli.quiet = true;
@@ -280,11 +607,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!cpus_arg)
 		usage_error("run", "--cpus LIST is required");
-	if (cpulist_parse(cpus_arg, &cpus, &n_cpus, &err) < 0)
+	if (!cpuexpr_needs_machine(cpus_arg) &&
+	    cpuexpr_parse(NULL, cpus_arg, &cpus, &n_cpus, &err) < 0)
 		usage_error("run", "%s", err.text);
 	if (optind >= argc && !o.runner)
 		usage_error("run", "no command given: pandia run --cpus %s "
 			    "-- CMD [ARG...]", cpus_arg);
+	if (rec.path && isnan(rec.size))
+		usage_error("run", "--record needs the run's input size "
+			    "(--size X)");
 	if (o.time_from) {
 		struct run_regex *rx = run_regex_new(o.time_from, &err);
 
@@ -293,22 +624,34 @@ int cmd_run(int argc, char **argv)
 		run_regex_free(rx);
 	}
 	if (machine_arg) {
-		machine = machine_load(machine_arg, &err);
-		if (!machine) {
-			perr_print(&err, stderr);
+		machine = open_machine("run", machine_arg, true, &machine_path);
+		if (!machine)
 			goto out;
-		}
 	}
+	if (!cpus && cpus_list(machine, cpus_arg, &cpus, &n_cpus) < 0)
+		usage_error("run", "--cpus: see 'pandia cpus --help'");
+	if (n_skip >= 0 && (o.pin == RUN_PIN_SET || o.pin == RUN_PIN_NONE ||
+			    o.runner))
+		usage_error("run", "--skip needs --pin workers or threads");
 	o.cpus = cpus;
 	o.n_cpus = n_cpus;
+	o.skip = skip;
+	o.n_skip = n_skip;
 	o.stress = stress;
 	o.n_stress = n_stress;
 	o.repetitions = cli.reps;
 	o.machine = machine;
 	o.on_run = on_run;
 	o.data = &cli;
+	o.size = rec.size;
+	if (rec.path) {
+		rec.p = cores_of(machine, cpus, n_cpus);
+		if (record_predict(&rec) < 0)
+			goto out;
+	}
 	/* next to this binary (build dir), or where it is installed */
-	if (!o.runner && o.pin == RUN_PIN_SHIM)
+	if (!o.runner && (o.pin == RUN_PIN_WORKERS ||
+			  o.pin == RUN_PIN_THREADS))
 		o.shim_path = shim = run_find_shim(pandia_exe_dir());
 
 	if (run_execute(&o, argv + optind, &r, &err) < 0) {
@@ -319,24 +662,36 @@ int cmd_run(int argc, char **argv)
 		print_failure(&r, &err);
 		goto out;
 	}
+	if (rec.path && record_update(&rec, &r) < 0)
+		goto out;
 	if (cli.json) {
 		json_t *j = run_result_to_json(&o, &r);
 
+		if (!isnan(rec.size))
+			json_object_set_new(j, "size", json_real(rec.size));
+		if (rec.path)
+			json_object_set_new(j, "record", record_json(&rec, &r));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
 		putchar('\n');
 		json_decref(j);
 	} else {
 		print_text(&o, &r);
+		if (rec.path)
+			record_print(&rec, &r);
 	}
 	warnings(&o, &r);
+	if (rec.path && blackbox_warning(rec.warn))
+		warning("the prediction: %s", blackbox_warning(rec.warn));
 	ret = 0;
 out:
 	run_result_release(&r);
 	for (i = 0; i < n_stress; i++)
 		run_stressor_release(&stress[i]);
 	free(stress);
+	free(skip);
 	free(cpus);
 	free(shim);
+	free(machine_path);
 	machine_free(machine);
 	return ret;
 }

@@ -2,6 +2,7 @@
  * probe.c - the "probe" counter backend (profiler/probe.h).
  */
 #include "profiler/probe.h"
+#include "profiler/run.h"
 
 #include <linux/perf_event.h>
 #include <math.h>
@@ -80,6 +81,11 @@ void probe_cpu_end(struct probe_cpu *pc, double *cpu, double *wall)
 
 int probe_stat_busy(double *busy, int max)
 {
+	return probe_stat_read(busy, NULL, max);
+}
+
+int probe_stat_read(double *busy, double *steal, int max)
+{
 	FILE *f = fopen("/proc/stat", "re");
 	double tick = (double)sysconf(_SC_CLK_TCK);
 	char line[512];
@@ -103,11 +109,121 @@ int probe_stat_busy(double *busy, int max)
 			/* user nice system [idle iowait] irq softirq steal */
 			busy[cpu] = (double)(v[0] + v[1] + v[2] + v[5] + v[6] +
 					     v[7]) / tick;
+			if (steal)
+				steal[cpu] = (double)v[7] / tick;
 			n++;
 		}
 	}
 	fclose(f);
 	return n;
+}
+
+/* ---- disturbance ------------------------------------------------- */
+
+void probe_disturb_begin(struct probe_disturb *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->busy0 = xcalloc(PROBE_STAT_PUS, sizeof(double));
+	d->steal0 = xcalloc(PROBE_STAT_PUS, sizeof(double));
+	d->ok = probe_stat_read(d->busy0, d->steal0, PROBE_STAT_PUS) > 0;
+	probe_cpu_begin(&d->cpu);
+}
+
+/* The workers' run-queue wait as a share of their lives. */
+static double runqueue_share(const struct run_result *r)
+{
+	double wait = 0, life = 0;
+	int i;
+
+	for (i = 0; r && i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		if (!t->worker || !(t->end > t->start))
+			continue;
+		wait += t->runqueue_wait;
+		life += t->end - t->start;
+	}
+	return life > 0 ? wait / life : 0;
+}
+
+double probe_disturb_end(struct probe_disturb *d, const int *pus, int n,
+			 const struct run_result *r, bool alone,
+			 struct probe_disturbance *out)
+{
+	double *busy1 = xcalloc(PROBE_STAT_PUS, sizeof(double));
+	double *steal1 = xcalloc(PROBE_STAT_PUS, sizeof(double));
+	bool *used = xcalloc(PROBE_STAT_PUS, sizeof(bool));
+	double cpu = 0, wall = 0, busy = 0, steal = 0;
+	int i, k = 0;
+
+	memset(out, 0, sizeof(*out));
+	probe_cpu_end(&d->cpu, &cpu, &wall);
+	d->cpu_seconds = cpu;
+	d->wall_seconds = wall;
+	if (d->ok && probe_stat_read(busy1, steal1, PROBE_STAT_PUS) > 0) {
+		for (i = 0; i < n; i++)
+			if (pus[i] >= 0 && pus[i] < PROBE_STAT_PUS)
+				used[pus[i]] = true;
+		for (i = 0; i < PROBE_STAT_PUS; i++)
+			if (used[i]) {
+				busy += busy1[i] - d->busy0[i];
+				steal += steal1[i] - d->steal0[i];
+				k++;
+			}
+	}
+	if (k && wall > 0) {
+		/*
+		 * /proc/stat counts in clock ticks: each PU's reading may
+		 * be a tick off at either end, and the CPU time too, so a
+		 * share below that margin says nothing (a short run's
+		 * margin is large).
+		 */
+		double tick = (double)sysconf(_SC_CLK_TCK);
+		double margin = 3 / ((tick > 0 ? tick : 100) * wall);
+
+		out->steal = steal / (wall * k) - margin;
+		/*
+		 * Others took time the command would have had only if
+		 * the PUs were full: time they used while it slept
+		 * harmed nobody.
+		 */
+		if (busy >= 0.9 * wall * k)
+			out->foreign = (busy - cpu) / (wall * k) - margin;
+		if (out->steal < 0)
+			out->steal = 0;
+		if (out->foreign < out->steal)
+			out->foreign = out->steal;
+		if (out->foreign < 0)
+			out->foreign = 0;
+		if (out->foreign > 1)
+			out->foreign = 1;
+	}
+	if (alone)
+		out->runqueue = runqueue_share(r);
+	out->share = out->foreign > out->runqueue ? out->foreign :
+		out->runqueue;
+	free(busy1);
+	free(steal1);
+	free(used);
+	free(d->busy0);
+	free(d->steal0);
+	d->busy0 = d->steal0 = NULL;
+	return out->share;
+}
+
+const char *probe_disturbance_text(const struct probe_disturbance *dd,
+				   char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "others took %.0f%% of its PUs' time",
+			 100 * dd->foreign);
+
+	if (dd->steal >= 0.005 && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " (the hypervisor "
+			      "%.0f%%)", 100 * dd->steal);
+	if (dd->runqueue >= 0.005 && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ", its threads waited "
+			 "%.0f%% of their time for a CPU", 100 * dd->runqueue);
+	return buf;
 }
 
 /* ---- bandwidth demand from co-run probes -------------------------- */

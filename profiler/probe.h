@@ -19,6 +19,7 @@
 #define PANDIA_PROFILER_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/error.h"
 #include "common/machine.h"
@@ -54,6 +55,64 @@ void probe_cpu_end(struct probe_cpu *pc, double *cpu, double *wall);
  * PUs read, or -1 when /proc/stat cannot be read.
  */
 int probe_stat_busy(double *busy, int max);
+/* The same with the steal time (steal[os_index]) too; steal may be NULL. */
+int probe_stat_read(double *busy, double *steal, int max);
+
+/* ---- disturbance: what others took from one repetition ------------- */
+
+/*
+ * How much one repetition was disturbed, each as a share (0 to 1):
+ *   foreign   of the time of the PUs it kept busy (the command's and
+ *             its stressors'), what other processes and the hypervisor
+ *             took while the PUs were full (/proc/stat busy time less
+ *             the command's and stressors' CPU time);
+ *   steal     of the same, what the hypervisor alone took (/proc/stat
+ *             steal: a VM's other tenants);
+ *   runqueue  of the worker threads' lives, the time they waited for a
+ *             CPU although each had a PU of its own (from the
+ *             per-thread accounting; 0 when threads share a PU or a
+ *             stressor runs beside them by design, or none was
+ *             accounted).
+ * share is the largest of the three, what decides "disturbed".
+ */
+struct probe_disturbance {
+	double foreign, steal, runqueue;
+	double share;
+};
+
+#define PROBE_STAT_PUS 4096	/* OS indexes below this are watched */
+
+struct run_result;
+
+struct probe_disturb {
+	double *busy0, *steal0;	/* /proc/stat at begin, per PU */
+	bool ok;		/* /proc/stat could be read */
+	struct probe_cpu cpu;	/* the children's CPU time */
+	double cpu_seconds;	/* after end: what they used */
+	double wall_seconds;	/* after end: the time between */
+};
+
+/* Start watching (before run_execute()). */
+void probe_disturb_begin(struct probe_disturb *d);
+/*
+ * Stop watching (after run_execute() with one repetition, PUS the OS
+ * PUs the command and its stressors were given: N of them, repeats
+ * allowed) and fill *out.  The CPU time of everything pandia started
+ * in between (the command, its stressors) is its own.  R, when not
+ * NULL, gives the threads' accounting, and ALONE says each listed PU
+ * had one thread and no stressor.  Releases what begin took.  Returns
+ * out->share.
+ */
+double probe_disturb_end(struct probe_disturb *d, const int *pus, int n,
+			 const struct run_result *r, bool alone,
+			 struct probe_disturbance *out);
+
+/*
+ * "others took 23% of its PUs' time (steal 20%), its threads waited
+ * 5% of their time for a CPU" into buf (returned).
+ */
+const char *probe_disturbance_text(const struct probe_disturbance *dd,
+				   char *buf, size_t size);
 
 /* ---- bandwidth demand from co-run probes -------------------------- */
 

@@ -1,6 +1,9 @@
 /*
- * profile.c - the six profiling runs and the parameters they give
- * (profiler/profile.h, docs/profiling.md).
+ * profile.c - profiling a command: the six pinned runs of the Pandia
+ * paper's section 4, the demands from counters or probes, and the
+ * workload description they give (profiler/profile.h,
+ * docs/profiling.md).  The parameters are solved by the model's own
+ * fit (predictor/pandia/fit.h).
  */
 #include "profiler/profile.h"
 
@@ -15,7 +18,7 @@
 
 #include "common/cpulist.h"
 #include "common/util.h"
-#include "predictor/partial.h"
+#include "profiler/numamaps.h"
 #include "profiler/probe.h"
 #include "profiler/run.h"
 
@@ -23,562 +26,26 @@
 #define PANDIA_VERSION "unknown"
 #endif
 
-/* A co-runner that slows the workload by less than this tells no l. */
-#define MIN_CORUN_SLOWDOWN 0.02
-/* Bisection steps: the range shrinks by 2^-BISECT_STEPS. */
-#define BISECT_STEPS 48
-/* Calibration runs of the probes last this long at least, seconds. */
+/* Calibration runs of the probes (the probes alone) last this long. */
 #define PROBE_CAL_MIN 0.3
+#define PROBE_CAL_MAX 0.6
 /*
  * A repetition during which other processes (or the hypervisor) took
  * more than this share of the time of the PUs it used is disturbed:
  * it is made again, up to as many times as there are repetitions.
  */
 #define DISTURBED 0.1
-/* PUs whose busy time /proc/stat is read for (OS indexes below it). */
-#define STAT_PUS 4096
-
-static const char *const run_ids[PROFILE_RUNS] = {
-	"run1", "run2", "run3", "run4", "run5", "run6"
-};
-
-/* ---- the placements ---------------------------------------------- */
-
-static void plan_set(struct profile_plan *pl, int x, const int *pus, int n)
-{
-	pl->made[x] = true;
-	pl->n_pus[x] = n;
-	pl->pus[x] = xmalloc(sizeof(int) * (size_t)n);
-	memcpy(pl->pus[x], pus, sizeof(int) * (size_t)n);
-}
-
 /*
- * The largest load on any resource of placement PUS with every thread
- * fully busy (p = 1, no other parameter): above 1, something is
- * oversubscribed.  *what gets the resource's name.
+ * A run gets MIN_REPS repetitions (1 with --quick), and more, up to -r,
+ * only while the spread of its repetitions is above SPREAD_MORE and the
+ * budget lasts.
  */
-static double max_load(const struct space *sp, const struct model_params *b,
-		       const int *pus, int n, char *what, int size)
-{
-	struct model_params prm = *b;
-	struct model md;
-	double mx = 0;
-	int c;
-
-	prm.p = 1;
-	prm.o_s = prm.l = prm.b = 0;
-	model_init(&md, sp, &prm);
-	model_build_pus(&md, pus, n);
-	model_solve(&md);
-	*what = 0;
-	for (c = 0; c < md.n_classes; c++)
-		if (md.rawmax[c] > mx) {
-			mx = md.rawmax[c];
-			if (md.bott[c] >= 0)
-				model_res_name(&md, md.bott[c], what, size);
-		}
-	model_release(&md);
-	return mx;
-}
-
-int profile_plan_make(struct profile_plan *pl, const struct pandia_machine *m,
-		      const struct model_params *base,
-		      struct pandia_error *err)
-{
-	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
-	const struct pandia_socket *s0;
-	int *v = NULL, i, n, nc, ret = -1;
-	char what[128] = "", first_what[128] = "";
-	double load = 0, first_load = 0;
-
-	memset(pl, 0, sizeof(*pl));
-	pl->m = m;
-	if (m->n_sockets < 1 || m->sockets[0].n_cores < 2) {
-		perr_set(err, "profiling needs two cores on one socket; "
-			 "socket 0 of this machine has %d",
-			 m->n_sockets < 1 ? 0 : m->sockets[0].n_cores);
-		goto out;
-	}
-	pl->sp = space_new(m, 2, &mem, err);
-	if (!pl->sp)
-		goto out;
-	s0 = &m->sockets[0];
-	nc = s0->n_cores;
-	pl->smt = true;
-	for (i = 0; i < nc; i++)
-		if (m->cores[s0->cores[i]].n_pus < 2)
-			pl->smt = false;
-	v = xcalloc((size_t)(2 * nc + 2), sizeof(int));
-
-	/* run 1: one thread on the first core */
-	v[0] = m->cores[s0->cores[0]].pus[0];
-	plan_set(pl, PR1, v, 1);
-
-	/* run 2: the largest even count that oversubscribes nothing */
-	for (n = nc & ~1; n >= 2; n -= 2) {
-		for (i = 0; i < n; i++)
-			v[i] = m->cores[s0->cores[i]].pus[0];
-		load = max_load(pl->sp, base, v, n, what, sizeof(what));
-		if (n == (nc & ~1)) {
-			first_load = load;
-			memcpy(first_what, what, sizeof(what));
-		}
-		if (load <= 1 + 1e-9)
-			break;
-	}
-	if (n < 2) {
-		n = 2;
-		for (i = 0; i < n; i++)
-			v[i] = m->cores[s0->cores[i]].pus[0];
-		pl->n_note = xasprintf("even 2 threads oversubscribe %s "
-				       "(load %.3g): run 2 is not free of "
-				       "contention, k2 includes it", what,
-				       load);
-	} else if (n < (nc & ~1)) {
-		pl->n_note = xasprintf("%d threads: %d would oversubscribe %s "
-				       "(load %.3g)", n, nc & ~1, first_what,
-				       first_load);
-	}
-	pl->n = n;
-	plan_set(pl, PR2, v, n);
-
-	/* run 3: the same count over two sockets */
-	if (m->n_sockets < 2) {
-		pl->why_not[PR3] = xstrdup("this machine has one socket");
-	} else {
-		const struct pandia_socket *s1 = &m->sockets[1];
-		int h = n / 2;
-
-		if (s1->n_cores < h)
-			h = s1->n_cores;
-		for (i = 0; i < h; i++) {
-			v[i] = m->cores[s0->cores[i]].pus[0];
-			v[h + i] = m->cores[s1->cores[i]].pus[0];
-		}
-		if (h < 1)
-			pl->why_not[PR3] = xstrdup("socket 1 has no core");
-		else
-			plan_set(pl, PR3, v, 2 * h);
-	}
-
-	/* runs 4 and 5: run 2 with co-runners */
-	for (int x = PR4; x <= PR5; x++) {
-		plan_set(pl, x, pl->pus[PR2], n);
-		pl->beside[x] = xcalloc((size_t)n, sizeof(bool));
-		pl->corun[x] = xcalloc((size_t)n, sizeof(int));
-		for (i = x == PR4 ? 0 : n - 1; i < n; i++) {
-			const struct pandia_core *co =
-				&m->cores[m->pus[pl->pus[x][i]].core];
-
-			pl->beside[x][i] = true;
-			pl->corun[x][pl->n_corun[x]++] =
-				pl->smt ? co->pus[1] : co->pus[0];
-		}
-	}
-
-	/* run 6: packed two to a core (no SMT: two to a PU) */
-	for (i = 0; i < n / 2; i++) {
-		const struct pandia_core *co = &m->cores[s0->cores[i]];
-
-		v[2 * i] = co->pus[0];
-		v[2 * i + 1] = pl->smt ? co->pus[1] : co->pus[0];
-	}
-	plan_set(pl, PR6, v, n);
-	ret = 0;
-out:
-	free(v);
-	if (ret < 0)
-		profile_plan_release(pl);
-	return ret;
-}
-
-void profile_plan_release(struct profile_plan *pl)
-{
-	int x;
-
-	if (!pl)
-		return;
-	space_free(pl->sp);
-	free(pl->n_note);
-	for (x = 0; x < PROFILE_RUNS; x++) {
-		free(pl->why_not[x]);
-		free(pl->pus[x]);
-		free(pl->beside[x]);
-		free(pl->corun[x]);
-	}
-	memset(pl, 0, sizeof(*pl));
-}
-
-/* ---- the partial model ------------------------------------------- */
-
-double profile_model_time(const struct profile_plan *pl,
-			  const struct model_params *prm, int x, double corun,
-			  double *f0, double *f)
-{
-	struct model md;
-	double t;
-
-	model_init(&md, pl->sp, prm);
-	if (model_build_pus(&md, pl->pus[x], pl->n_pus[x]) < 0) {
-		model_release(&md);
-		return NAN;
-	}
-	if (corun > 1 && pl->beside[x])
-		model_corun(&md, pl->beside[x], corun);
-	model_solve(&md);
-	t = md.time;
-	if (f0)
-		*f0 = model_mean_f0(&md);
-	if (f)
-		*f = model_mean_f(&md);
-	model_release(&md);
-	return t;
-}
-
-/* Whether the model applies b to any thread of run x. */
-static bool run_shares_core(const struct profile_plan *pl,
-			    const struct model_params *prm, int x)
-{
-	struct model md;
-	bool shared;
-
-	model_init(&md, pl->sp, prm);
-	model_build_pus(&md, pl->pus[x], pl->n_pus[x]);
-	shared = model_shares_core(&md);
-	model_release(&md);
-	return shared;
-}
-
-/* One unknown of the partial model, and the run that measures it. */
-enum unknown { U_P, U_OS, U_CORUN, U_L, U_B };
-
-struct fit {
-	const struct profile_plan *pl;
-	struct model_params prm;
-	int x;			/* the run */
-	enum unknown what;
-	double corun;		/* for runs 4 and 5 */
-};
-
-static double fit_time(const struct fit *ft, double v)
-{
-	struct model_params prm = ft->prm;
-	double corun = ft->corun;
-
-	switch (ft->what) {
-	case U_P:
-		prm.p = v;
-		break;
-	case U_OS:
-		prm.o_s = v;
-		break;
-	case U_CORUN:
-		corun = v;
-		break;
-	case U_L:
-		prm.l = v;
-		break;
-	case U_B:
-		prm.b = v;
-		break;
-	}
-	return profile_model_time(ft->pl, &prm, ft->x, corun, NULL, NULL);
-}
-
-/*
- * The value in [lo, hi] for which the partial model predicts TARGET
- * seconds for the run.  The model's time is monotonic in the unknown,
- * increasing when INC; when GROW, hi doubles (up to HMAX) until the
- * target is inside.  *clamped: -1 when the answer is lo because no value
- * in the range reaches down to the target (for INC; up to it for !INC),
- * +1 when it is hi because none reaches that far the other way, else 0.
- */
-static double fit_solve(const struct fit *ft, double lo, double hi,
-			double hmax, bool inc, double target, int *clamped)
-{
-	double sgn = inc ? 1 : -1, flo, fhi;
-	int i;
-
-	*clamped = 0;
-	flo = sgn * fit_time(ft, lo);
-	fhi = sgn * fit_time(ft, hi);
-	target *= sgn;
-	if (!(target > flo)) {
-		*clamped = -1;
-		return lo;
-	}
-	while (fhi < target && hi < hmax) {
-		lo = hi;
-		hi *= 2;
-		fhi = sgn * fit_time(ft, hi);
-	}
-	if (fhi < target) {
-		*clamped = 1;
-		return hi;
-	}
-	for (i = 0; i < BISECT_STEPS; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (sgn * fit_time(ft, mid) < target)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-static double clamp01(double v)
-{
-	return v < 0 ? 0 : v > 1 ? 1 : v;
-}
-
-void profile_solution_release(struct profile_solution *s)
-{
-	if (!s)
-		return;
-	free(s->p_status);
-	free(s->o_s_status);
-	free(s->l_status);
-	free(s->b_status);
-	memset(s, 0, sizeof(*s));
-}
-
-/* k, u and f of run x under the partial model prm (corun for 4, 5) */
-static double step_of(struct profile_solution *s,
-		      const struct profile_plan *pl,
-		      const struct model_params *prm, const double *t, int x,
-		      double corun, double *f0)
-{
-	struct profile_step *st = &s->step[x];
-	double tm = profile_model_time(pl, prm, x, corun, f0, &st->f);
-
-	st->r = t[x] / t[PR1];
-	st->k = tm / t[PR1];
-	st->u = st->r / st->k;
-	return tm;
-}
-
-/* Step 2 (section 4.2): p from run 2. */
-static void solve_p(const struct profile_plan *pl, struct model_params *prm,
-		    const double *t, enum profile_solve mode,
-		    struct profile_solution *s)
-{
-	struct fit ft = { pl, *prm, PR2, U_P, 1 };
-	struct profile_step *st = &s->step[PR2];
-	double n = pl->n_pus[PR2], tm, u2;
-	int cl;
-
-	/* k2: the contention the model sees with every thread busy */
-	ft.prm.p = 1;
-	tm = profile_model_time(pl, &ft.prm, PR2, 1, NULL, &st->f);
-	st->r = t[PR2] / t[PR1];
-	st->k = tm / (t[PR1] / n);
-	st->u = u2 = st->r / st->k;
-	s->paper_p = (1 - u2) / (1 - 1 / n);
-	if (mode == PROFILE_SOLVE_PAPER) {
-		s->p = clamp01(s->paper_p);
-		cl = s->paper_p < 0 ? -1 : s->paper_p > 1 ? 1 : 0;
-	} else {
-		s->p = fit_solve(&ft, 0, 1, 1, false, t[PR2], &cl);
-	}
-	if (cl > 0)
-		s->p_status = xasprintf("run 2 (%g threads) was more than "
-					"%g times faster than run 1 (r2 = "
-					"%.4g): p = 1", n, n, st->r);
-	else if (cl < 0)
-		s->p_status = xasprintf("run 2 (%g threads) was no faster "
-					"than the model allows for p = 0 (r2 "
-					"= %.4g): p = 0", n, st->r);
-	prm->p = s->p;
-}
-
-/* Step 3 (section 4.3): o_s from run 3. */
-static void solve_os(const struct profile_plan *pl, struct model_params *prm,
-		     const double *t, enum profile_solve mode,
-		     struct profile_solution *s)
-{
-	struct fit ft = { pl, *prm, PR3, U_OS, 1 };
-	struct profile_step *st = &s->step[PR3];
-	double half = pl->n_pus[PR3] / 2.0;
-	int cl;
-
-	if (!pl->made[PR3]) {
-		s->o_s_status = xasprintf("not measured: %s (run 3 needs "
-					  "two)", pl->why_not[PR3]);
-		prm->o_s = 0;
-		return;
-	}
-	ft.prm.o_s = 0;
-	step_of(s, pl, &ft.prm, t, PR3, 1, NULL);
-	s->paper_o_s = (st->u - 1) * st->f / half;
-	if (mode == PROFILE_SOLVE_PAPER) {
-		s->o_s = s->paper_o_s > 0 ? s->paper_o_s : 0;
-		cl = s->paper_o_s < 0 ? -1 : 0;
-	} else {
-		s->o_s = fit_solve(&ft, 0, 1, 1e3, true, t[PR3], &cl);
-	}
-	if (cl < 0)
-		s->o_s_status = xasprintf("run 3 was no slower than the model "
-					  "without o_s predicts (u3 = %.4g): "
-					  "o_s = 0", st->u);
-	s->have_o_s = true;
-	prm->o_s = s->o_s;
-}
-
-/* Step 4 (section 4.4): l from runs 2, 4 and 5. */
-static void solve_l(const struct profile_plan *pl, struct model_params *prm,
-		    const double *t, enum profile_solve mode,
-		    struct profile_solution *s)
-{
-	struct fit ft = { pl, *prm, PR4, U_CORUN, 1 };
-	double n = pl->n, p = prm->p, u2, sl, s5, slock, sbal;
-	int cl;
-
-	u2 = t[PR2] / profile_model_time(pl, prm, PR2, 1, NULL, NULL);
-	step_of(s, pl, prm, t, PR4, 1, NULL);
-	step_of(s, pl, prm, t, PR5, 1, NULL);
-	sl = s->step[PR4].u / u2;
-	s5 = s->step[PR5].u / u2;
-	/* the closed form: interpolate between the two extremes */
-	slock = (1 - p) + p * sl;
-	sbal = (1 - p) + n * p / ((n - 1) + 1 / sl);
-	if (slock - sbal > 1e-12)
-		s->paper_l = (slock - s5) / (slock - sbal);
-	if (sl - 1 < MIN_CORUN_SLOWDOWN) {
-		s->l_status = xasprintf("not measured: the co-runners of run "
-					"4 slowed the workload by only %.1f%% "
-					"(t4/t2 = %.4g), too little to tell "
-					"how it balances load", 100 * (sl - 1),
-					sl);
-		prm->l = 0;
-		return;
-	}
-	if (mode == PROFILE_SOLVE_PAPER) {
-		s->l = clamp01(s->paper_l);
-		cl = s->paper_l < 0 ? -1 : s->paper_l > 1 ? 1 : 0;
-	} else {
-		/* the co-runner's share of the PU, as the model sees it */
-		s->corun = fit_solve(&ft, 1, 2, 1e6, true, t[PR4], &cl);
-		ft.x = PR5;
-		ft.what = U_L;
-		ft.corun = s->corun;
-		s->l = fit_solve(&ft, 0, 1, 1, false, t[PR5], &cl);
-	}
-	if (cl < 0)
-		s->l_status = xasprintf("run 5 was slower than lock-step "
-					"predicts (t5/t2 = %.4g, t4/t2 = "
-					"%.4g): l = 0", s5, sl);
-	else if (cl > 0)
-		s->l_status = xasprintf("run 5 was faster than dynamic "
-					"balancing predicts (t5/t2 = %.4g, "
-					"t4/t2 = %.4g): l = 1", s5, sl);
-	s->have_l = true;
-	prm->l = s->l;
-}
-
-/* Step 5 (section 4.5): b from runs 2 and 6. */
-static void solve_b(const struct profile_plan *pl, struct model_params *prm,
-		    const double *t, enum profile_solve mode,
-		    struct profile_solution *s)
-{
-	struct fit ft = { pl, *prm, PR6, U_B, 1 };
-	double u2, f6 = NAN;
-	bool shared;
-	int cl = 0;
-
-	ft.prm.b = 0;
-	u2 = t[PR2] / profile_model_time(pl, &ft.prm, PR2, 1, NULL, NULL);
-	step_of(s, pl, &ft.prm, t, PR6, 1, &f6);
-	s->paper_b = (s->step[PR6].u / u2 - 1) / f6;
-	shared = run_shares_core(pl, &ft.prm, PR6);
-	if (mode == PROFILE_SOLVE_PAPER || !shared) {
-		s->b = s->paper_b > 0 ? s->paper_b : 0;
-		cl = s->paper_b < 0 ? -1 : 0;
-	} else {
-		s->b = fit_solve(&ft, 0, 1, 1e3, true, t[PR6], &cl);
-	}
-	if (!pl->smt)
-		s->b_status = xasprintf(
-			"measured instead with two threads time-sharing each "
-			"PU (no SMT on this machine): the slowdown of sharing "
-			"a PU beyond what the PU-time resource accounts for%s",
-			cl < 0 ? "; run 6 was no slower than predicted "
-			"without it: b = 0" : "");
-	else if (cl < 0)
-		s->b_status = xasprintf("run 6 was no slower than the model "
-					"without b predicts (u6 = %.4g): b = 0",
-					s->step[PR6].u);
-	s->have_b = true;
-	prm->b = s->b;
-}
-
-void profile_solve(const struct profile_plan *pl,
-		   const struct model_params *base, const double *t,
-		   enum profile_solve mode, struct profile_solution *s)
-{
-	struct model_params prm = *base;
-
-	memset(s, 0, sizeof(*s));
-	s->paper_p = s->paper_o_s = s->paper_l = s->paper_b = NAN;
-	s->corun = NAN;
-	prm.t1 = t[PR1];
-	prm.p = 1;
-	prm.o_s = prm.l = prm.b = 0;
-	s->step[PR1].r = s->step[PR1].k = s->step[PR1].u = 1;
-	s->step[PR1].f = 1;
-	solve_p(pl, &prm, t, mode, s);
-	solve_os(pl, &prm, t, mode, s);
-	solve_l(pl, &prm, t, mode, s);
-	solve_b(pl, &prm, t, mode, s);
-}
-
-static void params_of(const struct profile_solution *s, double v[4])
-{
-	v[0] = s->p;
-	v[1] = s->have_o_s ? s->o_s : NAN;
-	v[2] = s->have_l ? s->l : NAN;
-	v[3] = s->have_b ? s->b : NAN;
-}
-
-void profile_uncertainty(const struct profile_plan *pl,
-			 const struct model_params *base, const double *t,
-			 const double *delta, enum profile_solve mode,
-			 double out[4])
-{
-	struct profile_solution s0, s1;
-	double v0[4], v1[4], sum[4] = { 0, 0, 0, 0 };
-	double tt[PROFILE_RUNS];
-	bool any = false;
-	int x, k, sgn;
-
-	profile_solve(pl, base, t, mode, &s0);
-	params_of(&s0, v0);
-	for (x = 0; x < PROFILE_RUNS; x++) {
-		double worst[4] = { 0, 0, 0, 0 };
-
-		if (!pl->made[x] || !(delta[x] > 0))
-			continue;
-		any = true;
-		for (sgn = -1; sgn <= 1; sgn += 2) {
-			memcpy(tt, t, sizeof(tt));
-			tt[x] += sgn * delta[x];
-			if (!(tt[x] > 0))
-				continue;
-			profile_solve(pl, base, tt, mode, &s1);
-			params_of(&s1, v1);
-			for (k = 0; k < 4; k++)
-				if (isfinite(v0[k]) && isfinite(v1[k]) &&
-				    fabs(v1[k] - v0[k]) > worst[k])
-					worst[k] = fabs(v1[k] - v0[k]);
-			profile_solution_release(&s1);
-		}
-		for (k = 0; k < 4; k++)
-			sum[k] += worst[k] * worst[k];
-	}
-	for (k = 0; k < 4; k++)
-		out[k] = any && isfinite(v0[k]) ? sqrt(sum[k]) : -1;
-	profile_solution_release(&s0);
-}
+#define MIN_REPS 2
+#define SPREAD_MORE 0.05
+/* The uncertainty beyond which a parameter is refused (docs/profiling.md). */
+#define MAX_UNC_P 0.1
+#define MAX_UNC_L 0.3
+#define MAX_UNC_T1 0.1		/* relative */
 
 /* ---- profiling a command ------------------------------------------ */
 
@@ -588,7 +55,10 @@ void profile_opts_init(struct profile_opts *o)
 	o->repetitions = 3;
 	o->warmup = true;
 	o->counters = COUNTERS_AUTO;
-	o->solve = PROFILE_SOLVE_FIT;
+	o->solve = FIT_MODEL;
+	o->size = NAN;
+	o->degree = -1;
+	o->budget = 12;
 }
 
 void profile_result_init(struct profile_result *r)
@@ -637,6 +107,7 @@ struct prun {
 	int level;		/* probe runs: enum pandia_level */
 	int n_cpus;
 	int *cpus;		/* OS indexes */
+	double size;		/* {size}; NAN: none */
 	int n_stress;
 	char *spec[2];		/* [0] co-runner or probe, [1] loops */
 	struct run_stressor stress[2];
@@ -652,10 +123,18 @@ struct prun {
 	const char *cpu_method;
 	int threads_created;	/* shim's count in the last call; -1 */
 	int processes;
+	/* the accounting of the last call (profiler/run.h) */
+	char *helpers;		/* found by the first call, given to the
+				   others: no run made only to find them */
+	int threads;		/* threads seen */
+	int most_workers;	/* worker threads alive at once */
+	double busiest[2];	/* CPU time of the two busiest threads */
 	bool warmed;
 	int redone;		/* disturbed repetitions made again */
 	int disturbed;		/* disturbed repetitions kept */
 	double foreign;		/* most others took of a kept one */
+	char *numa_maps;	/* where its pages were (run 3), or NULL */
+	struct probe_disturbance worst;	/* of any repetition, kept or not */
 };
 
 struct prof {
@@ -664,11 +143,15 @@ struct prof {
 	struct pandia_error *err;
 	const struct pandia_machine *m;
 	double start;
-	int n_runs;
-	struct prun runs[PROFILE_RUNS + 8];
+	int n_runs, cap;
+	struct prun *runs;	/* grown by new_run(): index, never keep
+				   a pointer across it */
 	int total;		/* runs to make in all, for progress */
 	char sleep_secs[32];
-	double *stat0, *stat1;	/* /proc/stat busy seconds per PU */
+	bool warmed;		/* the profile's one warm-up was made */
+	char *helpers;		/* helper threads the first run found */
+	double budget;		/* seconds of wall time; 0: none */
+	int min_reps;
 };
 
 static void prun_release(struct prun *R)
@@ -684,6 +167,20 @@ static void prun_release(struct prun *R)
 	}
 	free(R->times);
 	free(R->rates);
+	free(R->numa_maps);
+	free(R->helpers);
+}
+
+/* Whether another call of R fits in the profile's budget. */
+static bool budget_left(const struct prof *P, const struct prun *R)
+{
+	double call = R->calls ? R->wall / R->calls : P->res->t1;
+
+	if (!(P->budget > 0))
+		return true;
+	if (!isfinite(call))
+		call = 0;
+	return now_seconds() - P->start + call <= P->budget;
 }
 
 static char *os_list(const struct pandia_machine *m, const int *pus, int n)
@@ -723,12 +220,19 @@ static struct prun *new_run(struct prof *P, const char *id, int run,
 			    int n_corun, const char *kind, char *purpose)
 {
 	const struct pandia_machine *m = P->m;
-	struct prun *R = &P->runs[P->n_runs++];
+	struct prun *R;
 	bool *busy = xcalloc((size_t)m->n_cores + 1, sizeof(bool));
 	int *idle = xcalloc((size_t)m->n_cores + 1, sizeof(int));
 	int i, n_idle = 0;
 
+	if (P->n_runs == P->cap) {
+		P->cap = P->cap ? 2 * P->cap : FIT_RUNS + 8;
+		P->runs = xrealloc(P->runs, sizeof(*P->runs) *
+				   (size_t)P->cap);
+	}
+	R = &P->runs[P->n_runs++];
 	memset(R, 0, sizeof(*R));
+	R->size = P->o->size;	/* a model's run may ask for its own */
 	R->id = xstrdup(id);
 	R->run = run;
 	R->level = -1;
@@ -774,8 +278,10 @@ static const char *run_label(const struct prun *R, char *buf, size_t size)
 {
 	if (R->run)
 		snprintf(buf, size, "run %d of 6 (%s)", R->run, R->purpose);
-	else
+	else if (R->probe || R->calibration)
 		snprintf(buf, size, "probe run '%s' (%s)", R->id, R->purpose);
+	else
+		snprintf(buf, size, "run '%s' (%s)", R->id, R->purpose);
 	return buf;
 }
 
@@ -800,6 +306,7 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.id = R->id;
 	pp.what = R->purpose;
 	pp.run = R->run;
+	pp.probe = R->probe || R->calibration;
 	pp.index = index;
 	pp.total = P->total;
 	pp.rep = rep;
@@ -823,42 +330,37 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 	P->o->progress(&pp, P->o->progress_arg);
 }
 
-/*
- * The share of the time of the PUs R kept busy that went to other
- * processes while it ran: their busy time from /proc/stat (P->stat0
- * to P->stat1) less the CPU time of the command and the stressors.
- */
-static double foreign_share(const struct prof *P, const struct prun *R,
-			    double cpu, double wall)
+/* The OS PUs R keeps busy: the command's (not for sleep) and the
+   stressors'.  *n gets their count; a new array. */
+static int *busy_pus(const struct prun *R, int *n)
 {
-	bool *used = xcalloc(STAT_PUS, sizeof(bool));
-	double busy = 0;
-	int i, j, n = 0;
+	int *v = xcalloc((size_t)R->n_cpus + 1 + 2 * 4096, sizeof(int));
+	int i, j;
 
-	if (!R->calibration)	/* sleep keeps no PU busy */
+	*n = 0;
+	if (!R->calibration)
 		for (i = 0; i < R->n_cpus; i++)
-			if (R->cpus[i] < STAT_PUS)
-				used[R->cpus[i]] = true;
+			v[(*n)++] = R->cpus[i];
 	for (i = 0; i < R->n_stress; i++)
-		for (j = 0; j < R->stress[i].n_pus; j++)
-			if (R->stress[i].pus[j] >= 0 &&
-			    R->stress[i].pus[j] < STAT_PUS)
-				used[R->stress[i].pus[j]] = true;
-	for (i = 0; i < STAT_PUS; i++)
-		if (used[i]) {
-			busy += P->stat1[i] - P->stat0[i];
-			n++;
-		}
-	free(used);
-	if (!n || !(wall > 0))
-		return 0;
-	/*
-	 * Others took time the command would have had only if the PUs
-	 * were full: time they used while it slept harmed nobody.
-	 */
-	if (busy < (1 - DISTURBED) * wall * n)
-		return 0;
-	return (busy - cpu) / (wall * n);
+		for (j = 0; j < R->stress[i].n_pus && *n < R->n_cpus + 8192;
+		     j++)
+			v[(*n)++] = R->stress[i].pus[j];
+	return v;
+}
+
+/* One thread on each listed PU and nothing beside: run-queue wait is
+   then disturbance, not the placement's own time sharing. */
+static bool runs_alone(const struct prun *R)
+{
+	int i, j;
+
+	if (R->n_stress || R->calibration)
+		return false;
+	for (i = 0; i < R->n_cpus; i++)
+		for (j = 0; j < i; j++)
+			if (R->cpus[i] == R->cpus[j])
+				return false;
+	return true;
 }
 
 /*
@@ -892,11 +394,11 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	struct run_opts ro;
 	struct run_result rr;
 	struct pandia_error e;
-	struct probe_cpu pc;
+	struct probe_disturb pd;
+	struct probe_disturbance dd = { 0, 0, 0, 0 };
 	char label[600], rep[64];
-	double t0, cpu = 0, w = 0, foreign = 0;
-	bool have_stat = false;
-	int ret = -1, rc, i;
+	double t0;
+	int ret = -1, rc, i, *busy = NULL, n_busy = 0;
 
 	progress(P, R, index, R->n_times + 1);
 	run_opts_init(&ro);
@@ -905,30 +407,44 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	ro.stress = R->stress;
 	ro.n_stress = R->n_stress;
 	ro.repetitions = 1;
-	ro.warmup = o->warmup && !R->warmed;
+	/* one warm-up for the whole profile: later runs are warm */
+	ro.warmup = o->warmup && !P->warmed && !R->calibration;
 	ro.timeout = o->timeout;
 	ro.time_from = R->calibration ? NULL : o->time_from;
 	ro.runner = o->runner;
 	ro.machine = P->m;
 	ro.shim_path = o->shim_path;
+	ro.size = R->calibration ? NAN : R->size;
+	/* the helpers run 2 found (below), else the run's own */
+	ro.helpers = P->helpers ? P->helpers : R->helpers;
+	ro.mem = o->mem;
+	/* where the pages are: run 3, over two sockets (a template's
+	   program writes {numa_maps}; here, with two nodes or more) */
+	ro.numa_maps = R->run == 3 && !o->has_memory &&
+		(o->runner || P->m->n_numa > 1);
 	run_result_init(&rr);
 	if (!o->runner) {
-		have_stat = probe_stat_busy(P->stat0, STAT_PUS) > 0;
-		probe_cpu_begin(&pc);
+		busy = busy_pus(R, &n_busy);
+		probe_disturb_begin(&pd);
 	}
 	t0 = now_seconds();
 	rc = run_execute(&ro, R->calibration ? sleep_argv : o->argv, &rr, &e);
 	R->wall += now_seconds() - t0;
 	R->calls++;
 	if (!o->runner) {
-		probe_cpu_end(&pc, &cpu, &w);
-		if (have_stat && probe_stat_busy(P->stat1, STAT_PUS) > 0)
-			foreign = foreign_share(P, R, cpu, w);
+		double cpu = 0, w = 0;
+
+		probe_disturb_end(&pd, busy, n_busy, rc < 0 ? NULL : &rr,
+				  runs_alone(R), &dd);
+		cpu = pd.cpu_seconds;
+		w = pd.wall_seconds;
 		if (R->count_cpu) {
 			R->cpu += cpu;
 			R->cpu_wall += w;
-			R->cpu_method = pc.method;
+			R->cpu_method = pd.cpu.method;
 		}
+		if (dd.share > R->worst.share)
+			R->worst = dd;
 	}
 	if (rc < 0) {
 		run_label(R, label, sizeof(label));
@@ -965,16 +481,26 @@ static int call_run(struct prof *P, struct prun *R, int index)
 		goto out;
 	}
 	R->warmed = true;
-	if (foreign > DISTURBED) {
-		if (R->redone < o->repetitions) {
+	if (ro.warmup)
+		P->warmed = true;
+	/*
+	 * The roles (workers, helpers) found by the first run with one
+	 * thread on each of several PUs (run 2) serve every later run:
+	 * one discovery run, not one per placement.  Run 1's, on one PU,
+	 * would tell apart only what time-shares it.
+	 */
+	if (!P->helpers && rr.helpers && runs_alone(R) && R->n_cpus > 1)
+		P->helpers = xstrdup(rr.helpers);
+	if (dd.share > DISTURBED) {
+		if (R->redone < o->repetitions && budget_left(P, R)) {
 			/* others took its PUs: make it again, later */
 			R->redone++;
 			ret = 0;
 			goto out;
 		}
 		R->disturbed++;
-		if (foreign > R->foreign)
-			R->foreign = foreign;
+		if (dd.share > R->foreign)
+			R->foreign = dd.share;
 	}
 	R->times = xrealloc(R->times, sizeof(double) *
 			    (size_t)(R->n_times + 1));
@@ -990,20 +516,49 @@ static int call_run(struct prof *P, struct prun *R, int index)
 		R->rates[R->n_times] = sum;
 	}
 	R->n_times++;
+	if (rr.numa_maps) {
+		free(R->numa_maps);
+		R->numa_maps = rr.numa_maps;
+		rr.numa_maps = NULL;
+	}
 	R->threads_created = rr.threads_created;
 	R->processes = rr.processes;
+	if (!R->helpers)	/* none found (no library): none given */
+		R->helpers = xstrdup(rr.helpers ? rr.helpers : "");
+	R->threads = rr.n_threads;
+	R->most_workers = rr.most_workers;
+	R->busiest[0] = R->busiest[1] = 0;
+	for (i = 0; i < rr.n_threads; i++) {
+		double v = rr.threads[i].cpu_time;
+
+		if (!(v > R->busiest[1]))
+			continue;
+		R->busiest[1] = v > R->busiest[0] ? R->busiest[0] : v;
+		if (v > R->busiest[0])
+			R->busiest[0] = v;
+	}
 	ret = 0;
 out:
+	free(busy);
 	run_result_release(&rr);
 	return ret;
 }
 
-/* All repetitions of R, one after the other. */
+/*
+ * A probe run's repetitions, one after the other: one (the probes'
+ * rates beside run 1 are averaged over the whole run), made again
+ * while disturbed, as every run is.
+ */
 static int make_run(struct prof *P, struct prun *R, int index)
 {
-	while (R->n_times < P->o->repetitions)
+	int calls = 0;
+
+	while (R->n_times < 1 && calls++ <= P->o->repetitions)
 		if (call_run(P, R, index) < 0)
 			return -1;
+	if (R->n_times < 1)
+		return perr_set(P->err, "%s: every repetition was disturbed",
+				R->id);
 	return 0;
 }
 
@@ -1081,7 +636,7 @@ static int count_probe_runs(const struct prof *P, int pu0)
 	int lvl, n = 0, *pus;
 	const char *why;
 
-	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
+	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
 		if (probe_pus(P->m, pu0, lvl, &pus, &why) > 0) {
 			n += P->o->runner ? 1 : 2;
 			free(pus);
@@ -1133,18 +688,6 @@ static void probe_demand(struct prof *P, struct prun *cal, struct prun *co,
 
 /* ---- the description ---------------------------------------------- */
 
-static void add_counter(struct wl_run *wr, const char *name, double v)
-{
-	if (!isfinite(v))
-		return;
-	wr->counter_names = xrealloc(wr->counter_names, sizeof(char *) *
-				     (size_t)(wr->n_counters + 1));
-	wr->counter_values = xrealloc(wr->counter_values, sizeof(double) *
-				      (size_t)(wr->n_counters + 1));
-	wr->counter_names[wr->n_counters] = xstrdup(name);
-	wr->counter_values[wr->n_counters++] = v;
-}
-
 /* R as evidence in the description. */
 static void record_run(const struct prun *R, struct wl_run *wr)
 {
@@ -1160,47 +703,28 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 	for (i = 0; i < R->n_stress; i++)
 		wr->stress[i] = xstrdup(R->spec[i]);
 	wr->n_times = R->n_times;
-	wr->times = xmalloc(sizeof(double) * (size_t)R->n_times);
-	memcpy(wr->times, R->times, sizeof(double) * (size_t)R->n_times);
+	wr->times = xcalloc((size_t)R->n_times + 1, sizeof(double));
+	if (R->n_times)
+		memcpy(wr->times, R->times, sizeof(double) *
+		       (size_t)R->n_times);
+	wr->has_size = !isnan(R->size) && !R->calibration;
+	wr->size = wr->has_size ? R->size : 0;
 	if (R->count_cpu && R->cpu_wall > 0) {
-		add_counter(wr, "cpu_seconds", R->cpu);
-		add_counter(wr, "cpus_busy", R->cpu / R->cpu_wall);
+		wl_run_add_counter(wr, "cpu_seconds", R->cpu);
+		wl_run_add_counter(wr, "cpus_busy", R->cpu / R->cpu_wall);
 	}
 	if (R->probe)
-		add_counter(wr, "probe_bytes_per_s",
+		wl_run_add_counter(wr, "probe_bytes_per_s",
 			    med(R->rates, R->n_times));
+	if (R->threads_created >= 0 && R->threads > 0) {
+		/* the model's threads are the workers */
+		wl_run_add_counter(wr, "threads_seen", R->threads);
+		wl_run_add_counter(wr, "workers_at_once", R->most_workers);
+	}
 	if (R->redone)
-		add_counter(wr, "disturbed_repeated", R->redone);
+		wl_run_add_counter(wr, "disturbed_repeated", R->redone);
 	if (R->disturbed)
-		add_counter(wr, "disturbed_kept", R->disturbed);
-}
-
-static void record_step(struct wl_run *wr, const struct profile_step *st)
-{
-	add_counter(wr, "model_r", st->r);
-	add_counter(wr, "model_k", st->k);
-	add_counter(wr, "model_u", st->u);
-	add_counter(wr, "model_f", st->f);
-}
-
-static void set_param(struct wl_param *prm, bool have, double v, double unc,
-		      const char *source, char *status)
-{
-	wl_param_release(prm);
-	if (have)
-		wl_param_set(prm, v, unc >= 0 ? unc : NAN, source);
-	prm->status = status;
-}
-
-static char *iso_now(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
+		wl_run_add_counter(wr, "disturbed_kept", R->disturbed);
 }
 
 static void identity(struct prof *P, struct pandia_workload *w)
@@ -1225,53 +749,13 @@ static void identity(struct prof *P, struct pandia_workload *w)
 	w->has_memory = true;
 	w->memory.kind = MEM_LOCAL;
 	w->memory.node = -1;
-	w->date = iso_now();
-	w->version = xstrdup(PANDIA_VERSION);
-}
+	{
+		char d[32];
 
-static char *purpose_of(const struct profile_plan *pl, int x)
-{
-	const struct pandia_machine *m = pl->m;
-	int n = pl->n_pus[x];
-
-	switch (x) {
-	case PR2:
-		return xasprintf("p: %d threads, one per core on socket %d", n,
-				 m->sockets[0].os_index);
-	case PR3:
-		return xasprintf("o_s: %d threads, %d on each of sockets %d "
-				 "and %d", n, n / 2, m->sockets[0].os_index,
-				 m->sockets[1].os_index);
-	case PR4:
-	case PR5:
-		return xasprintf("l: run 2 with a CPU-bound co-runner %s %s",
-				 pl->smt ? "on the other PU of the core of" :
-				 "time-sharing the PU of",
-				 x == PR4 ? "every thread" :
-				 pl->smt ? "the last thread" :
-				 "the last thread (no SMT)");
-	case PR6:
-		return xasprintf("b: %d threads packed two to a %s on %d "
-				 "cores%s", n, pl->smt ? "core" : "PU", n / 2,
-				 pl->smt ? "" : " (no SMT: time-sharing "
-				 "instead of core sharing)");
-	default:
-		return xstrdup("");
+		iso_date_now(d, sizeof(d));
+		w->date = xstrdup(d);
 	}
-}
-
-/* The demands the model gets: known values (bounds included), else 0. */
-static void base_params(const struct pandia_workload *w, double t1,
-			struct model_params *base)
-{
-	int r;
-
-	memset(base, 0, sizeof(*base));
-	base->t1 = t1;
-	base->p = 1;
-	for (r = 0; r < WR_COUNT; r++)
-		base->d[r] = w->listed[r] && w->demand[r].known ?
-			w->demand[r].value : 0;
+	w->version = xstrdup(PANDIA_VERSION);
 }
 
 /* Run 1's runner options, for the counted run of the perf backend. */
@@ -1290,6 +774,8 @@ static void run1_opts(const struct prof *P, const struct prun *R1,
 	ro->runner = P->o->runner;
 	ro->machine = P->m;
 	ro->shim_path = P->o->shim_path;
+	ro->size = R1->size;
+	ro->mem = P->o->mem;
 }
 
 /* The backend: perf's counted run, or the probe runs. */
@@ -1338,7 +824,8 @@ static int demands(struct prof *P, int pu0, struct pandia_workload *w,
 	}
 
 	first = P->n_runs;
-	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
+	/* --quick: the DRAM demand only, the one that decides most */
+	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
 		plan_probe(P, pu0, lvl, w);
 	for (i = first; i < P->n_runs; i++)
 		if (make_run(P, &P->runs[i], i + 1) < 0)
@@ -1382,7 +869,19 @@ static void check_threads(struct prof *P, const struct prun *R1,
 		     "created none: put {threads} in its arguments or make "
 		     "it honour OMP_NUM_THREADS (pandia sets both, and "
 		     "PANDIA_THREADS)", R2->n_cpus);
-	else if (r2 > 0.9)
+	else if (R2->threads_created >= 0 &&
+		 (R2->most_workers <= 1 || !(R2->busiest[0] >= RUN_BUSY_SHARE *
+					     med(R2->times, R2->n_times))))
+		/* the accounting saw it: one busy thread at a time, or none */
+		warn(P->res, "run 2 asked the command for %d threads; of the "
+		     "%d it ran, %s was busy (%.3g s of CPU; the next "
+		     "busiest %.3g s) and it took %.0f%% of the time of "
+		     "run 1: the command may ignore the thread count; put "
+		     "{threads} in its arguments or make it honour "
+		     "OMP_NUM_THREADS", R2->n_cpus, R2->threads,
+		     R2->most_workers <= 1 ? "one at a time" : "none",
+		     R2->busiest[0], R2->busiest[1], 100 * r2);
+	else if (R2->threads_created < 0 && r2 > 0.9)
 		warn(P->res, "run 2 (%d threads) took %.0f%% of the time of "
 		     "run 1 (one thread): the command may ignore the thread "
 		     "count; put {threads} in its arguments or make it "
@@ -1412,34 +911,363 @@ static void check_spread(struct prof *P)
 	}
 }
 
+/* The run of P with the largest spread among those named in SOURCE. */
+static const struct prun *worst_run(struct prof *P, const char *source)
+{
+	const struct prun *worst = NULL;
+	double wsp = -1;
+	int i;
+
+	for (i = 0; i < P->n_runs; i++) {
+		const struct prun *R = &P->runs[i];
+		double sp;
+
+		if (!source || !strstr(source, R->id) || R->n_times < 1)
+			continue;
+		sp = R->n_times > 1 ? 2 * half_range(R->times, R->n_times) /
+			med(R->times, R->n_times) : 0;
+		sp += R->worst.share;
+		if (sp > wsp) {
+			wsp = sp;
+			worst = R;
+		}
+	}
+	return worst;
+}
+
+/*
+ * Refuse rather than guess: a parameter whose uncertainty is too large
+ * to rank placements with (p by more than MAX_UNC_P, l by more than
+ * MAX_UNC_L, t1 by more than MAX_UNC_T1 of itself) fails the profile,
+ * naming the run behind it, how disturbed it was and what to do.
+ * Returns 0, or -1 with err.
+ */
+static int unreliable(struct prof *P, const struct pandia_workload *w,
+		      struct pandia_error *err)
+{
+	const struct {
+		const char *name;
+		const struct wl_param *prm;
+		double max;
+		bool relative;
+	} checks[] = {
+		{ "t1", &w->t1, MAX_UNC_T1, true },
+		{ "p", &w->p, MAX_UNC_P, false },
+		{ "l", &w->l, MAX_UNC_L, false },
+	};
+	const struct prun *R;
+	char times[256], dist[192];
+	size_t k;
+	int i, len;
+
+	for (k = 0; k < ARRAY_SIZE(checks); k++) {
+		const struct wl_param *q = checks[k].prm;
+		double u = q->uncertainty;
+
+		if (!q->known)
+			continue;
+		/* a repetition kept although disturbed: its time is
+		   the others' as much as the command's */
+		for (i = 0; i < P->n_runs; i++) {
+			R = &P->runs[i];
+			if (!R->disturbed || !q->source ||
+			    !strstr(q->source, R->id))
+				continue;
+			probe_disturbance_text(&R->worst, dist, sizeof(dist));
+			return perr_set(err, "%s = %.3g is not reliable: %d of "
+					"the %d repetitions of %s (%s) ran "
+					"disturbed (%s) and the budget of %g x "
+					"t1 left none to make again; profile "
+					"again at a quieter time, with a larger "
+					"--budget, at a higher priority (--nice "
+					"-5), or with the other tenants kept off "
+					"the PUs it uses (taskset); "
+					"--keep-unreliable writes it anyway, "
+					"marked", checks[k].name, q->value,
+					R->disturbed, R->n_times, R->id,
+					R->purpose, dist, P->o->budget);
+		}
+		if (!isfinite(u))
+			continue;
+		if (checks[k].relative)
+			u /= q->value;
+		if (!(u > checks[k].max))
+			continue;
+		R = worst_run(P, q->source);
+		times[0] = '\0';
+		for (i = 0, len = 0; R && i < R->n_times && len < 200; i++)
+			len += snprintf(times + len, sizeof(times) -
+					(size_t)len, "%s%.3g", i ? ", " : "",
+					R->times[i]);
+		probe_disturbance_text(R ? &R->worst : &(struct
+				       probe_disturbance){ 0, 0, 0, 0 },
+				       dist, sizeof(dist));
+		return perr_set(err, "%s = %.3g +- %.2g is too uncertain to "
+				"rank placements with (more than %g%s): %s "
+				"(%s) took %s s%s%s; profile again at a quieter "
+				"time, with more repetitions (-r %d), at a "
+				"higher priority (--nice -5), or with the "
+				"other tenants kept off the PUs it uses "
+				"(taskset); --keep-unreliable writes it "
+				"anyway, marked", checks[k].name, q->value,
+				q->uncertainty, checks[k].max,
+				checks[k].relative ? " of itself" : "",
+				R ? R->id : "a run", R ? R->purpose : "?",
+				times, R && R->worst.share > 0.01 ?
+				"; at worst " : "", R && R->worst.share >
+				0.01 ? dist : "", P->o->repetitions + 2);
+	}
+	return 0;
+}
+
+/* What the model is told: record every run made so far in w->runs. */
+static void sync_runs(struct prof *P, struct pandia_workload *w)
+{
+	int i;
+
+	for (i = 0; i < w->n_runs; i++)
+		wl_run_release(&w->runs[i]);
+	free(w->runs);
+	w->runs = xcalloc((size_t)P->n_runs + 1, sizeof(struct wl_run));
+	w->n_runs = P->n_runs;
+	for (i = 0; i < P->n_runs; i++)
+		record_run(&P->runs[i], &w->runs[i]);
+}
+
+/* The model's warnings become the profile's. */
+static void model_warn(void *arg, const char *msg)
+{
+	warn(arg, "%s", msg);
+}
+
+/* The model's policy for the runs' own policy (--membind ...). */
+static bool policy_of_run(const struct run_mempolicy *mp,
+			  struct pandia_mempolicy *out)
+{
+	int k, n = 0, node = -1;
+
+	if (!mp || mp->mode == RUN_MEM_DEFAULT)
+		return false;
+	for (k = 0; k < RUN_MEM_WORDS * 64; k++)
+		if (mp->mask[k / 64] & (1UL << (k % 64))) {
+			n++;
+			node = node < 0 ? k : node;
+		}
+	out->node = -1;
+	if (mp->mode == RUN_MEM_LOCAL) {
+		out->kind = MEM_LOCAL;
+	} else if (mp->mode == RUN_MEM_INTERLEAVE && n > 1) {
+		out->kind = MEM_INTERLEAVE;
+	} else if (n == 1) {
+		out->kind = MEM_NODE;
+		out->node = node;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The DRAM probes of socket S load its nodes only: under a policy that
+ * puts part of run 1's pages elsewhere they see that part of its
+ * demand, so the estimate is divided by it (interleave: the socket's
+ * share of the nodes with memory).  The perf backend counts all of it.
+ */
+static void scale_probed_dram(struct prof *P, struct pandia_workload *w)
+{
+	struct wl_param *d = &w->demand[WR_DRAM];
+	const struct pandia_machine *m = P->m;
+	const struct prun *R1 = NULL;
+	int i, s, on = 0, all = 0;
+	double share = 1;
+	char *st;
+
+	if (!w->listed[WR_DRAM] || !d->known || !d->source ||
+	    !strstr(d->source, "probe-dram"))
+		return;
+	for (i = 0; i < P->n_runs; i++)
+		if (P->runs[i].run == 1)
+			R1 = &P->runs[i];
+	i = R1 ? machine_pu_index(m, R1->cpus[0]) : -1;
+	if (i < 0)
+		return;
+	s = m->cores[m->pus[i].core].socket;
+	for (i = 0; i < m->n_numa; i++) {
+		bool mem = m->numa[i].memory > 0;
+
+		all += mem;
+		on += mem && m->numa[i].socket == s;
+	}
+	if (w->memory.kind == MEM_INTERLEAVE && all > 0 && on > 0)
+		share = (double)on / all;
+	else if (w->memory.kind == MEM_NODE)
+		for (i = 0; i < m->n_numa; i++)
+			if (m->numa[i].os_index == w->memory.node &&
+			    m->numa[i].socket != s)
+				share = 0;
+	if (share == 1)
+		return;
+	if (!(share > 0)) {
+		warn(P->res, "the DRAM probes ran on socket %d, but the "
+		     "pages are on node %d: the DRAM demand they gave is "
+		     "not the workload's", m->sockets[s].os_index,
+		     w->memory.node);
+		return;
+	}
+	d->value /= share;
+	if (isfinite(d->uncertainty))
+		d->uncertainty /= share;
+	st = xasprintf("%s%s(the probes of socket %d saw %.0f%% of it: "
+		       "memory %s)", d->status ? d->status : "",
+		       d->status ? "; " : "", m->sockets[s].os_index,
+		       100 * share, w->memory.kind == MEM_INTERLEAVE ?
+		       "interleaved" : "on one node");
+	free(d->status);
+	d->status = st;
+}
+
+/*
+ * The memory policy of the description: --memory, else what the pages
+ * of run 3 showed (its last repetition's last reading), else the
+ * runs' own policy, else local; memory_found keeps the evidence.
+ */
+static void set_memory(struct prof *P, struct pandia_workload *w)
+{
+	const struct prun *R = NULL;
+	struct pandia_error e;
+	struct nm_found nf;
+	struct nm_map *maps = NULL;
+	bool in_use[NM_MAX_NODES] = { false };
+	const struct pandia_machine *m = P->m;
+	json_t *o, *sh;
+	int i, j, n = 0;
+
+	w->has_memory = true;
+	if (P->o->has_memory) {
+		w->memory = P->o->memory;
+		return;
+	}
+	for (i = 0; i < P->n_runs; i++)
+		if (P->runs[i].run == 3)
+			R = &P->runs[i];
+	if (!R || !R->numa_maps) {
+		if (!policy_of_run(P->o->mem, &w->memory))
+			w->memory = (struct pandia_mempolicy){ MEM_LOCAL, -1 };
+		return;
+	}
+	/* the nodes of the sockets run 3 used */
+	for (i = 0; i < R->n_cpus; i++) {
+		int pu = machine_pu_index(m, R->cpus[i]), s;
+
+		if (pu < 0)
+			continue;
+		s = m->cores[m->pus[pu].core].socket;
+		for (j = 0; j < m->n_numa; j++)
+			if (m->numa[j].socket == s &&
+			    m->numa[j].os_index >= 0 &&
+			    m->numa[j].os_index < NM_MAX_NODES)
+				in_use[m->numa[j].os_index] = true;
+	}
+	if (numamaps_parse(R->numa_maps, &maps, &n, &e) < 0 ||
+	    numamaps_classify(maps, n, in_use, &nf, &e) < 0) {
+		warn(P->res, "run 3: where the pages are is not known (%s): "
+		     "the memory is taken as local", e.text);
+		w->memory = (struct pandia_mempolicy){ MEM_LOCAL, -1 };
+		free(maps);
+		return;
+	}
+	free(maps);
+	w->memory.node = -1;
+	switch (nf.kind) {
+	case NM_SPREAD:
+		w->memory.kind = MEM_SPREAD;
+		break;
+	case NM_INTERLEAVE:
+		w->memory.kind = MEM_INTERLEAVE;
+		break;
+	case NM_NODE:
+		w->memory.kind = MEM_NODE;
+		w->memory.node = nf.node;
+		break;
+	default:
+		w->memory.kind = MEM_LOCAL;
+		break;
+	}
+	o = json_object();
+	sh = json_object();
+	json_object_set_new(o, "run", json_string(R->id));
+	json_object_set_new(o, "bytes", json_real(nf.bytes));
+	json_object_set_new(o, "policy", json_string(nf.mixed ? "mixed" :
+						     nm_kind_name(nf.kind)));
+	for (i = 0; i < NM_KINDS; i++) {
+		char name[32];
+
+		if (!(nf.share[i] > 0))
+			continue;
+		if (i == NM_NODE)
+			snprintf(name, sizeof(name), "node:%d", nf.node);
+		else
+			snprintf(name, sizeof(name), "%s", nm_kind_name(i));
+		json_object_set_new(sh, name, json_real(nf.share[i]));
+	}
+	json_object_set_new(o, "shares", sh);
+	json_object_set_new(o, "how", json_string(
+		"anonymous pages of /proc/PID/numa_maps (or the runner "
+		"template's {numa_maps}) during run 3, bytes per mapping: "
+		"interleave policy, on one node, or spread over the nodes "
+		"(first touch); one-node mappings on several nodes count "
+		"as local"));
+	json_decref(w->memory_found);
+	w->memory_found = o;
+	if (nf.mixed)
+		warn(P->res, "run 3: the pages are mixed (the largest share, "
+		     "%s, %.0f%%): the model uses it (memory_found has the "
+		     "shares)", nm_kind_name(nf.kind),
+		     100 * nf.share[nf.kind]);
+}
+
+/* The run called ID among those made, or NULL. */
+static struct prun *run_named(struct prof *P, const char *id)
+{
+	int i;
+
+	for (i = 0; i < P->n_runs; i++)
+		if (!strcmp(P->runs[i].id, id))
+			return &P->runs[i];
+	return NULL;
+}
+
 int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		     struct pandia_error *err)
 {
 	const struct pandia_machine *m = o->m;
+	const struct model_def *model = o->model ? o->model : model_default();
+	struct model_env env = {
+		.m = m, .paper = o->solve == FIT_PAPER, .warn = model_warn,
+		.warn_arg = res, .sizes = o->sizes, .n_sizes = o->n_sizes,
+		.threads = o->threads, .n_threads = o->n_threads,
+		.degree = o->degree,
+	};
 	struct prof P;
-	struct profile_plan pl;
-	struct profile_solution sol;
 	struct pandia_workload *w = NULL;
 	struct wl_run ev1;
-	struct model_params base;
-	struct prun *R1, *xr[PROFILE_RUNS] = { NULL };
-	double t[PROFILE_RUNS], delta[PROFILE_RUNS], unc[4];
-	int pu0, x, i, rep, ret = -1;
+	struct prun *R1 = NULL, *R2;
+	int r1 = -1;
+	int first_model = -1, n_model = 0, x, i, rep, ret = -1, stage;
 	bool perf = false, kernel = false, niced = false;
 	int old_nice = 0;
 	char *why = NULL;
 
 	memset(&P, 0, sizeof(P));
-	memset(&pl, 0, sizeof(pl));
-	memset(&sol, 0, sizeof(sol));
 	memset(&ev1, 0, sizeof(ev1));
 	P.o = o;
 	P.res = res;
 	P.err = err;
 	P.m = m;
 	P.start = now_seconds();
-	P.stat0 = xcalloc(STAT_PUS, sizeof(double));
-	P.stat1 = xcalloc(STAT_PUS, sizeof(double));
+	P.min_reps = o->fixed_reps ? o->repetitions : o->quick ? 1 : MIN_REPS;
+	if (P.min_reps > o->repetitions)
+		P.min_reps = o->repetitions;
 	perr_clear(err);
 	if (o->repetitions < 1) {
 		perr_set(err, "the number of repetitions must be at least 1");
@@ -1455,9 +1283,12 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 			 m->n_sockets < 1 ? 0 : m->sockets[0].n_cores);
 		goto out;
 	}
-	pu0 = m->cores[m->sockets[0].cores[0]].pus[0];
 	w = workload_new();
 	identity(&P, w);
+	if (!isnan(o->size)) {
+		w->has_size = true;
+		w->size = o->size;
+	}
 	if (o->set_nice) {
 		/* this thread's niceness, inherited by all it starts */
 		errno = 0;
@@ -1475,106 +1306,141 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	else if (o->counters == COUNTERS_AUTO && !o->runner)
 		perf = counters_perf_available(&kernel, &why);
 	free(why);
-	P.total = 1 + (m->n_sockets < 2 ? 4 : 5) +
-		(perf ? 0 : count_probe_runs(&P, pu0));
 
-	/* run 1, then the demands */
-	R1 = new_run(&P, "run1", 1, &pu0, 1, NULL, 0, NULL,
-		     xstrdup("t1 and the demands: one thread alone"));
-	/* its other repetitions come with those of runs 2 to 6 */
-	if (call_run(&P, R1, 1) < 0)
-		goto out;
-	res->t1 = med(R1->times, R1->n_times);
-	snprintf(P.sleep_secs, sizeof(P.sleep_secs), "%.3f",
-		 res->t1 > PROBE_CAL_MIN ? res->t1 : PROBE_CAL_MIN);
-	if (demands(&P, pu0, w, &ev1) < 0)
-		goto out;
+	/*
+	 * The model's runs, stage by stage: one repetition of each as it
+	 * comes (the next stage may depend on it), the demands measured
+	 * beside the first run (one thread alone), then the other
+	 * repetitions of every run interleaved, so that a burst of other
+	 * activity does not fall on one run.
+	 */
+	for (stage = 0;; stage++) {
+		struct model_run *mr = NULL;
+		int n;
 
-	/* runs 1 to 6, their repetitions interleaved */
-	base_params(w, res->t1, &base);
-	if (profile_plan_make(&pl, m, &base, err) < 0)
-		goto out;
-	P.total = P.n_runs;
-	for (x = PR2; x < PROFILE_RUNS; x++)
-		P.total += pl.made[x];
-	for (x = PR2; x < PROFILE_RUNS; x++)
-		if (pl.made[x])
-			xr[x] = new_run(&P, run_ids[x], x + 1, pl.pus[x],
-					pl.n_pus[x], pl.corun[x],
-					pl.n_corun[x], "cpu",
-					purpose_of(&pl, x));
-	xr[PR1] = R1;
+		sync_runs(&P, w);
+		n = model->plan(&env, w, &mr, err);
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		if (first_model < 0)
+			first_model = P.n_runs;
+		if (!P.total && model->demands) {
+			int pu0 = n ? mr[0].pus[0] : 0;
+
+			P.total = 1 + (m->n_sockets < 2 ? 4 : 5) +
+				(perf ? 0 : count_probe_runs(&P, pu0));
+		} else if (!P.total) {
+			P.total = n;
+		}
+		for (i = 0; i < n; i++) {
+			struct prun *R = new_run(&P, mr[i].id, 0, mr[i].pus,
+						 mr[i].n, mr[i].corun,
+						 mr[i].n_corun,
+						 mr[i].corun_kind ?
+						 mr[i].corun_kind : "cpu",
+						 xstrdup(mr[i].purpose));
+
+			/* "runN" ids are the model's numbered runs */
+			if (!strncmp(R->id, "run", 3))
+				R->run = atoi(R->id + 3);
+			if (!isnan(mr[i].size))
+				R->size = mr[i].size;
+		}
+		model_runs_free(mr, n);
+		n_model = P.n_runs - first_model;
+		if (stage > 0)
+			P.total = P.n_runs;
+		for (i = P.n_runs - n; i < P.n_runs; i++)
+			if (call_run(&P, &P.runs[i], i + 1) < 0)
+				goto out;
+		if (stage == 0) {
+			r1 = first_model;
+			R1 = &P.runs[r1];
+			res->t1 = med(R1->times, R1->n_times);
+			if (o->budget > 0)
+				P.budget = o->budget * res->t1;
+		}
+		if (stage == 0 && model->demands) {
+			/* the demands, beside the first run */
+			/* the probes' rate alone needs no longer */
+			snprintf(P.sleep_secs, sizeof(P.sleep_secs), "%.3f",
+				 res->t1 > PROBE_CAL_MAX ? PROBE_CAL_MAX :
+				 res->t1 > PROBE_CAL_MIN ? res->t1 :
+				 PROBE_CAL_MIN);
+			if (demands(&P, machine_pu_index(m, R1->cpus[0]), w,
+				    &ev1) < 0)
+				goto out;
+		}
+	}
 	do {
-		/* one round: a repetition of every run that needs one */
+		/*
+		 * One round: a repetition of every run that needs one,
+		 * so the runs' repetitions interleave (ABAB...) and a
+		 * slow drift of the machine hits them all alike.  A run
+		 * needs MIN_REPS; then one more, up to -r, while its
+		 * repetitions spread more than SPREAD_MORE and the
+		 * budget lasts.
+		 */
 		rep = 0;
-		for (x = PR1; x < PROFILE_RUNS; x++) {
-			if (!xr[x] || xr[x]->n_times >= o->repetitions)
+		for (x = first_model; x >= 0 && x < P.n_runs; x++) {
+			struct prun *R = &P.runs[x];
+			double sp;
+
+			if (R->probe || R->calibration ||
+			    R->n_times >= o->repetitions)
+				continue;
+			sp = R->n_times > 1 ? 2 * half_range(R->times,
+				R->n_times) / med(R->times, R->n_times) : 0;
+			/* runs 4 to 7 (l, b and the forms) get their second
+			   repetition only while the budget lasts */
+			if (!o->fixed_reps && R->run >= 4 && R->n_times >= 1 &&
+			    R->n_times < P.min_reps && !budget_left(&P, R))
+				continue;
+			if (R->n_times >= P.min_reps &&
+			    (!(sp > SPREAD_MORE) || !budget_left(&P, R)))
 				continue;
 			rep++;
-			if (call_run(&P, xr[x], (int)(xr[x] - P.runs) + 1) < 0)
+			if (call_run(&P, R, x + 1) < 0)
 				goto out;
 		}
 	} while (rep);
-	res->t1 = med(R1->times, R1->n_times);
+	(void)n_model;
+	R1 = r1 >= 0 ? &P.runs[r1] : NULL;
+	res->t1 = R1 ? med(R1->times, R1->n_times) : NAN;
 
-	/* the parameters */
-	for (x = 0; x < PROFILE_RUNS; x++) {
-		const struct prun *R = xr[x];
-
-		t[x] = R ? med(R->times, R->n_times) : NAN;
-		delta[x] = R ? half_range(R->times, R->n_times) : 0;
-	}
-	profile_solve(&pl, &base, t, o->solve, &sol);
-	profile_uncertainty(&pl, &base, t, delta, o->solve, unc);
-	check_threads(&P, R1, xr[PR2]);
-	if (pl.n_note)
-		warn(res, "run 2 uses %s", pl.n_note);
-	check_spread(&P);
-
-	/* the description */
-	w->runs = xcalloc((size_t)P.n_runs, sizeof(struct wl_run));
-	w->n_runs = P.n_runs;
-	for (i = 0; i < P.n_runs; i++)
-		record_run(&P.runs[i], &w->runs[i]);
-	for (i = 0; i < ev1.n_counters; i++)
-		add_counter(&w->runs[0], ev1.counter_names[i],
+	/* the description: every run as evidence, then the model's fit */
+	sync_runs(&P, w);
+	set_memory(&P, w);
+	scale_probed_dram(&P, w);
+	for (i = 0; R1 && i < ev1.n_counters; i++)
+		wl_run_add_counter(&w->runs[r1], ev1.counter_names[i],
 			    ev1.counter_values[i]);
-	for (x = PR2; x < PROFILE_RUNS; x++) {
-		struct wl_run *wr;
-
-		if (!xr[x])
-			continue;
-		wr = &w->runs[xr[x] - P.runs];
-		record_step(wr, &sol.step[x]);
-		if (x == PR2)
-			add_counter(wr, "closed_form_p", sol.paper_p);
-		if (x == PR3)
-			add_counter(wr, "closed_form_o_s", sol.paper_o_s);
-		if (x == PR4)
-			add_counter(wr, "corun_factor", sol.corun);
-		if (x == PR5)
-			add_counter(wr, "closed_form_l", sol.paper_l);
-		if (x == PR6)
-			add_counter(wr, "closed_form_b", sol.paper_b);
-	}
-	set_param(&w->t1, true, res->t1, delta[PR1] > 0 ? delta[PR1] : NAN,
-		  "run1", NULL);
-	set_param(&w->p, true, sol.p, unc[0], "run1,run2", sol.p_status);
-	set_param(&w->o_s, sol.have_o_s, sol.o_s, unc[1], "run1,run2,run3",
-		  sol.o_s_status);
-	set_param(&w->l, sol.have_l, sol.l, unc[2], "run1,run2,run4,run5",
-		  sol.l_status);
-	set_param(&w->b, sol.have_b, sol.b, unc[3], "run1,run2,run6",
-		  sol.b_status);
-	sol.p_status = sol.o_s_status = sol.l_status = sol.b_status = NULL;
+	if (model->fit(&env, w, err) < 0)
+		goto out;
+	R2 = run_named(&P, "run2");
+	if (R1 && R2)
+		check_threads(&P, R1, R2);
+	check_spread(&P);
 	res->seconds = now_seconds() - P.start;
+	if (model == &model_pandia && unreliable(&P, w, err) < 0) {
+		if (!o->keep_unreliable)
+			goto out;
+		/* --keep-unreliable: written, marked, and said */
+		w->unreliable = xstrdup(err->text);
+		warn(res, "%s", err->text);
+		perr_clear(err);
+	}
 	w->note = xasprintf(
-		"profiled in %.1f s (%.1f x t1): %d runs of %d repetitions "
-		"(median kept)%s, the repetitions of runs 1 to 6 "
-		"interleaved; parameters %s%s%s", res->seconds,
-		res->seconds / res->t1, P.n_runs, o->repetitions,
-		o->warmup ? " after a warm-up each" : "",
-		o->solve == PROFILE_SOLVE_FIT ?
+		"profiled in %.1f s (%.1f x t1): %d runs of %d to %d "
+		"repetitions (median kept)%s, the repetitions of the model's "
+		"runs interleaved; parameters of the %s model %s%s%s",
+		res->seconds, res->seconds / res->t1, P.n_runs,
+		P.min_reps, o->repetitions,
+		o->warmup ? " after one warm-up run" : "",
+		model->name, model != &model_pandia ? "by its fit" :
+		o->solve == FIT_MODEL ?
 		"fitted so that the partial model reproduces each run" :
 		"by the closed forms of sections 4.2-4.5",
 		o->runner ? "; runner template: " : "",
@@ -1595,12 +1461,10 @@ out:
 		free(ev1.counter_names[i]);
 	free(ev1.counter_names);
 	free(ev1.counter_values);
-	profile_solution_release(&sol);
-	profile_plan_release(&pl);
 	for (i = 0; i < P.n_runs; i++)
 		prun_release(&P.runs[i]);
-	free(P.stat0);
-	free(P.stat1);
+	free(P.runs);
+	free(P.helpers);
 	if (niced)
 		setpriority(PRIO_PROCESS, 0, old_nice);
 	return ret;

@@ -1,25 +1,9 @@
 /*
- * profile.h - the six profiling runs of the Pandia paper (section 4)
- * and the workload description they give: 'pandia profile'.
- *
- *   run 1  one thread                              t1, demands d
- *   run 2  n threads, one per core, one socket     p
- *   run 3  the same n split over two sockets       o_s
- *   run 4  run 2 + a CPU-bound co-runner beside    } l
- *   run 5  every thread, then beside one thread    }
- *   run 6  n threads packed two to a core          b
- *
- * Every parameter is solved so that the partial model built so far,
- * computed by the predictor's own code (predictor/model.h), reproduces
- * the run that measures it: u_x = r_x / k_x with k_x the partial
- * model's time for run x relative to t1.  The closed forms of sections
- * 4.2 to 4.5 are computed as well, from the same k_x and f_x, and
- * recorded beside the fitted values (docs/profiling.md says where and
- * why the two differ).
- *
- * Machines that cannot make a run: one socket (no run 3: o_s is not
- * measured), no SMT (the co-runner of runs 4 and 5 time-shares the
- * thread's PU; run 6 packs two threads on each PU).
+ * profile.h - 'pandia profile': the runs a model needs, made pinned
+ * through the runner, the demands from counters or probes, and the
+ * workload description they give.  For the Pandia model the runs are
+ * the six of its section 4, whose placements and parameters come from
+ * the model's fit (predictor/pandia/fit.h); this file only runs them.
  *
  * Library code: it never prints; progress goes to a callback, warnings
  * into the result, failures into struct pandia_error.
@@ -32,114 +16,19 @@
 #include "common/error.h"
 #include "common/machine.h"
 #include "common/workload.h"
-#include "predictor/model.h"
-#include "predictor/space.h"
+#include "predictor/models.h"
+#include "predictor/pandia/fit.h"
 #include "profiler/counters.h"
-
-enum profile_run { PR1, PR2, PR3, PR4, PR5, PR6, PROFILE_RUNS };
-
-/* How each parameter is solved from its run. */
-enum profile_solve {
-	PROFILE_SOLVE_FIT,	/* the partial model reproduces the run */
-	PROFILE_SOLVE_PAPER,	/* the closed forms of sections 4.2-4.5 */
-};
-
-/* ---- the placements ---------------------------------------------- */
-
-/*
- * The placements of the six runs on machine m.  PU lists are m->pus
- * indexes, one per thread; beside[i] marks the threads of runs 4 and 5
- * that get a co-runner, corun the PUs those co-runners run on.
- */
-struct profile_plan {
-	const struct pandia_machine *m;	/* borrowed */
-	struct space *sp;		/* owned */
-	bool smt;			/* socket 0's cores have 2+ PUs */
-	int n;				/* threads of runs 2 to 6 */
-	char *n_note;			/* why n, or NULL */
-	bool made[PROFILE_RUNS];
-	char *why_not[PROFILE_RUNS];	/* when !made */
-	int n_pus[PROFILE_RUNS];
-	int *pus[PROFILE_RUNS];
-	bool *beside[PROFILE_RUNS];	/* runs 4, 5; else NULL */
-	int n_corun[PROFILE_RUNS];
-	int *corun[PROFILE_RUNS];	/* m->pus indexes */
-};
-
-/*
- * Plan the runs on machine m for a workload of single-thread time and
- * demands BASE (base->p etc. unused): run 2's thread count is the
- * largest even count of cores on socket 0 for which the partial model
- * (steps 1 and 2 with p = 1) oversubscribes nothing.  Returns 0, or -1
- * with err when the machine has fewer than two cores on socket 0.
- * Release with profile_plan_release().
- */
-int profile_plan_make(struct profile_plan *pl, const struct pandia_machine *m,
-		      const struct model_params *base,
-		      struct pandia_error *err);
-void profile_plan_release(struct profile_plan *pl);
-
-/* ---- solving ----------------------------------------------------- */
-
-/* What a step found for one run (relative times, section 4). */
-struct profile_step {
-	double r;		/* t_x / t1 */
-	double k;		/* partial model's t_x / t1 before the step */
-	double u;		/* r / k */
-	double f;		/* partial model's mean utilisation */
-};
-
-struct profile_solution {
-	double p, o_s, l, b;
-	bool have_o_s, have_l, have_b;
-	double corun;		/* fitted co-runner factor (runs 4, 5) */
-	/* the closed forms of sections 4.2-4.5; NAN when not computed */
-	double paper_p, paper_o_s, paper_l, paper_b;
-	struct profile_step step[PROFILE_RUNS];
-	/* caveats or why not measured (owned; NULL when none) */
-	char *p_status, *o_s_status, *l_status, *b_status;
-};
-
-void profile_solution_release(struct profile_solution *s);
-
-/*
- * Solve p, o_s, l and b from the median times T[PR1..PR6] (seconds;
- * runs not made are ignored) of plan pl, with BASE giving t1 (ignored:
- * T[PR1] is used) and the demands.  Always fills *s.
- */
-void profile_solve(const struct profile_plan *pl,
-		   const struct model_params *base, const double *t,
-		   enum profile_solve mode, struct profile_solution *s);
-
-/*
- * Uncertainties of p, o_s, l, b (out[0..3]) from the repetitions'
- * spread: each run's median is moved by DELTA[x] (half the range of
- * its repetitions) up and down, the parameters solved again, and the
- * largest change of each summed in quadrature over the runs.  -1 when
- * no run had two repetitions.
- */
-void profile_uncertainty(const struct profile_plan *pl,
-			 const struct model_params *base, const double *t,
-			 const double *delta, enum profile_solve mode,
-			 double out[4]);
-
-/*
- * The partial model's time for run X of plan pl with parameters PRM
- * and, for runs 4 and 5, co-runners leaving 1/CORUN of their PU
- * (predictor/partial.h).  *f0 and *f (may be NULL) get the mean
- * utilisations.  This is also what the simulated workload of the
- * tests prints.
- */
-double profile_model_time(const struct profile_plan *pl,
-			  const struct model_params *prm, int x, double corun,
-			  double *f0, double *f);
+#include "profiler/run.h"
 
 /* ---- profiling a command ------------------------------------------ */
 
 struct profile_progress {
 	const char *id;		/* "run2", "probe-dram" */
 	const char *what;	/* what the run is for */
-	int run;		/* 1..6, or 0 for a probe run */
+	int run;		/* 1..6, or 0 for a probe run or a run of
+				   another model (id then says which) */
+	bool probe;		/* a probe run */
 	int index, total;	/* this run among all runs made, 1-based */
 	int rep;		/* 0: warm-up, else 1..reps */
 	int reps;
@@ -153,6 +42,9 @@ struct profile_opts {
 	char *const *argv;	/* NULL-terminated; may be empty with a
 				   runner template */
 	int repetitions;	/* >= 1, default 3 */
+	bool fixed_reps;	/* every run gets exactly REPETITIONS (-r
+				   given); else 2, and more up to it only
+				   where the spread needs them */
 	bool warmup;		/* default true */
 	const char *runner;	/* command template, or NULL */
 	const char *time_from;	/* regex, or NULL: wall time */
@@ -163,12 +55,46 @@ struct profile_opts {
 	const char *shim_path;	/* libpandia-pin.so; NULL: the runner's
 				   default */
 	enum counters_mode counters;
-	enum profile_solve solve;
+	enum fit_mode solve;
+	/* the memory policy every run is made under (--membind ...);
+	   NULL: the default */
+	const struct run_mempolicy *mem;
+	/*
+	 * --memory: the policy recorded, instead of the one the pages of
+	 * run 3 show (docs/profiling.md, "Where the memory is").
+	 */
+	bool has_memory;
+	struct pandia_mempolicy memory;
+	const struct model_def *model;	/* NULL: the default (pandia) */
+	/*
+	 * The input size: --size, the one size of every run (recorded
+	 * as the description's "size"); NAN: none.  --sizes, --threads
+	 * and --degree go to a model of time against size (struct
+	 * model_env).
+	 */
+	double size;
+	const double *sizes;
+	int n_sizes;
+	const int *threads;
+	int n_threads;
+	int degree;		/* -1: the model's default */
+	/*
+	 * The budget, in units of t1 (default 12; 0: none): repetitions
+	 * beyond each run's first two and disturbed repetitions made
+	 * again are made only while the profile's wall time stays within
+	 * BUDGET x t1.  QUICK: one repetition of each run, and the DRAM
+	 * probe only.  KEEP_UNRELIABLE: a parameter too uncertain to
+	 * rank with is written, marked ("unreliable"), instead of
+	 * failing the profile.
+	 */
+	double budget;
+	bool quick;
+	bool keep_unreliable;
 	void (*progress)(const struct profile_progress *pp, void *arg);
 	void *progress_arg;
 };
 
-/* Defaults: 3 repetitions, warm-up, auto counters, fit. */
+/* Defaults: 3 repetitions, warm-up, auto counters, fit, no size. */
 void profile_opts_init(struct profile_opts *o);
 
 struct profile_result {

@@ -3,6 +3,8 @@
  *
  * Processes of one run:
  *   pandia ─┬─ stressor (pgid S) ... one per stressor PU, forked, pinned
+ *           ├─ co-run loop (pgid L) ─ the co-running command, again and
+ *           │                         again (run_opts.corun_argv)
  *           └─ command  (pgid C) ─ its children, grandchildren, ...
  * pandia is a child subreaper while it runs, so whatever the command
  * leaves behind becomes pandia's child when its parent exits, and is
@@ -19,6 +21,7 @@
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <numa.h>
+#include <numaif.h>
+
 #include "common/cpulist.h"
+#include "common/jsonout.h"
+#include "common/strbuf.h"
 #include "common/topology.h"
 #include "common/util.h"
 
@@ -45,6 +53,7 @@ extern char **environ;
 #define DRAIN_SECONDS	0.5	/* output after the command exited */
 #define SAMPLE_MAX	0.2	/* /proc sampling interval, at most */
 #define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
+#define PIN_LINE_MAX	16384	/* a line of the shim's report */
 
 /* ------------------------------------------------------------------ */
 /* stressor specs                                                      */
@@ -140,11 +149,12 @@ char *run_subst(const char *s, const struct run_vars *v)
 		if (*s == '{') {
 			static const char *const names[] = {
 				"{cpus}", "{threads}", "{stress_cpus}",
-				"{stress_kind}", "{cmd}",
+				"{stress_kind}", "{cmd}", "{size}",
+				"{numa_maps}",
 			};
 			const char *vals[] = {
 				v->cpus, num, v->stress_cpus, v->stress_kind,
-				v->cmd,
+				v->cmd, v->size, v->numa_maps,
 			};
 			size_t i;
 
@@ -306,6 +316,106 @@ bool run_regex_time(const struct run_regex *rx, const char *line,
 }
 
 /* ------------------------------------------------------------------ */
+/* memory policies                                                     */
+
+int run_mempolicy_parse(struct run_mempolicy *mp, enum run_mem mode,
+			const char *nodes, struct pandia_error *err)
+{
+	static const char *const opt[] = {
+		"", "--membind", "--interleave", "--localalloc", "--preferred"
+	};
+	struct bitmask *bm;
+	int i, n = 0;
+
+	memset(mp, 0, sizeof(*mp));
+	mp->mode = mode;
+	if (mode == RUN_MEM_DEFAULT)
+		return 0;
+	if (numa_available() < 0)
+		return perr_set(err, "%s: this kernel has no NUMA policy "
+				"support (libnuma's numa_available() failed)",
+				opt[mode]);
+	if (mode == RUN_MEM_LOCAL)
+		return 0;
+	if (!nodes || !*nodes || strlen(nodes) >= sizeof(mp->nodes))
+		return perr_set(err, "%s needs a list of NUMA nodes ('0', "
+				"'0-1', 'all')", opt[mode]);
+	bm = numa_parse_nodestring(nodes);
+	if (!bm)
+		return perr_set(err, "%s '%s': not NUMA nodes of this host "
+				"(it has nodes 0-%d)", opt[mode], nodes,
+				numa_max_node());
+	for (i = 0; i < RUN_MEM_WORDS * 64 && i < (int)bm->size; i++)
+		if (numa_bitmask_isbitset(bm, (unsigned)i)) {
+			mp->mask[i / 64] |= 1UL << (i % 64);
+			n++;
+		}
+	numa_bitmask_free(bm);
+	if (!n)
+		return perr_set(err, "%s '%s': no node", opt[mode], nodes);
+	if (mode == RUN_MEM_PREFERRED && n != 1)
+		return perr_set(err, "--preferred takes one node, not '%s'",
+				nodes);
+	snprintf(mp->nodes, sizeof(mp->nodes), "%s", nodes);
+	return 0;
+}
+
+const char *run_mempolicy_text(const struct run_mempolicy *mp, char *buf,
+			       size_t size)
+{
+	switch (mp ? mp->mode : RUN_MEM_DEFAULT) {
+	case RUN_MEM_BIND:
+		snprintf(buf, size, "--membind %s", mp->nodes);
+		break;
+	case RUN_MEM_INTERLEAVE:
+		snprintf(buf, size, "--interleave %s", mp->nodes);
+		break;
+	case RUN_MEM_LOCAL:
+		snprintf(buf, size, "--localalloc");
+		break;
+	case RUN_MEM_PREFERRED:
+		snprintf(buf, size, "--preferred %s", mp->nodes);
+		break;
+	default:
+		snprintf(buf, size, "%s", "");
+		break;
+	}
+	return buf;
+}
+
+/*
+ * libnuma's own messages: pandia's library code never prints, and
+ * run_mempolicy_parse() says what was wrong (libnuma lets a program
+ * replace these two).
+ */
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
+
+void numa_error(char *where)
+{
+	(void)where;
+}
+
+/* set_mempolicy(2) of policy mp (in the child); 0 or -1 with errno */
+static int apply_mempolicy(const struct run_mempolicy *mp)
+{
+	static const int mode[] = {
+		MPOL_DEFAULT, MPOL_BIND, MPOL_INTERLEAVE, MPOL_LOCAL,
+		MPOL_PREFERRED
+	};
+
+	if (!mp || mp->mode == RUN_MEM_DEFAULT)
+		return 0;
+	if (mp->mode == RUN_MEM_LOCAL)
+		return (int)set_mempolicy(MPOL_LOCAL, NULL, 0);
+	return (int)set_mempolicy(mode[mp->mode], mp->mask,
+				  RUN_MEM_WORDS * 64 + 1);
+}
+
+/* ------------------------------------------------------------------ */
 /* results                                                             */
 
 void run_opts_init(struct run_opts *o)
@@ -313,8 +423,10 @@ void run_opts_init(struct run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->repetitions = 1;
 	o->warmup = true;
-	o->pin = RUN_PIN_SHIM;
+	o->pin = RUN_PIN_WORKERS;
+	o->n_skip = -1;
 	o->output_fd = -1;
+	o->size = NAN;
 }
 
 void run_result_init(struct run_result *r)
@@ -330,8 +442,11 @@ static void free_threads(struct run_result *r)
 {
 	int i;
 
-	for (i = 0; i < r->n_threads; i++)
+	for (i = 0; i < r->n_threads; i++) {
 		free(r->threads[i].allowed);
+		free(r->threads[i].program);
+		free(r->threads[i].routine);
+	}
 	free(r->threads);
 	r->threads = NULL;
 	r->n_threads = 0;
@@ -352,7 +467,9 @@ void run_result_release(struct run_result *r)
 	}
 	free(r->stress);
 	free_threads(r);
+	free(r->helpers);
 	free(r->stderr_tail);
+	free(r->numa_maps);
 	run_result_init(r);
 }
 
@@ -571,7 +688,29 @@ struct ctx {
 	int *pids;		/* processes to sample */
 	int n_pids;
 	double next_sample, sample_step;
+	pid_t cmd_pid;		/* the command, also once reaped */
+	int aff_unknown;	/* affinities set for unknown threads */
+	char *numa_path;	/* {numa_maps} of a template, or NULL */
+
+	/* pinning: the shim's shared state and what it is told per run */
+	char *shared_path;
+	int env_skip, env_helpers, env_float;	/* their envp slots */
+	bool static_exe;
+	bool discover;		/* the first run finds the helpers */
+	bool pinned_helpers;	/* this run pinned by r->helpers */
+	bool hide_output;	/* a run made only to find the helpers */
+
+	/* the co-running command */
+	char **co_argv, **co_envp;
+	char *co_command;
+	pid_t co_pid;		/* its loop, 0 when stopped */
+	bool co_failed;		/* it failed in this run (see err) */
+	pid_t co_pgid;		/* the loop's group, kept after it */
+	int co_pipe;		/* the loop's count of restarts */
 };
+
+static bool within(const char *text, const int *v, int n, bool exact);
+static void set_pin_env(struct ctx *c);
 
 static const int watched_signals[3] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -954,6 +1093,8 @@ static void output_line(struct ctx *c, const char *line)
 		c->out_time = v;
 		c->have_time = true;
 	}
+	if (c->o->on_line)
+		c->o->on_line(line, c->run, c->o->data);
 	if (!c->local && c->tmpl_rates &&
 	    sscanf(line, "pandia-stress: %d %lf", &i, &v) == 2 &&
 	    i >= 0 && i < c->n_sp)
@@ -1000,7 +1141,7 @@ static void read_output(struct ctx *c, int k)
 			c->fd[k] = -1;
 			return;
 		}
-		if (c->o->output_fd >= 0) {
+		if (c->o->output_fd >= 0 && !c->hide_output) {
 			ssize_t w = 0, m;
 
 			while (w < n) {
@@ -1020,25 +1161,39 @@ static void read_output(struct ctx *c, int k)
 }
 
 /* ------------------------------------------------------------------ */
-/* threads: the shim's report and /proc                                */
+/* threads: the shim's report, /proc, the accounting                   */
 
-static struct run_thread *thread_of(struct run_result *r, int pid, int tid)
+const char *const run_block_names[RUN_BLOCK_KINDS] = {
+	"mutex", "condition", "barrier", "join", "semaphore", "other",
+};
+
+static void thread_init(struct run_thread *t, int pid, int tid)
 {
-	struct run_thread *t;
-	int i;
+	int k;
 
-	for (i = 0; i < r->n_threads; i++)
-		if (r->threads[i].tid == tid)
-			return &r->threads[i];
-	r->threads = xrealloc(r->threads,
-			      sizeof(*r->threads) * (size_t)(r->n_threads + 1));
-	t = &r->threads[r->n_threads++];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
 	t->index = -1;
-	t->planned = -1;
-	return t;
+	t->local = -1;
+	t->cpu = -1;
+	t->start = t->end = t->cpu_time = t->runqueue_wait = NAN;
+	for (k = 0; k < RUN_BLOCK_KINDS; k++)
+		t->blocked[k] = 0;
+	t->first_seen = t->last_seen = NAN;
+}
+
+static struct run_thread *thread_of(struct run_result *r, int pid, int tid)
+{
+	int i;
+
+	for (i = r->n_threads - 1; i >= 0; i--)
+		if (r->threads[i].tid == tid)
+			return &r->threads[i];
+	r->threads = xrealloc(r->threads,
+			      sizeof(*r->threads) * (size_t)(r->n_threads + 1));
+	thread_init(&r->threads[r->n_threads], pid, tid);
+	return &r->threads[r->n_threads++];
 }
 
 static void add_pid(struct ctx *c, int pid)
@@ -1052,67 +1207,200 @@ static void add_pid(struct ctx *c, int pid)
 	c->pids[c->n_pids++] = pid;
 }
 
+static void set_str(char **dst, const char *v)
+{
+	if (*dst && !strcmp(*dst, v))
+		return;
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+/* an "affinity" line of the report, applied once every thread is known */
+struct aff_line {
+	int tid;
+	char *list;
+};
+
 /*
- * Read the shim's report: threads' positions and planned PUs, and the
- * processes that loaded it.  With FINAL, also the counts.
+ * Read the shim's report (profiler/shim/pin.c says its lines): the
+ * threads, their places and their accounting, and the processes that
+ * loaded it.  With FINAL, also the counts and the affinities the
+ * program set.
  */
 static void read_report(struct ctx *c, bool final)
 {
 	struct run_result *r = c->r;
-	int procs = 0, threads = 0;
+	struct aff_line *aff = NULL;
+	int procs = 0, created = 0, n_aff = 0, i;
 	pid_t *procs_seen = NULL;
-	char line[8192];
+	char *line = xmalloc(PIN_LINE_MAX);
 	FILE *f;
 
 	if (!c->report_path)
-		return;
+		goto out;
 	f = fopen(c->report_path, "re");
 	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char allowed[4096];
-		int pid, tid, index, cpu;
+		goto out;
+	while (fgets(line, PIN_LINE_MAX, f)) {
+		char allowed[4096], routine[256], flags[16];
+		long long tns, cpu_ns, runq_ns, b[5];
+		int pid, tid, index, local, cpu, pos = 0;
 		struct run_thread *t;
 
-		if (sscanf(line, "proc %d %d %4095s", &pid, &cpu,
-			   allowed) == 3) {
-			tid = pid;
-			index = 0;
-			/* a process that execs loads the shim again */
-			if (!in_list(procs_seen, procs, pid)) {
-				procs_seen = xrealloc(procs_seen,
-					sizeof(pid_t) * (size_t)(procs + 1));
-				procs_seen[procs++] = pid;
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "start %d %d %d %d %d %lld %15s %4095s "
+			   "%255s %n", &pid, &tid, &index, &local, &cpu,
+			   &tns, flags, allowed, routine, &pos) == 9 && pos) {
+			add_pid(c, pid);
+			t = thread_of(r, pid, tid);
+			t->index = index;
+			t->local = local;
+			t->cpu = cpu;
+			if (isnan(t->start))
+				t->start = (double)tns * 1e-9 - c->t0;
+			t->wrapped = strchr(flags, 'w') != NULL;
+			if (!t->seen)
+				set_str(&t->allowed, allowed);
+			set_str(&t->routine, routine);
+			set_str(&t->program, line + pos);
+			if (strchr(flags, 'm')) {
+				if (!in_list(procs_seen, procs, pid)) {
+					procs_seen = xrealloc(procs_seen,
+						sizeof(pid_t) *
+						(size_t)(procs + 1));
+					procs_seen[procs++] = pid;
+				}
+			} else {
+				created++;
 			}
-		} else if (sscanf(line, "thread %d %d %d %d %4095s", &pid,
-				  &tid, &index, &cpu, allowed) == 5) {
-			threads++;
-		} else {
-			continue;
-		}
-		add_pid(c, pid);
-		t = thread_of(r, pid, tid);
-		t->index = index;
-		t->planned = cpu;
-		if (!t->seen) {
-			free(t->allowed);
-			t->allowed = xstrdup(allowed);
+		} else if (sscanf(line, "end %d %d %lld %lld %lld %lld %lld "
+				  "%lld %lld %lld", &pid, &tid, &tns, &cpu_ns,
+				  &runq_ns, &b[0], &b[1], &b[2], &b[3],
+				  &b[4]) == 10) {
+			t = thread_of(r, pid, tid);
+			t->ended = true;
+			t->end = (double)tns * 1e-9 - c->t0;
+			t->cpu_time = cpu_ns < 0 ? NAN : (double)cpu_ns * 1e-9;
+			t->runqueue_wait = runq_ns < 0 ? NAN :
+					   (double)runq_ns * 1e-9;
+			for (i = 0; i < 5; i++)
+				t->blocked[i] = (double)b[i] * 1e-9;
+		} else if (final && sscanf(line, "affinity %d %d %4095s",
+					   &pid, &tid, allowed) == 3) {
+			aff = xrealloc(aff, sizeof(*aff) * (size_t)(n_aff + 1));
+			aff[n_aff].tid = tid;
+			aff[n_aff++].list = xstrdup(allowed);
 		}
 	}
 	fclose(f);
-	free(procs_seen);
+	for (i = 0; i < n_aff; i++) {
+		struct run_thread *t = NULL;
+		int j;
+
+		for (j = 0; j < r->n_threads; j++)
+			if (r->threads[j].tid == aff[i].tid)
+				t = &r->threads[j];
+		if (!t) {	/* a thread the library does not know */
+			c->aff_unknown++;
+			continue;
+		}
+		if (t->cpu >= 0 ? !within(aff[i].list, &t->cpu, 1, true) :
+		    !within(aff[i].list, c->o->cpus, c->o->n_cpus, false))
+			t->overridden = true;
+	}
 	if (final) {
 		r->processes = procs;
-		r->threads_created = procs ? threads : -1;
+		r->threads_created = procs ? created : -1;
+	}
+out:
+	for (i = 0; i < n_aff; i++)
+		free(aff[i].list);
+	free(aff);
+	free(procs_seen);
+	free(line);
+}
+
+/* "123 45 6": CPU time and run-queue wait of a task, ns */
+static bool read_schedstat(const char *path, double *cpu, double *runq)
+{
+	unsigned long long a, b;
+	bool ok = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%llu %llu", &a, &b) == 2) {
+		*cpu = (double)a * 1e-9;
+		*runq = (double)b * 1e-9;
+		ok = true;
+	}
+	fclose(f);
+	return ok;
+}
+
+/*
+ * Where the pages of the processes we know are: /proc/PID/numa_maps of
+ * each, after a line "# pid N", kept in r->numa_maps when any could be
+ * read (a process that has just exited leaves the last reading).
+ */
+static void sample_numa_maps(struct ctx *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pandia_error e;
+	int i;
+
+	for (i = 0; i < c->n_pids; i++) {
+		char path[64], *text;
+
+		snprintf(path, sizeof(path), "/proc/%d/numa_maps", c->pids[i]);
+		text = read_file(path, NULL, &e);
+		if (!text)
+			continue;
+		if (*text)
+			strbuf_printf(&sb, "# pid %d\n%s", c->pids[i], text);
+		free(text);
+	}
+	if (sb.len) {
+		free(c->r->numa_maps);
+		c->r->numa_maps = sb.s;
+	} else {
+		free(sb.s);
 	}
 }
 
-/* the Cpus_allowed_list of every thread of the processes we know */
+/* The file a template wrote to {numa_maps}, emptied for the next run. */
+static void read_numa_file(struct ctx *c)
+{
+	struct pandia_error e;
+	char *text;
+	int fd;
+
+	if (!c->numa_path)
+		return;
+	text = read_file(c->numa_path, NULL, &e);
+	if (text && *text) {
+		free(c->r->numa_maps);
+		c->r->numa_maps = text;
+		text = NULL;
+	}
+	free(text);
+	fd = open(c->numa_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Every thread of the processes we know: its Cpus_allowed_list and,
+ * until the library reports its end, its CPU time and run-queue wait.
+ */
 static void sample_threads(struct ctx *c)
 {
+	double now = now_seconds() - c->t0;
 	int i;
 
 	read_report(c, false);
+	if (c->o->numa_maps)
+		sample_numa_maps(c);
 	for (i = 0; i < c->n_pids; i++) {
 		char path[64];
 		struct dirent *e;
@@ -1124,17 +1412,28 @@ static void sample_threads(struct ctx *c)
 			continue;
 		while ((e = readdir(d))) {
 			char spath[320], line[4096];
+			struct run_thread *t;
+			double cpu, runq;
 			FILE *f;
 
 			if (!isdigit((unsigned char)e->d_name[0]))
 				continue;
+			t = thread_of(c->r, c->pids[i], atoi(e->d_name));
+			snprintf(spath, sizeof(spath), "%s/%s/schedstat", path,
+				 e->d_name);
+			if (!t->ended && read_schedstat(spath, &cpu, &runq)) {
+				t->cpu_time = cpu;
+				t->runqueue_wait = runq;
+			}
+			if (isnan(t->first_seen))
+				t->first_seen = now;
+			t->last_seen = now;
 			snprintf(spath, sizeof(spath), "%s/%s/status", path,
 				 e->d_name);
 			f = fopen(spath, "re");
 			if (!f)
 				continue;
 			while (fgets(line, sizeof(line), f)) {
-				struct run_thread *t;
 				char *v;
 
 				if (strncmp(line, "Cpus_allowed_list:", 18))
@@ -1142,10 +1441,7 @@ static void sample_threads(struct ctx *c)
 				v = line + 18;
 				v += strspn(v, " \t");
 				v[strcspn(v, "\n")] = '\0';
-				t = thread_of(c->r, c->pids[i],
-					      atoi(e->d_name));
-				free(t->allowed);
-				t->allowed = xstrdup(v);
+				set_str(&t->allowed, v);
 				t->seen = true;
 				break;
 			}
@@ -1160,10 +1456,10 @@ static int cmp_thread(const void *a, const void *b)
 	const struct run_thread *x = a, *y = b;
 	unsigned xi = (unsigned)x->index, yi = (unsigned)y->index;
 
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
 	if (xi != yi)
 		return (xi > yi) - (xi < yi);	/* -1 last */
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
@@ -1193,30 +1489,314 @@ static bool within(const char *text, const int *v, int n, bool exact)
 	return same;
 }
 
-/* after a run: order the threads and count those not where planned */
+/* interval of thread t, unknown ends open */
+static double t_start(const struct run_thread *t)
+{
+	return isfinite(t->start) ? t->start : -INFINITY;
+}
+
+static double t_end(const struct run_thread *t)
+{
+	return isfinite(t->end) ? t->end : INFINITY;
+}
+
+/* most of the threads t[v[0..n-1]] alive at once */
+static int most_at_once(const struct run_thread *t, const int *v, int n)
+{
+	int most = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		double x = t_start(&t[v[i]]);
+		int k = 0;
+
+		for (j = 0; j < n; j++)
+			k += t_start(&t[v[j]]) <= x && x < t_end(&t[v[j]]);
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
+
+static const struct run_thread *cmp_base;
+
+static int cmp_busier(const void *a, const void *b)
+{
+	const struct run_thread *x = &cmp_base[*(const int *)a];
+	const struct run_thread *y = &cmp_base[*(const int *)b];
+
+	if (x->cpu_time != y->cpu_time)
+		return x->cpu_time < y->cpu_time ? 1 : -1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int run_classify(struct run_thread *t, int n, int n_pus, double wall)
+{
+	int *order = xcalloc((size_t)n + 1, sizeof(int));
+	int *chosen = xcalloc((size_t)n + 1, sizeof(int));
+	double most = 0, least = INFINITY;
+	int i, k = 0, m = 0;
+	bool busy = false;
+
+	for (i = 0; i < n; i++) {
+		double life = isfinite(t[i].start) && isfinite(t[i].end) ?
+			      t[i].end - t[i].start : wall;
+
+		t[i].worker = false;
+		if (!isfinite(t[i].cpu_time))
+			continue;
+		order[k++] = i;
+		if (t[i].cpu_time > most)
+			most = t[i].cpu_time;
+		/* busy: on a CPU for a tenth of its life, a millisecond */
+		busy |= t[i].cpu_time >= RUN_BUSY_SHARE * life &&
+			t[i].cpu_time >= RUN_BUSY_MIN;
+	}
+	if (!busy) {
+		/* nothing to tell them apart by */
+		for (i = 0; i < n; i++)
+			t[i].worker = true;
+		m = n;
+		goto out;
+	}
+	cmp_base = t;
+	qsort(order, (size_t)k, sizeof(int), cmp_busier);
+	for (i = 0; i < k; i++) {
+		struct run_thread *x = &t[order[i]];
+		bool fits, same = false;
+		int j;
+
+		if (x->cpu_time < RUN_WORKER_SHARE * most)
+			break;
+		chosen[m] = order[i];
+		/* the concurrency check is quadratic: not for thousands */
+		fits = m + 1 <= n_pus || n > 2000 ||
+		       most_at_once(t, chosen, m + 1) <= n_pus;
+		for (j = 0; j < m && !fits && !same; j++)
+			same = x->routine && t[chosen[j]].routine &&
+			       !strcmp(x->routine, t[chosen[j]].routine);
+		if (!fits && !(same && x->cpu_time >= 0.5 * least))
+			continue;
+		x->worker = true;
+		if (x->cpu_time < least)
+			least = x->cpu_time;
+		m++;
+	}
+out:
+	free(order);
+	free(chosen);
+	return m;
+}
+
+/* "PROGRAM/LOCAL" of t (new string), NULL when it has no role key */
+static char *role_key(const struct run_thread *t)
+{
+	if (t->index < 0 || t->local < 0 || !t->program)
+		return NULL;
+	return xasprintf("%s/%d", t->program, t->local);
+}
+
+char *run_helper_roles(const struct run_thread *t, int n)
+{
+	char *out = xstrdup("\n"), *key, *line, *res;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		bool worker = false;
+
+		if (t[i].worker || !(key = role_key(&t[i])))
+			continue;
+		for (j = 0; j < n && !worker; j++) {
+			char *k2 = t[j].worker ? role_key(&t[j]) : NULL;
+
+			worker = k2 && !strcmp(k2, key);
+			free(k2);
+		}
+		line = xasprintf("\n%s\n", key);
+		if (!worker && !strstr(out, line)) {
+			char *t2 = xasprintf("%s%s\n", out, key);
+
+			free(out);
+			out = t2;
+		}
+		free(line);
+		free(key);
+	}
+	res = xstrdup(out + 1);
+	free(out);
+	return res;
+}
+
+/* whether the role key of t is one of the helpers (a "\n"-list) */
+static bool is_helper(const char *helpers, const struct run_thread *t)
+{
+	char *key = role_key(t), *nl;
+	bool found = false;
+
+	if (!key || !helpers)
+		goto out;
+	nl = xasprintf("\n%s\n", key);
+	found = strstr(helpers, nl + 1) == helpers || strstr(helpers, nl);
+	free(nl);
+out:
+	free(key);
+	return found;
+}
+
+/*
+ * The accounting of thread t complete: times for a thread whose end
+ * the library did not see (killed, or not loaded) from /proc's last
+ * sample, and the off-CPU time not in a known wait as "other".  The
+ * waits are timed from the call to its return, so they hold the
+ * run-queue wait after the wake-up, which schedstat counts as
+ * runqueue_wait too: when their sum is more than the thread's time
+ * off the CPU and out of the run queue, they are scaled down to it.
+ */
+static void finish_thread(struct ctx *c, struct run_thread *t)
+{
+	double wall, known = 0, avail;
+	int k;
+
+	if (t->tid == c->cmd_pid)	/* there since the fork */
+		t->start = 0;
+	if (!isfinite(t->start))
+		t->start = isfinite(t->first_seen) ? t->first_seen : 0;
+	if (!t->ended)
+		t->end = isfinite(t->last_seen) ? t->last_seen :
+			 c->t1 - c->t0;
+	if (t->end < t->start)
+		t->end = t->start;
+	wall = t->end - t->start;
+	for (k = 0; k < RUN_BLOCK_OTHER; k++)
+		known += t->blocked[k];
+	if (!isfinite(t->cpu_time) || !isfinite(t->runqueue_wait)) {
+		t->blocked[RUN_BLOCK_OTHER] = NAN;
+		return;
+	}
+	avail = wall - t->cpu_time - t->runqueue_wait;
+	if (avail < 0)
+		avail = 0;
+	if (known > avail) {
+		for (k = 0; k < RUN_BLOCK_OTHER; k++)
+			t->blocked[k] *= avail / known;
+		t->blocked[RUN_BLOCK_OTHER] = 0;
+		t->overlap = known - avail;
+	} else {
+		t->blocked[RUN_BLOCK_OTHER] = avail - known;
+	}
+}
+
+/* after a run: complete the accounting, order, classify, count */
 static void judge_threads(struct ctx *c)
 {
 	const struct run_opts *o = c->o;
 	struct run_result *r = c->r;
-	int i;
+	int *w, n_w = 0, i;
 
 	read_report(c, true);
+	for (i = 0; i < r->n_threads; i++)
+		finish_thread(c, &r->threads[i]);
 	if (r->n_threads > 1)
 		qsort(r->threads, (size_t)r->n_threads, sizeof(*r->threads),
 		      cmp_thread);
-	r->misplaced = 0;
-	if (o->pin == RUN_PIN_NONE)
-		return;
+	r->workers = run_classify(r->threads, r->n_threads, o->n_cpus,
+				  c->t1 - c->t0);
+	w = xcalloc((size_t)r->n_threads + 1, sizeof(int));
+	r->misplaced = r->wrapped = r->role_changes = 0;
+	r->overridden = c->aff_unknown;
 	for (i = 0; i < r->n_threads; i++) {
 		const struct run_thread *t = &r->threads[i];
 		bool ok;
 
-		if (t->planned >= 0)
-			ok = within(t->allowed, &t->planned, 1, true);
-		else	/* beyond the list: anywhere in the set */
+		if (t->worker)
+			w[n_w++] = i;
+		r->wrapped += t->wrapped;
+		r->overridden += t->overridden;
+		if (c->pinned_helpers && t->index >= 0 &&
+		    t->worker == is_helper(r->helpers, t))
+			r->role_changes++;
+		if (o->pin == RUN_PIN_NONE || t->overridden)
+			continue;
+		if (t->cpu >= 0)
+			ok = within(t->allowed, &t->cpu, 1, true);
+		else	/* floating: anywhere in the set */
 			ok = within(t->allowed, o->cpus, o->n_cpus, false);
 		r->misplaced += !ok;
 	}
+	r->most_workers = r->n_threads > 2000 ? n_w :
+			  most_at_once(r->threads, w, n_w);
+	free(w);
+}
+
+/*
+ * Whether PATH (searched in $PATH without a '/') is a statically
+ * linked ELF executable: no PT_INTERP, so the dynamic loader never
+ * runs and LD_PRELOAD cannot act.
+ */
+static bool static_executable(const char *name)
+{
+	unsigned char h[64], ph[56];
+	char *path = NULL;
+	bool st = false, elf64;
+	unsigned long long phoff;
+	unsigned phentsize, phnum, i;
+	int fd = -1;
+
+	if (strchr(name, '/')) {
+		path = xstrdup(name);
+	} else {
+		const char *p = getenv("PATH");
+		char *dirs = xstrdup(p ? p : "/usr/bin:/bin"), *save, *d;
+
+		for (d = strtok_r(dirs, ":", &save); d && !path;
+		     d = strtok_r(NULL, ":", &save)) {
+			char *cand = xasprintf("%s/%s", *d ? d : ".", name);
+
+			if (!access(cand, X_OK))
+				path = cand;
+			else
+				free(cand);
+		}
+		free(dirs);
+	}
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h, "\177ELF", 4) || h[5] != 1)	/* little-endian */
+		goto out;
+	elf64 = h[4] == 2;
+	if (elf64) {
+		memcpy(&phoff, h + 32, 8);
+		phentsize = (unsigned)(h[54] | h[55] << 8);
+		phnum = (unsigned)(h[56] | h[57] << 8);
+	} else {
+		uint32_t off32;
+
+		memcpy(&off32, h + 28, 4);
+		phoff = off32;
+		phentsize = (unsigned)(h[42] | h[43] << 8);
+		phnum = (unsigned)(h[44] | h[45] << 8);
+	}
+	if (phentsize < 4 || phentsize > sizeof(ph) || !phnum)
+		goto out;
+	st = true;
+	for (i = 0; i < phnum && st; i++) {
+		uint32_t type;
+
+		if (pread(fd, ph, phentsize, (off_t)(phoff + i * phentsize)) !=
+		    (ssize_t)phentsize) {
+			st = false;
+			break;
+		}
+		memcpy(&type, ph, 4);
+		if (type == 3)		/* PT_INTERP */
+			st = false;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1252,6 +1832,10 @@ static int start_command(struct ctx *c)
 
 		if (fd >= 0)
 			close(fd);
+		/* the shim sizes it again, zeroed: a fresh counter */
+		fd = open(c->shared_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
 	}
 	signal_stressors(c, SIGUSR1);
 	fflush(NULL);
@@ -1278,6 +1862,14 @@ static int start_command(struct ctx *c)
 		}
 		dup2(out[1], 1);
 		dup2(errp[1], 2);
+		/* a failed policy is told apart by its sign */
+		if (apply_mempolicy(c->o->mem) < 0) {
+			e = -errno;
+			while (write(ex[1], &e, sizeof(e)) < 0 &&
+			       errno == EINTR)
+				;
+			_exit(127);
+		}
 		execvpe(c->argv[0], c->argv, c->envp);
 		e = errno;
 		while (write(ex[1], &e, sizeof(e)) < 0 && errno == EINTR)
@@ -1285,11 +1877,23 @@ static int start_command(struct ctx *c)
 		_exit(127);
 	}
 	setpgid(c->pid, c->pid);
+	c->cmd_pid = c->pid;
 	close(ex[1]);
 	ex[1] = -1;
 	do
 		n = read(ex[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
+	if (n == sizeof(e) && e < 0) {
+		char pol[96];
+
+		errno = -e;
+		perr_errno(c->err, "cannot set the memory policy %s for '%s'",
+			   run_mempolicy_text(c->o->mem, pol, sizeof(pol)),
+			   c->argv[0]);
+		waitpid(c->pid, NULL, 0);
+		c->pid = 0;
+		goto out_close;
+	}
 	if (n == sizeof(e)) {
 		errno = e;
 		perr_errno(c->err, "cannot run '%s'", c->argv[0]);
@@ -1328,9 +1932,104 @@ static int count_leftovers(const struct ctx *c)
 
 	for (i = 0; i < n; i++)
 		left += !in_list(c->before, c->n_before, kids[i]) &&
-			!is_stressor(c, kids[i]) && kids[i] != c->pid;
+			!is_stressor(c, kids[i]) && kids[i] != c->pid &&
+			!(c->co_pgid > 0 && getpgid(kids[i]) == c->co_pgid);
 	free(kids);
 	return left;
+}
+
+/* ------------------------------------------------------------------ */
+/* the co-running command: a loop process that runs it again and again */
+
+static int start_corun(struct ctx *c)
+{
+	int p[2], k;
+	cpu_set_t set;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return perr_errno(c->err, "cannot create a pipe");
+	CPU_ZERO(&set);
+	for (k = 0; k < c->o->n_corun_cpus; k++)
+		CPU_SET(c->o->corun_cpus[k], &set);
+	fflush(NULL);
+	c->co_pid = fork();
+	if (c->co_pid < 0) {
+		c->co_pid = 0;
+		close(p[0]);
+		close(p[1]);
+		return perr_errno(c->err, "cannot start '%s'",
+				  c->co_argv[0]);
+	}
+	if (!c->co_pid) {
+		int fd = open("/dev/null", O_RDWR), st, restarts = 0;
+
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		child_signals(c);
+		if (c->o->pin != RUN_PIN_NONE)
+			sched_setaffinity(0, sizeof(set), &set);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		for (;; restarts++) {
+			pid_t k2;
+
+			if (restarts && write(p[1], "+", 1) < 0)
+				_exit(125);
+			k2 = fork();
+			if (k2 < 0)
+				_exit(126);
+			if (!k2) {
+				execvpe(c->co_argv[0], c->co_argv, c->co_envp);
+				_exit(127);
+			}
+			while (waitpid(k2, &st, 0) < 0 && errno == EINTR)
+				;
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				_exit(WIFEXITED(st) ? WEXITSTATUS(st) :
+				      128 + WTERMSIG(st));
+		}
+	}
+	close(p[1]);
+	setpgid(c->co_pid, c->co_pid);
+	c->co_pgid = c->co_pid;
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	c->co_pipe = p[0];
+	c->r->corun_restarts = 0;
+	return 0;
+}
+
+/*
+ * Stop the co-run loop and what it runs.  0, or -1 with err when it
+ * ended by itself: the co-running command failed.
+ */
+static int stop_corun(struct ctx *c)
+{
+	char buf[256];
+	ssize_t n;
+	int st = 0;
+
+	if (c->co_pid <= 0)
+		return 0;
+	kill(-c->co_pid, SIGKILL);
+	while (waitpid(c->co_pid, &st, 0) < 0 && errno == EINTR)
+		;
+	c->co_pid = 0;
+	while ((n = read(c->co_pipe, buf, sizeof(buf))) > 0)
+		c->r->corun_restarts += (int)n;
+	close(c->co_pipe);
+	c->co_pipe = -1;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return perr_set(c->err, "cannot run the co-running command "
+				"'%s'", c->co_argv[0]);
+	return perr_set(c->err, "the co-running command %s (status %d): %s",
+			WIFEXITED(st) ? "failed" : "was killed",
+			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+			c->co_command);
 }
 
 /*
@@ -1348,6 +2047,8 @@ static bool command_exited(struct ctx *c)
 	    || si.si_pid != c->pid)
 		return false;
 	c->t1 = now_seconds();
+	if (stop_corun(c) < 0)
+		c->co_failed = true;
 	left = count_leftovers(c);
 	if (left > c->r->leftovers)
 		c->r->leftovers = left;
@@ -1463,8 +2164,11 @@ static int judge_status(struct ctx *c, double *secs)
 	if (c->run)
 		snprintf(which, sizeof(which), "run %d of %d", c->run,
 			 c->o->repetitions);
-	else
+	else if (c->o->warmup)
 		snprintf(which, sizeof(which), "the warm-up run");
+	else
+		snprintf(which, sizeof(which), "the run that finds the "
+			 "workers");
 	r->exit_status = -1;
 	r->term_signal = 0;
 	if (WIFEXITED(c->status))
@@ -1510,6 +2214,9 @@ static int one_run(struct ctx *c, int run)
 	if (c->tmpl_rates)
 		for (i = 0; i < c->n_sp; i++)
 			c->tmpl_rates[i] = NAN;
+	c->aff_unknown = 0;
+	c->hide_output = c->discover && run == 0 && !c->o->warmup;
+	set_pin_env(c);
 
 	if (c->local && c->n_sp) {
 		if (start_stressors(c) < 0 ||
@@ -1519,13 +2226,23 @@ static int one_run(struct ctx *c, int run)
 			goto out;
 		}
 	}
+	if (c->co_argv && start_corun(c) < 0) {
+		stop_stressors(c, false, -1);
+		r->failed_run = run;
+		goto out;
+	}
+	c->co_failed = false;
 	if (start_command(c) < 0) {
+		stop_corun(c);
 		stop_stressors(c, false, -1);
 		r->failed_run = run;
 		goto out;
 	}
 	wait_command(c);
+	if (c->co_pid > 0 && stop_corun(c) < 0)
+		c->co_failed = true;
 	sweep(c);
+	read_numa_file(c);
 	if (stop_stressors(c, !r->interrupted, slot) < 0 &&
 	    !r->interrupted) {
 		r->failed_run = run;
@@ -1534,9 +2251,24 @@ static int one_run(struct ctx *c, int run)
 	if (c->local)
 		judge_threads(c);
 	set_tail(c);
+	if (c->co_failed) {
+		r->failed_run = run;
+		goto out;
+	}
 	if (judge_status(c, &secs) < 0) {
 		r->failed_run = run;
 		goto out;
+	}
+	if (c->discover) {
+		/* the run that tells workers from helpers */
+		c->discover = false;
+		free(r->helpers);
+		r->helpers = r->threads_created < 0 ? NULL :
+			     run_helper_roles(r->threads, r->n_threads);
+		if (run == 0 && !c->o->warmup) {
+			ret = 0;	/* made for that alone */
+			goto out;
+		}
 	}
 	if (c->tmpl_rates && slot >= 0)
 		for (i = 0; i < c->n_sp; i++)
@@ -1574,14 +2306,46 @@ static void push_env(char ***env, int *n, char *entry)
 	(*env)[*n] = NULL;
 }
 
+static void set_env_slot(struct ctx *c, int slot, const char *name,
+			 const char *value)
+{
+	if (slot < 0)
+		return;
+	free(c->envp[slot]);
+	c->envp[slot] = xasprintf("%s=%s", name, value ? value : "");
+}
+
+/* what the shim is told for this run: helpers, or every thread free */
+static void set_pin_env(struct ctx *c)
+{
+	const struct run_opts *o = c->o;
+	char *skip = NULL;
+
+	if (c->env_skip < 0)
+		return;
+	if (o->n_skip >= 0)
+		skip = cpulist_format(o->skip, o->n_skip);
+	set_env_slot(c, c->env_skip, RUN_PIN_SKIP_ENV, skip);
+	set_env_slot(c, c->env_float, RUN_PIN_FLOAT_ENV,
+		     c->discover ? "1" : "");
+	c->pinned_helpers = !c->discover && o->pin == RUN_PIN_WORKERS &&
+			    o->n_skip < 0 && c->r->helpers;
+	set_env_slot(c, c->env_helpers, RUN_PIN_HELPERS_ENV,
+		     c->pinned_helpers ? c->r->helpers : "");
+	free(skip);
+}
+
 /* the command's environment: ours, with the runner's variables */
 static void build_env(struct ctx *c, const char *cpus, const char *shim)
 {
 	static const char *const names[] = {
 		"OMP_NUM_THREADS", "PANDIA_THREADS", "PANDIA_CPUS",
 		"OMP_PLACES", "OMP_PROC_BIND", RUN_PIN_CPUS_ENV,
-		RUN_PIN_REPORT_ENV, "LD_PRELOAD", NULL,
+		RUN_PIN_REPORT_ENV, RUN_PIN_SKIP_ENV, RUN_PIN_HELPERS_ENV,
+		RUN_PIN_FLOAT_ENV, RUN_PIN_SHARED_ENV, "LD_PRELOAD",
+		"ASAN_OPTIONS", NULL,
 	};
+	const char *asan = getenv("ASAN_OPTIONS");
 	const struct run_opts *o = c->o;
 	const char *preload = getenv("LD_PRELOAD");
 	char **env = NULL;
@@ -1603,7 +2367,9 @@ static void build_env(struct ctx *c, const char *cpus, const char *shim)
 	push_env(&env, &n, xasprintf("OMP_NUM_THREADS=%d", o->n_cpus));
 	push_env(&env, &n, xasprintf("PANDIA_THREADS=%d", o->n_cpus));
 	push_env(&env, &n, xasprintf("PANDIA_CPUS=%s", cpus));
-	if (c->local && o->pin == RUN_PIN_SHIM) {
+	c->env_skip = c->env_helpers = c->env_float = -1;
+	if (c->local && (o->pin == RUN_PIN_WORKERS ||
+			 o->pin == RUN_PIN_THREADS)) {
 		char *places = xstrdup("");
 
 		for (i = 0; i < o->n_cpus; i++) {
@@ -1620,11 +2386,34 @@ static void build_env(struct ctx *c, const char *cpus, const char *shim)
 					     cpus));
 		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_REPORT_ENV,
 					     c->report_path));
+		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_SHARED_ENV,
+					     c->shared_path));
+		c->env_skip = n;
+		push_env(&env, &n, xstrdup(RUN_PIN_SKIP_ENV "="));
+		c->env_helpers = n;
+		push_env(&env, &n, xstrdup(RUN_PIN_HELPERS_ENV "="));
+		c->env_float = n;
+		push_env(&env, &n, xstrdup(RUN_PIN_FLOAT_ENV "="));
 		push_env(&env, &n, xasprintf("LD_PRELOAD=%s%s%s", shim,
 					     preload && *preload ? " " : "",
 					     preload ? preload : ""));
-	} else if (preload) {
-		push_env(&env, &n, xasprintf("LD_PRELOAD=%s", preload));
+		/*
+		 * A program built with AddressSanitizer refuses to start
+		 * when a preloaded library comes before its runtime: the
+		 * shim interposes only pthread_create and friends, which
+		 * then reach ASan's own, so the order is harmless.
+		 */
+		push_env(&env, &n, xasprintf("ASAN_OPTIONS=%s%s"
+					     "verify_asan_link_order=0",
+					     asan ? asan : "",
+					     asan && *asan ? ":" : ""));
+	} else {
+		if (preload)
+			push_env(&env, &n, xasprintf("LD_PRELOAD=%s",
+						     preload));
+		if (asan)
+			push_env(&env, &n, xasprintf("ASAN_OPTIONS=%s",
+						     asan));
 	}
 	for (k = 0; o->env && o->env[k]; k++)
 		push_env(&env, &n, xstrdup(o->env[k]));
@@ -1755,6 +2544,7 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 		      xstrdup("none");
 	char *skind = xstrdup(""), *quoted = NULL;
 	struct run_vars v = { 0 };
+	char size[32];
 	int i, n = 0;
 
 	for (i = 0; i < o->n_stress; i++) {
@@ -1773,6 +2563,14 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	v.threads = o->n_cpus;
 	v.stress_cpus = scpus;
 	v.stress_kind = skind;
+	v.numa_maps = c->numa_path;
+	if (!isnan(o->size)) {
+		/* the shortest text that reads back as the same size */
+		snprintf(size, sizeof(size), "%.15g", o->size);
+		if (strtod(size, NULL) != o->size)
+			snprintf(size, sizeof(size), "%.17g", o->size);
+		v.size = size;
+	}
 	while (argv && argv[n])
 		n++;
 	if (c->local) {
@@ -1802,30 +2600,72 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	free(skind);
 }
 
-static int make_report_file(struct ctx *c)
+/* a new empty file in $TMPDIR into *path; 0 or -1 with err */
+static int make_temp(struct ctx *c, char **path)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	c->report_path = xasprintf("%s/pandia-pin.XXXXXX",
-				   dir && *dir ? dir : "/tmp");
-	fd = mkostemp(c->report_path, O_CLOEXEC);
+	*path = xasprintf("%s/pandia-pin.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkostemp(*path, O_CLOEXEC);
 	if (fd < 0) {
 		perr_errno(c->err, "cannot create a file in '%s'",
 			   dir && *dir ? dir : "/tmp");
-		free(c->report_path);
-		c->report_path = NULL;
+		free(*path);
+		*path = NULL;
 		return -1;
 	}
 	close(fd);
 	return 0;
 }
 
+/* the shim's report and shared-state files; 0 or -1 with err */
+static int make_report_file(struct ctx *c)
+{
+	if (make_temp(c, &c->report_path) < 0)
+		return -1;
+	if (make_temp(c, &c->shared_path) < 0) {
+		unlink(c->report_path);
+		free(c->report_path);
+		c->report_path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* the co-running command's argv and environment, as the command's */
+static void build_corun(struct ctx *c, const char *shim)
+{
+	struct run_opts bo = *c->o;
+	struct run_result br;
+	struct ctx b = *c;
+	char *cpus;
+
+	bo.cpus = c->o->corun_cpus;
+	bo.n_cpus = c->o->n_corun_cpus;
+	bo.stress = NULL;
+	bo.n_stress = 0;
+	run_result_init(&br);
+	b.o = &bo;
+	b.r = &br;
+	b.n_sp = 0;
+	b.report_path = (char *)"/dev/null";
+	cpus = cpulist_format(bo.cpus, bo.n_cpus);
+	build_argv(&b, c->o->corun_argv, cpus);
+	build_env(&b, cpus, shim);
+	c->co_argv = b.argv;
+	c->co_envp = b.envp;
+	c->co_command = br.command;
+	br.command = NULL;
+	run_result_release(&br);
+	free(cpus);
+}
+
 int run_execute(const struct run_opts *o, char *const *argv,
 		struct run_result *r, struct pandia_error *err)
 {
 	struct ctx c = { .o = o, .r = r, .err = err, .sfd = -1,
-			 .fd = { -1, -1 } };
+			 .fd = { -1, -1 }, .co_pipe = -1 };
 	char *cpus = NULL, *shim = NULL;
 	int ret = -1, run, i, k;
 
@@ -1838,13 +2678,20 @@ int run_execute(const struct run_opts *o, char *const *argv,
 				"least 1");
 	if (c.local && (!argv || !argv[0]))
 		return perr_set(err, "no command given");
+	if (o->corun_argv && (!c.local || !o->corun_argv[0] ||
+			      o->n_corun_cpus < 1 || !o->corun_cpus))
+		return perr_set(err, "a co-running command needs a command, "
+				"its PUs and no runner template");
 	cpus = cpulist_format(o->cpus, o->n_cpus);
 	if (c.local && o->pin != RUN_PIN_NONE &&
 	    check_pus(o->cpus, o->n_cpus, "the placement", err) < 0)
 		goto out_free;
 	if (plan_stressors(&c) < 0)
 		goto out_stress;
-	if (c.local && o->pin == RUN_PIN_SHIM) {
+	if (c.local && (o->pin == RUN_PIN_WORKERS ||
+			o->pin == RUN_PIN_THREADS)) {
+		c.static_exe = static_executable(argv[0]);
+		r->static_exe = c.static_exe;
 		shim = o->shim_path ? realpath(o->shim_path, NULL) :
 		       run_find_shim(NULL);
 		if (!shim) {
@@ -1863,17 +2710,32 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		if (!c.rx)
 			goto out_report;
 	}
+	if (!c.local && o->numa_maps && make_temp(&c, &c.numa_path) < 0)
+		goto out_report;
 	build_argv(&c, argv, cpus);
 	build_env(&c, cpus, shim);
+	if (o->corun_argv) {
+		if (o->pin != RUN_PIN_NONE &&
+		    check_pus(o->corun_cpus, o->n_corun_cpus,
+			      "the co-running command", err) < 0)
+			goto out_argv;
+		build_corun(&c, shim);
+	}
 	if (!c.local && c.n_sp)
 		c.tmpl_rates = xcalloc((size_t)c.n_sp, sizeof(double));
 	for (k = 0; k < 2; k++)
 		c.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
 	r->times = xcalloc((size_t)o->repetitions, sizeof(double));
 
+	if (o->pin == RUN_PIN_WORKERS && o->helpers && o->n_skip < 0)
+		r->helpers = xstrdup(o->helpers);
+	/* the first run finds the workers, every thread on the set */
+	c.discover = c.env_skip >= 0 && o->pin == RUN_PIN_WORKERS &&
+		     o->n_skip < 0 && !o->helpers && !c.static_exe;
 	if (setup_signals(&c) < 0)
 		goto out_argv;
-	for (run = o->warmup ? 0 : 1; run <= o->repetitions; run++)
+	for (run = o->warmup || c.discover ? 0 : 1; run <= o->repetitions;
+	     run++)
 		if (one_run(&c, run) < 0)
 			break;
 	restore_signals(&c);
@@ -1904,11 +2766,20 @@ out_argv:
 		free(c.lb[k].buf);
 	free_strv(c.argv);
 	free_strv(c.envp);
+	free_strv(c.co_argv);
+	free_strv(c.co_envp);
+	free(c.co_command);
 	run_regex_free(c.rx);
 out_report:
 	if (c.report_path)
 		unlink(c.report_path);
+	if (c.shared_path)
+		unlink(c.shared_path);
 	free(c.report_path);
+	free(c.shared_path);
+	if (c.numa_path)
+		unlink(c.numa_path);
+	free(c.numa_path);
 out_shim:
 	free(shim);
 out_stress:
@@ -1941,6 +2812,118 @@ static json_t *num_or_null(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
+const char *run_pin_name(enum run_pin pin)
+{
+	switch (pin) {
+	case RUN_PIN_WORKERS:
+		return "workers";
+	case RUN_PIN_THREADS:
+		return "threads";
+	case RUN_PIN_SET:
+		return "set";
+	case RUN_PIN_NONE:
+		break;
+	}
+	return "none";
+}
+
+static json_t *int_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* the accounting: threads[] */
+static json_t *threads_json(const struct run_result *r)
+{
+	json_t *a = json_array();
+	int i, k;
+
+	for (i = 0; i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		json_t *b = json_object(), *o = json_object();
+
+		for (k = 0; k < RUN_BLOCK_KINDS; k++)
+			json_object_set_new(b, run_block_names[k],
+					    num_or_null(t->blocked[k]));
+		json_object_set_new(o, "pid", json_integer(t->pid));
+		json_object_set_new(o, "tid", json_integer(t->tid));
+		json_object_set_new(o, "index", int_or_null(t->index));
+		json_object_set_new(o, "cpu", int_or_null(t->cpu));
+		json_object_set_new(o, "start", num_or_null(t->start));
+		json_object_set_new(o, "end", num_or_null(t->end));
+		json_object_set_new(o, "cpu_time", num_or_null(t->cpu_time));
+		json_object_set_new(o, "runqueue_wait",
+				    num_or_null(t->runqueue_wait));
+		json_object_set_new(o, "blocked", b);
+		json_object_set_new(o, "worker", json_boolean(t->worker));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* what pinning did: placement{} */
+static json_t *placement_json(const struct run_opts *o,
+			      const struct run_result *r)
+{
+	json_t *p = json_object(), *th = json_array(), *h;
+	int i;
+
+	for (i = 0; i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "pid", json_integer(t->pid));
+		json_object_set_new(x, "tid", json_integer(t->tid));
+		json_object_set_new(x, "index", int_or_null(t->index));
+		json_object_set_new(x, "local", int_or_null(t->local));
+		json_object_set_new(x, "program", t->program ?
+				    json_string(t->program) : json_null());
+		json_object_set_new(x, "routine", t->routine ?
+				    json_string(t->routine) : json_null());
+		json_object_set_new(x, "cpu", int_or_null(t->cpu));
+		json_object_set_new(x, "allowed", json_string(t->allowed ?
+							      t->allowed : ""));
+		json_object_set_new(x, "seen", json_boolean(t->seen));
+		json_object_set_new(x, "ended", json_boolean(t->ended));
+		json_object_set_new(x, "wrapped", json_boolean(t->wrapped));
+		json_object_set_new(x, "overridden",
+				    json_boolean(t->overridden));
+		json_object_set_new(x, "overlap", json_real(t->overlap));
+		json_array_append_new(th, x);
+	}
+	json_object_set_new(p, "created", int_or_null(r->threads_created));
+	json_object_set_new(p, "processes", json_integer(r->processes));
+	json_object_set_new(p, "workers", json_integer(r->workers));
+	json_object_set_new(p, "most_workers",
+			    json_integer(r->most_workers));
+	json_object_set_new(p, "misplaced", json_integer(r->misplaced));
+	json_object_set_new(p, "wrapped", json_integer(r->wrapped));
+	json_object_set_new(p, "overridden", json_integer(r->overridden));
+	json_object_set_new(p, "role_changes",
+			    json_integer(r->role_changes));
+	json_object_set_new(p, "static", json_boolean(r->static_exe));
+	if (o->n_skip >= 0) {
+		h = json_array();
+		for (i = 0; i < o->n_skip; i++)
+			json_array_append_new(h, json_integer(o->skip[i]));
+		json_object_set_new(p, "skip", h);
+	}
+	if (r->helpers) {
+		char *dup = xstrdup(r->helpers), *save, *tok;
+
+		h = json_array();
+		for (tok = strtok_r(dup, "\n", &save); tok;
+		     tok = strtok_r(NULL, "\n", &save))
+			json_array_append_new(h, json_string(tok));
+		free(dup);
+		json_object_set_new(p, "helpers", h);
+	} else {
+		json_object_set_new(p, "helpers", json_null());
+	}
+	json_object_set_new(p, "threads", th);
+	return p;
+}
+
 json_t *run_result_to_json(const struct run_opts *o,
 			   const struct run_result *r)
 {
@@ -1952,14 +2935,15 @@ json_t *run_result_to_json(const struct run_opts *o,
 							 r->command : ""));
 	if (o->runner)
 		json_object_set_new(root, "runner", json_string(o->runner));
-	a = json_array();
-	for (i = 0; i < o->n_cpus; i++)
-		json_array_append_new(a, json_integer(o->cpus[i]));
-	json_object_set_new(root, "cpus", a);
-	json_object_set_new(root, "threads", json_integer(o->n_cpus));
+	json_set_cpus(root, o->cpus, o->n_cpus);
 	json_object_set_new(root, "pin", json_string(
-		o->runner ? "runner" : o->pin == RUN_PIN_SHIM ? "shim" :
-		o->pin == RUN_PIN_SET ? "set" : "none"));
+		o->runner ? "runner" : run_pin_name(o->pin)));
+	if (o->mem && o->mem->mode != RUN_MEM_DEFAULT) {
+		char pol[96];
+
+		json_object_set_new(root, "memory_policy", json_string(
+			run_mempolicy_text(o->mem, pol, sizeof(pol))));
+	}
 	json_object_set_new(root, "time_source", json_string(
 		o->time_from ? "output" : "wall"));
 	if (o->time_from)
@@ -1997,34 +2981,9 @@ json_t *run_result_to_json(const struct run_opts *o,
 	json_object_set_new(root, "stressors", a);
 
 	if (!o->runner) {
-		json_t *th = json_array();
-
-		for (i = 0; i < r->n_threads; i++) {
-			const struct run_thread *t = &r->threads[i];
-
-			s = json_pack("{s:i, s:i, s:i, s:i, s:s, s:b}",
-				      "pid", t->pid, "tid", t->tid,
-				      "index", t->index,
-				      "planned", t->planned,
-				      "allowed", t->allowed ? t->allowed : "",
-				      "seen", t->seen);
-			if (t->index < 0)
-				json_object_set_new(s, "index", json_null());
-			if (t->planned < 0)
-				json_object_set_new(s, "planned",
-						    json_null());
-			json_array_append_new(th, s);
-		}
-		s = json_object();
-		json_object_set_new(s, "created",
-				    r->threads_created < 0 ? json_null() :
-				    json_integer(r->threads_created));
-		json_object_set_new(s, "processes",
-				    json_integer(r->processes));
-		json_object_set_new(s, "misplaced",
-				    json_integer(r->misplaced));
-		json_object_set_new(s, "threads", th);
-		json_object_set_new(root, "placement", s);
+		json_object_set_new(root, "threads", threads_json(r));
+		json_object_set_new(root, "placement",
+				    placement_json(o, r));
 	}
 	json_object_set_new(root, "left_behind", json_integer(r->leftovers));
 	return root;

@@ -6,15 +6,16 @@
  *   1. starts the co-run stressors, each a child process pinned to its
  *      PU, and waits until each has its buffer allocated and touched;
  *   2. starts the command in a process group of its own, with
- *      {threads}, {cpus}, {stress_cpus} and {stress_kind} replaced in
- *      its arguments, OMP_NUM_THREADS and PANDIA_THREADS set, and each
- *      thread pinned by the LD_PRELOAD library libpandia-pin.so (main
- *      thread to the first PU of the list, each thread it creates to
- *      the next one, in creation order);
+ *      {threads}, {cpus}, {stress_cpus}, {stress_kind} and {size}
+ *      replaced in its arguments, OMP_NUM_THREADS and PANDIA_THREADS
+ *      set, and its threads pinned and accounted by the LD_PRELOAD
+ *      library libpandia-pin.so: the PUs of the list go to the worker
+ *      threads in creation order, helpers run on the set of listed PUs
+ *      (the first run, every thread on the set, tells which is which);
  *   3. times it (wall time, or the number its output shows), watches
  *      where its threads may run (Cpus_allowed_list in
- *      /proc/PID/task/TID/status), and kills it when it outlives the
- *      timeout;
+ *      /proc/PID/task/TID/status) and their CPU time, and kills it
+ *      when it outlives the timeout;
  *   4. stops the stressors and records what each achieved while the
  *      command ran;
  *   5. leaves nothing behind: the command's process group is killed,
@@ -50,6 +51,10 @@
 
 /* Environment variables shared with libpandia-pin.so. */
 #define RUN_PIN_CPUS_ENV	"PANDIA_PIN_CPUS"	/* "1,0,1" */
+#define RUN_PIN_SKIP_ENV	"PANDIA_PIN_SKIP"	/* helpers by index */
+#define RUN_PIN_HELPERS_ENV	"PANDIA_PIN_HELPERS"	/* by role */
+#define RUN_PIN_FLOAT_ENV	"PANDIA_PIN_FLOAT"	/* "1": pin nothing */
+#define RUN_PIN_SHARED_ENV	"PANDIA_PIN_SHARED"	/* shared state file */
 #define RUN_PIN_REPORT_ENV	"PANDIA_PIN_REPORT"	/* report file */
 #define RUN_PIN_LIB_ENV		"PANDIA_PIN_LIB"	/* override path */
 
@@ -77,10 +82,68 @@ const char *run_stressor_kind_name(const struct run_stressor *s,
 				   char *buf, size_t size);
 
 enum run_pin {
-	RUN_PIN_SHIM,		/* per thread, by libpandia-pin.so */
+	RUN_PIN_WORKERS,	/* the PUs to the worker threads, in creation
+				   order; helpers on the set (default) */
+	RUN_PIN_THREADS,	/* the PUs to every thread in creation order */
 	RUN_PIN_SET,		/* whole process on the set of listed PUs */
 	RUN_PIN_NONE,		/* nothing pinned; {cpus} and env only */
 };
+/* The library pins, the default way (the name of earlier versions). */
+#define RUN_PIN_SHIM RUN_PIN_WORKERS
+
+/*
+ * A memory policy for the command, as numactl sets one: set_mempolicy(2)
+ * in the child before exec, so that the command, its threads and its
+ * children allocate under it.  With a runner template it applies to
+ * the template's shell and what it starts.
+ */
+enum run_mem {
+	RUN_MEM_DEFAULT,	/* none set: the kernel's (first touch) */
+	RUN_MEM_BIND,		/* --membind NODES */
+	RUN_MEM_INTERLEAVE,	/* --interleave NODES */
+	RUN_MEM_LOCAL,		/* --localalloc */
+	RUN_MEM_PREFERRED,	/* --preferred NODE */
+};
+
+#define RUN_MEM_WORDS 16	/* nodes 0 to 1023 */
+
+struct run_mempolicy {
+	enum run_mem mode;
+	char nodes[64];		/* as given ("0-1", "all"); "" local */
+	unsigned long mask[RUN_MEM_WORDS];
+};
+
+/*
+ * Parse NODES (libnuma's syntax: "0", "0-1,3", "all"; NULL for
+ * RUN_MEM_LOCAL) for policy MODE into *mp.  The nodes must exist on
+ * this host, and --preferred takes one.  Returns 0 or -1 with err.
+ */
+int run_mempolicy_parse(struct run_mempolicy *mp, enum run_mem mode,
+			const char *nodes, struct pandia_error *err);
+/* "--membind 0", "--interleave all", "--localalloc", "--preferred 1";
+   "" for the default.  Written into buf, returned. */
+const char *run_mempolicy_text(const struct run_mempolicy *mp, char *buf,
+			       size_t size);
+
+/*
+ * The four options of 'pandia run', 'profile' and 'validate', for
+ * their getopt_long tables: BASE + RUN_MEM_BIND ... is each one's
+ * value, so that run_mempolicy_parse(mp, c - BASE, optarg, err)
+ * parses it.
+ */
+#define RUN_MEM_LONGOPTS(base)						\
+	{ "membind", required_argument, NULL, (base) + RUN_MEM_BIND },	\
+	{ "interleave", required_argument, NULL,			\
+	  (base) + RUN_MEM_INTERLEAVE },				\
+	{ "localalloc", no_argument, NULL, (base) + RUN_MEM_LOCAL },	\
+	{ "preferred", required_argument, NULL,			\
+	  (base) + RUN_MEM_PREFERRED }
+#define RUN_MEM_USAGE							\
+"      --membind NODES     the command's memory only on NODES (libnuma's\n" \
+"                          syntax: 0, 0-1, all), as numactl --membind\n" \
+"      --interleave NODES  its pages interleaved over NODES ('all')\n"	\
+"      --localalloc        its pages on the node of the allocating PU\n" \
+"      --preferred NODE    its pages on NODE while it has room\n"
 
 struct run_result;
 
@@ -96,6 +159,20 @@ struct run_opts {
 	const char *time_from;	/* POSIX extended regex or NULL: wall */
 	const char *runner;	/* command template or NULL */
 	enum run_pin pin;
+	/*
+	 * Creation indexes (0: the first process's main thread) that are
+	 * helpers, run on the set: the PUs go to the other threads in
+	 * creation order, as likwid-pin -s.  n_skip < 0: none given.
+	 * Given, it replaces finding the workers.
+	 */
+	const int *skip;
+	int n_skip;
+	/*
+	 * RUN_PIN_WORKERS: the helpers by role, as a previous result's
+	 * r->helpers; NULL: the first run (the warm-up, or a run made
+	 * for it) finds them, every thread on the set.
+	 */
+	const char *helpers;
 	const char *shim_path;	/* NULL: run_find_shim(NULL) */
 	/*
 	 * Machine whose cache sizes size the bw stressors' buffers; NULL:
@@ -103,16 +180,52 @@ struct run_opts {
 	 */
 	const struct pandia_machine *machine;
 	const char *const *env;	/* extra NAME=VALUE, NULL-terminated */
+	const struct run_mempolicy *mem;	/* NULL: the default */
+	/*
+	 * Read where the command's pages are: /proc/PID/numa_maps of its
+	 * processes while it runs (the last reading of each run is kept),
+	 * or, with a runner template, the file {numa_maps} names, which
+	 * the template's program writes in that format.  r->numa_maps.
+	 */
+	bool numa_maps;
+	double size;		/* {size}: the input size; NAN (the
+				   default): {size} is left as it is */
 	int output_fd;		/* the command's output is copied here;
 				   -1: kept only for --time-from and the
 				   stderr tail */
+	/*
+	 * A co-running command (two workloads at once; NULL: none),
+	 * NULL-terminated, its {threads} and {cpus} replaced, pinned to
+	 * corun_cpus as the command is to cpus.  Each run starts it just
+	 * before the command, starts it again whenever it ends while the
+	 * command runs (so that the command runs beside it all along),
+	 * and stops it (its process group, killed) when the command
+	 * ends; its output is discarded.  It failing (a status other
+	 * than 0) fails the run.  Not with a runner template.
+	 */
+	char *const *corun_argv;
+	const int *corun_cpus;
+	int n_corun_cpus;
 	/* Called after every run (warm-up is run 0).  May be NULL. */
 	void (*on_run)(const struct run_result *r, int run, double seconds,
 		       void *data);
-	void *data;
+	/*
+	 * Called with every complete line of the command's output (stdout
+	 * and stderr, without its newline; a line longer than the
+	 * runner's line buffer is cut) as it comes, and the run it
+	 * belongs to (warm-up is run 0).  May be NULL.
+	 */
+	void (*on_line)(const char *line, int run, void *data);
+	void *data;		/* for on_run and on_line */
 };
 
-/* Defaults: 1 repetition, warm-up, shim, output_fd -1, the rest 0. */
+/* "workers", "threads", "set", "none" */
+const char *run_pin_name(enum run_pin pin);
+
+/*
+ * Defaults: 1 repetition, warm-up, workers, n_skip -1, output_fd -1,
+ * the rest 0.
+ */
 void run_opts_init(struct run_opts *o);
 
 /* What one stressor did: one entry per PU of a struct run_stressor. */
@@ -126,18 +239,61 @@ struct run_stress_result {
 	double median;		/* of rates; NAN when none known */
 };
 
-/* A thread of the command, as the shim placed it and /proc showed it. */
+/* Where a thread's time went while it was blocked, by what it waited in. */
+enum run_block {
+	RUN_BLOCK_MUTEX,	/* pthread_mutex_lock */
+	RUN_BLOCK_CONDITION,	/* pthread_cond_wait, _timedwait */
+	RUN_BLOCK_BARRIER,	/* pthread_barrier_wait */
+	RUN_BLOCK_JOIN,		/* pthread_join */
+	RUN_BLOCK_SEMAPHORE,	/* sem_wait, sem_timedwait */
+	RUN_BLOCK_OTHER,	/* the rest off the CPU: I/O, futex, sleep */
+	RUN_BLOCK_KINDS
+};
+
+/* "mutex", "condition", "barrier", "join", "semaphore", "other" */
+extern const char *const run_block_names[RUN_BLOCK_KINDS];
+
+/*
+ * A thread of the command, as the library placed and accounted it and
+ * /proc showed it.  Times in seconds; NAN when not known.  For every
+ * thread the library saw end, cpu_time + runqueue_wait + the sum of
+ * blocked[] is end - start (see docs/running.md, "Accounting").
+ */
 struct run_thread {
 	int pid;		/* the process it belongs to */
 	int tid;
-	int index;		/* position in the list: 0 for a process's
-				   main thread, creation order after; -1
-				   when unknown (shim not loaded) */
-	int planned;		/* PU it should run on; -1: beyond the
-				   list (the set of listed PUs), or none */
+	int index;		/* creation order within the command, the
+				   first process's main thread 0; -1 when
+				   unknown (library not loaded) */
+	int cpu;		/* the PU it was pinned to; -1: floating
+				   (the set of listed PUs, or not pinned) */
+	double start, end;	/* from the command's start */
+	double cpu_time;	/* on a CPU */
+	double runqueue_wait;	/* runnable, waiting for a CPU */
+	double blocked[RUN_BLOCK_KINDS];
+	bool worker;		/* a real share of the CPU time: see
+				   run_classify() */
+
+	int local;		/* 0: its process's main thread; 1..: the
+				   threads that process created, in order */
+	char *program;		/* the process's executable, base name
+				   (owned; NULL unknown) */
+	char *routine;		/* start routine, "MODULE+0xOFFSET", or
+				   "main" (owned; NULL unknown) */
 	char *allowed;		/* Cpus_allowed_list last seen (owned) */
 	bool seen;		/* allowed comes from /proc, not only from
-				   the shim's own reading at creation */
+				   the library's own reading at its start */
+	bool ended;		/* the library saw it end; else the times
+				   are /proc's last sample */
+	bool wrapped;		/* more threads than PUs: the list was
+				   used again from its start */
+	bool overridden;	/* the program set its affinity itself, to
+				   other PUs than pandia's */
+	double overlap;		/* seconds the timed waits exceeded its
+				   time off the CPU and out of the run
+				   queue, taken off them (their run-queue
+				   wait after a wake-up); 0 none */
+	double first_seen, last_seen;	/* /proc samples, the runner's */
 };
 
 struct run_result {
@@ -158,6 +314,23 @@ struct run_result {
 				   -1 when the shim was not loaded */
 	int processes;		/* processes that loaded the shim */
 	int misplaced;		/* threads not allowed where planned */
+	int workers;		/* worker threads of the last run */
+	int most_workers;	/* most worker threads alive at once */
+	int wrapped;		/* threads placed after wrap-around */
+	int overridden;		/* threads whose affinity the program set */
+	int role_changes;	/* threads whose role in the last run was
+				   not the one found first */
+	char *helpers;		/* RUN_PIN_WORKERS: the helpers by role,
+				   one "PROGRAM/LOCAL" a line, as found by
+				   the first run or given (owned; "" none,
+				   NULL not found) */
+	/*
+	 * o->numa_maps: the last run's last reading, each process's after
+	 * a line "# pid N" (owned; NULL when none could be read).
+	 */
+	char *numa_maps;
+	bool static_exe;	/* the command is a statically linked
+				   executable: LD_PRELOAD cannot act */
 
 	/* how the last run ended; set on failure */
 	int failed_run;		/* 0 warm-up, 1..n, -1 none failed */
@@ -167,6 +340,8 @@ struct run_result {
 	int interrupted;	/* signal pandia got, 0 if none */
 	int leftovers;		/* processes one run left running after the
 				   command exited (killed); most of any run */
+	int corun_restarts;	/* times the co-running command ended and
+				   was started again, in the last run */
 	char *stderr_tail;	/* last lines of its stderr (owned) */
 };
 
@@ -191,6 +366,32 @@ int run_execute(const struct run_opts *o, char *const *argv,
 void run_reraise(int sig) __attribute__((noreturn));
 
 /*
+ * Tell the worker threads from the helpers in t[0..n-1], one run's
+ * accounting (wall: the run's time) of a placement of N_PUS PUs, and
+ * set t[i].worker.  A worker has a real share of the CPU time: at
+ * least RUN_WORKER_SHARE of the busiest thread's.  Taken busiest
+ * first, workers fill the placement: a thread that would make more
+ * workers alive at once than N_PUS is a helper, unless it has the
+ * start routine of a worker and at least half the CPU time of the
+ * least busy one (more workers than PUs: the list wraps around).  When
+ * no thread was on a CPU for RUN_BUSY_SHARE of its life (of WALL when
+ * its start or end is not known) and at least RUN_BUSY_MIN seconds,
+ * or no CPU time is known, every thread is a worker.  Returns the
+ * number of workers.
+ */
+#define RUN_WORKER_SHARE	0.25
+#define RUN_BUSY_SHARE		0.1
+#define RUN_BUSY_MIN		0.001
+int run_classify(struct run_thread *t, int n, int n_pus, double wall);
+
+/*
+ * The helpers of t[0..n-1] (classified) by role: "PROGRAM/LOCAL" for
+ * every helper whose program and local index no worker has, one a
+ * line.  New string ("" when there is none).
+ */
+char *run_helper_roles(const struct run_thread *t, int n);
+
+/*
  * The shim libpandia-pin.so: $PANDIA_PIN_LIB, else DIR/libpandia-pin.so,
  * else DIR/../lib/pandia/libpandia-pin.so (installed), with DIR the
  * given directory or, if NULL, that of the running executable.  New
@@ -206,6 +407,9 @@ struct run_vars {
 	const char *stress_kind;	/* {stress_kind}: "cpu,bw:L2", "none" */
 	const char *cmd;	/* {cmd}: the command, shell-quoted; NULL:
 				   not replaced */
+	const char *size;	/* {size}: "2500"; NULL: not replaced */
+	const char *numa_maps;	/* {numa_maps}: a file for the pages'
+				   placement; NULL: not replaced */
 };
 
 /*
@@ -239,10 +443,32 @@ void run_stats(const double *v, int n, struct run_result *r);
 
 /*
  * The result as JSON (new reference): schema "pandia-run/1", command,
- * cpus (array of PU numbers), threads, times, median, min, max, mean,
- * cv, spread, stressors, placement (threads as seen), left_behind.
+ * cpus (array of PU numbers), pin, times, median, min, max, mean, cv,
+ * spread, stressors, threads (the accounting of the last run: one
+ * object per thread with pid, tid, index, cpu, start, end, cpu_time,
+ * runqueue_wait, blocked (by kind), worker), placement (what pinning
+ * did: counts, helpers, every thread's affinity as seen), left_behind.
  */
 json_t *run_result_to_json(const struct run_opts *o,
 			   const struct run_result *r);
+
+/* ---- helper programs (profiler/tool.c) ---------------------------- */
+
+/*
+ * The program NAME, or $ENV when that is set (a name or a path): an
+ * absolute or relative path to an executable, found on PATH when NAME
+ * has no '/'.  New string, or NULL when there is none.
+ */
+char *run_tool_find(const char *name, const char *env);
+
+/*
+ * Run the helper program NAME (found by run_tool_find(NAME, ENV)) with
+ * ARGS (NULL-terminated, without argv[0]) in directory DIR (NULL: the
+ * current one), standard input from /dev/null, and wait for it: gnuplot
+ * drawing a figure.  Returns 0 when it exited with status 0; else -1
+ * with err, and errno ENOENT when the program was not found.
+ */
+int run_tool(const char *name, const char *env, const char *dir,
+	     char *const *args, struct pandia_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,9 @@ static int positive(struct json_src *c, json_t *obj, const char *opath,
 	if (!json_is_number(v))
 		return json_fail(c, path, "must be a number");
 	*out = json_number_value(v);
-	if (!(*out > 0))
-		return json_fail(c, path, "must be positive, got %g", *out);
+	if (!(*out >= 1) || !isfinite(*out))
+		return json_fail(c, path, "must be positive (at least 1), got "
+				 "%g", *out);
 	return 0;
 }
 
@@ -45,6 +47,79 @@ static void assumed(struct pandia_measure *ms, const char *unit,
 	ms->unit = xstrdup(unit);
 	ms->note = xasprintf("from %s%s%s", file, note || source ? ": " : "",
 			     note ? note : source ? source : "");
+}
+
+/*
+ * Hybrid machines: each kind's rate from core.kinds[i].peak_rate (in
+ * hwloc's order, lower efficiency first), else core.peak_rate for the
+ * fastest kind and that rate scaled by frequency (FrequencyMaxMHz,
+ * else FrequencyBaseMHz) for the others.
+ */
+static int apply_kinds(struct json_src *c, struct pandia_machine *m,
+		       json_t *core, const char *note, const char *source)
+{
+	json_t *a = json_object_get(core, "kinds"), *o;
+	char path[128];
+	int i, fast;
+
+	if (a && !json_is_array(a))
+		return json_fail(c, "core.kinds", "must be an array");
+	if (!m->n_kinds) {
+		if (a)
+			return json_fail(c, "core.kinds", "the topology has "
+					 "one kind of core");
+		return 0;
+	}
+	if (a && json_array_size(a) != (size_t)m->n_kinds)
+		return json_fail(c, "core.kinds", "must have %d entries, one "
+				 "per kind of core in hwloc's order (lower "
+				 "efficiency first; null: scaled by "
+				 "frequency)", m->n_kinds);
+	fast = machine_fastest_kind(m);
+	for (i = 0; i < m->n_kinds; i++) {
+		struct pandia_kind *k = &m->kinds[i];
+		const struct pandia_kind *f = &m->kinds[fast];
+		char *why = NULL;
+
+		o = a ? json_array_get(a, (size_t)i) : NULL;
+		snprintf(path, sizeof(path), "core.kinds[%d]", i);
+		if (o && !json_is_null(o)) {
+			if (!json_is_object(o))
+				return json_fail(c, path, "must be an object "
+						 "or null");
+			if (positive(c, o, path, "peak_rate", &k->rate,
+				     true) < 0)
+				return -1;
+			if (k->rate > m->peak_rate) {
+				snprintf(path, sizeof(path),
+					 "core.kinds[%d].peak_rate", i);
+				return json_fail(c, path, "%g is above "
+						 "core.peak_rate (%g), the "
+						 "fastest kind's", k->rate,
+						 m->peak_rate);
+			}
+		} else if (i == fast) {
+			k->rate = m->peak_rate;
+		} else if (k->freq_max > 0 && f->freq_max > 0) {
+			k->rate = m->peak_rate * k->freq_max / f->freq_max;
+			why = xasprintf("core.peak_rate x FrequencyMaxMHz %g / "
+					"%g", k->freq_max, f->freq_max);
+		} else if (k->freq_base > 0 && f->freq_base > 0) {
+			k->rate = m->peak_rate * k->freq_base / f->freq_base;
+			why = xasprintf("core.peak_rate x FrequencyBaseMHz "
+					"%g / %g", k->freq_base, f->freq_base);
+		} else {
+			return json_fail(c, "core", "the topology has %d "
+					 "kinds of core and no frequency for "
+					 "kind %d: give "
+					 "core.kinds[%d].peak_rate",
+					 m->n_kinds, i, i);
+		}
+		assumed(&k->m, "ops/s", why ? why : note, source, c->source);
+		k->m.threads = 1;
+		free(why);
+	}
+	return 0;
 }
 
 static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
@@ -121,6 +196,8 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 		return -1;
 	assumed(&m->peak, "ops/s", json_string_value(v), source, c->source);
 	m->peak.threads = 1;
+	if (apply_kinds(c, m, core, json_string_value(v), source) < 0)
+		return -1;
 	if (positive(c, core, "core", "smt_aggregate_rate", &m->smt_rate,
 		     false) < 0)
 		return -1;

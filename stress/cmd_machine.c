@@ -2,6 +2,7 @@
  * cmd_machine.c - pandia machine: measure this host once, or describe
  * a machine you do not have from its topology and assumed figures.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,17 +12,19 @@
 #include <unistd.h>
 
 #include "common/cmd.h"
+#include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
 #include "common/util.h"
 #include "stress/assume.h"
+#include "stress/borrow.h"
 #include "stress/measure.h"
 
 const char usage_machine[] =
 "usage: pandia machine [-o FILE] [--quick] [-q]\n"
-"   or: pandia machine --topology FILE.xml|'SYNTHETIC' --assume PARAMS.json\n"
+"   or: pandia machine --topology FILE.xml|'SYNTHETIC' [--assume PARAMS.json]\n"
 "                      [-o FILE]\n"
-"   or: pandia machine --show FILE\n"
+"   or: pandia machine --show FILE|NAME\n"
 "\n"
 "Measure this host with stress microbenchmarks and write its machine\n"
 "description (pandia-machine/1): topology from hwloc, restricted to the\n"
@@ -30,31 +33,37 @@ const char usage_machine[] =
 "and with SMT.  Every figure records how it was measured.\n"
 "\n"
 "options:\n"
-"  -o, --output FILE     where to write (default machines/HOST.json when\n"
-"                        measuring, standard output with --topology);\n"
-"                        '-' is standard output\n"
+"  -o, --output FILE     where to write (default when measuring:\n"
+"                        HOST.json in $XDG_DATA_HOME/pandia/machines,\n"
+"                        else ~/.local/share/pandia/machines, where the\n"
+"                        other commands find it without -m; standard\n"
+"                        output with --topology); '-' is standard output\n"
 "      --quick           shorter measurements (at most 30 s on 2 cores)\n"
 "  -q, --quiet           no progress on standard error\n"
 "      --topology SPEC   describe another machine without measuring: an\n"
 "                        hwloc XML file or a synthetic string such as\n"
 "                        'pack:2 core:18 pu:2'\n"
 "      --assume FILE     bandwidths and rates for --topology\n"
-"                        (pandia-assume/1, see docs/machine-format.md)\n"
-"      --show FILE       print the summary of a description\n"
+"                        (pandia-assume/1, see docs/machine-format.md);\n"
+"                        without it they are taken from this host's\n"
+"                        description when the CPU model is the same,\n"
+"                        else left unknown (and said so)\n"
+"      --show FILE|NAME  print the summary of a description\n"
 "  -h, --help            this text\n"
 "\n"
 "The description is written to a temporary file and renamed, so a\n"
 "failed run never leaves a half-written one.  See pandia-machine(1).\n";
 
-static char *iso_date(void)
+/* What the topology needed said: one warning per line. */
+static void print_notes(const char *notes)
 {
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
+	while (notes && *notes) {
+		const char *nl = strchr(notes, '\n');
+		int len = nl ? (int)(nl - notes) : (int)strlen(notes);
 
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(buf);
+		warning("%.*s", len, notes);
+		notes += len + (nl != NULL);
+	}
 }
 
 static int write_out(const struct pandia_machine *m, const char *out,
@@ -72,18 +81,117 @@ static int write_out(const struct pandia_machine *m, const char *out,
 	return 0;
 }
 
-static int show(const char *path)
+/* A figure whose repetitions still spread over 10%: say which. */
+static void warn_spread(const struct pandia_machine *m)
 {
-	struct pandia_error err;
-	struct pandia_machine *m = machine_load(path, &err);
+	int lvl, k;
 
-	if (!m) {
-		perr_print(&err, stderr);
+	for (lvl = 0; lvl < LVL_COUNT; lvl++)
+		for (k = 0; k < 2; k++) {
+			const struct pandia_measure *ms = k ?
+				&m->links[lvl].aggregate :
+				&m->links[lvl].per_core;
+
+			if (m->links[lvl].present && ms->repetitions > 1 &&
+			    ms->spread > 0.10)
+				warning("%s %s: its repetitions spread %.0f%% "
+					"even when measured again (the host is "
+					"busy): the figure kept is the best, "
+					"%.3g %s; measure again when it is quiet",
+					level_name(lvl), k ? "aggregate" :
+					"per core", 100 * ms->spread, ms->best,
+					ms->unit ? ms->unit : "");
+		}
+	if (m->peak.repetitions > 1 && m->peak.spread > 0.10)
+		warning("core rate: its repetitions spread %.0f%% even when "
+			"measured again (the host is busy)",
+			100 * m->peak.spread);
+}
+
+static int show(const char *arg)
+{
+	char *path = NULL;
+	struct pandia_machine *m = open_machine("machine", arg, true, &path);
+
+	free(path);
+	if (!m)
 		return 1;
-	}
 	machine_print_summary(m, stdout);
 	machine_free(m);
 	return 0;
+}
+
+/*
+ * --topology without --assume: the figures of this host's description
+ * when its CPU model is the topology's, else none.
+ */
+static void figures_from_host(struct pandia_machine *m, const char *topo)
+{
+	struct pandia_machine *h = machine_new(), *from = NULL;
+	struct pandia_error err;
+	char *path = NULL, *why = NULL;
+
+	perr_clear(&err);
+	if (topology_load(h, NULL, &err) == 0)
+		from = machdir_this_host(h, NULL, &path, &err);
+	if (from && m->cpu_model && from->cpu_model &&
+	    !strcmp(m->cpu_model, from->cpu_model)) {
+		borrow_figures(m, from, path);
+		progress("machine", "figures taken from %s (the same CPU "
+			 "model, '%s'); aggregates as measured on its %d "
+			 "cores", path, from->cpu_model, from->n_cores);
+		goto out;
+	}
+	if (!m->cpu_model)
+		why = xasprintf("unknown: '%s' names no CPU model", topo);
+	else if (!from)
+		why = xasprintf("unknown: no description of this host to "
+				"take them from%s%s", err.text[0] ? " (" : "",
+				err.text[0] ? err.text : "");
+	else
+		why = xasprintf("unknown: this host's CPU ('%s') is not "
+				"'%s'", from->cpu_model ? from->cpu_model :
+				"unknown", m->cpu_model);
+	if (err.text[0] && from == NULL && !strstr(why, err.text))
+		warning("%s", err.text);
+	borrow_none(m, why);
+	warning("the core rate and every bandwidth are %s: give them with "
+		"--assume PARAMS.json (see docs/machine-format.md)", why);
+out:
+	free(why);
+	free(path);
+	machine_free(from);
+	machine_free(h);
+}
+
+/* HOST.json in the user's machine directory, made if need be. */
+static char *default_output(const char *host, struct pandia_error *err)
+{
+	char *dir = machdir_user(), *p, *out;
+
+	if (!dir) {
+		/* no HOME: where it always went */
+		mkdir("machines", 0777);
+		return xasprintf("machines/%s.json", host);
+	}
+	for (p = dir + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+				perr_errno(err, "cannot make '%s'", dir);
+				free(dir);
+				return NULL;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	out = xasprintf("%s/%s.json", dir, host);
+	free(dir);
+	return out;
 }
 
 int cmd_machine(int argc, char **argv)
@@ -124,31 +232,53 @@ int cmd_machine(int argc, char **argv)
 			usage_error("machine", "--show takes no other option");
 		return show(shown);
 	}
-	if (topo && !assume)
-		usage_error("machine", "--topology needs --assume PARAMS.json "
-			    "(the bandwidths and rates of that machine)");
 	if (assume && so.quick)
 		usage_error("machine", "--quick measures; --assume does not");
 
+	if (out && strcmp(out, "-") && output_check(out, &err) < 0) {
+		perr_print(&err, stderr);
+		return 1;
+	}
 	m = machine_new();
 	if (topology_load(m, topo, &err) < 0)
 		goto out_err;
+	print_notes(m->notes);
 	m->version = xstrdup(PANDIA_VERSION);
-	m->date = iso_date();
+	m->date = xmalloc(32);
+	iso_date_now(m->date, 32);
 	if (assume) {
 		m->origin = xstrdup("topology");
 		if (assume_apply(m, assume, &err) < 0)
 			goto out_err;
 		if (!out)
 			out = "-";
+	} else if (topo) {
+		m->origin = xstrdup("topology");
+		if (!m->host && access(topo, R_OK) == 0) {
+			/* the XML file's name, as --assume takes its own */
+			char *dot;
+
+			m->host = xstrdup(strrchr(topo, '/') ?
+					  strrchr(topo, '/') + 1 : topo);
+			dot = strrchr(m->host, '.');
+			if (dot && dot != m->host)
+				*dot = '\0';
+		}
+		figures_from_host(m, topo);
+		if (!out)
+			out = "-";
 	} else {
 		m->origin = xstrdup("measured");
 		if (!out) {
-			mkdir("machines", 0777);
-			def_out = xasprintf("machines/%s.json",
-					    m->host ? m->host : "host");
+			def_out = default_output(m->host ? m->host : "host",
+						 &err);
+			if (!def_out)
+				goto out_err;
 			out = def_out;
 		}
+		/* before the measuring, not after it */
+		if (output_check(out, &err) < 0)
+			goto out_err;
 		if (so.progress)
 			fprintf(stderr, "pandia machine: measuring %s (%d PUs) "
 				"in %s mode, about %.0f s\n", m->host,
@@ -156,6 +286,7 @@ int cmd_machine(int argc, char **argv)
 				stress_estimate_seconds(m, &so));
 		if (stress_measure(m, &so, &err) < 0)
 			goto out_err;
+		warn_spread(m);
 	}
 	if (write_out(m, out, &err) < 0)
 		goto out_err;

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/jsonpos.h"
+#include "common/machine.h"
+#include "common/topology.h"
 #include "common/util.h"
 
 static const struct {
@@ -131,6 +134,95 @@ START_TEST(test_median)
 }
 END_TEST
 
+/*
+ * CPU expressions on the shipped X5-2 (2 sockets of 18 cores, PUs i and
+ * i+36 on core i) and a synthetic 2-socket, 2-node topology.
+ */
+static const struct {
+	int line;
+	const char *machine;	/* a file, a synthetic string, or NULL */
+	const char *expr;
+	const char *want;	/* OS list, or NULL: an error */
+	const char *err;	/* part of the error */
+} expr_rows[] = {
+	{ __LINE__, NULL, "0x3", "0,1", NULL },
+	{ __LINE__, NULL, "0x30,1", "4,5,1", NULL },
+	{ __LINE__, NULL, "0xA0000000000", "41,43", NULL },
+	{ __LINE__, NULL, "0x0", NULL, "names no PU" },
+	{ __LINE__, NULL, "0xg", NULL, "accepted: OS PU numbers" },
+	{ __LINE__, NULL, "S0:0", NULL, "needs a machine" },
+	{ __LINE__, "machines/x5-2-haswell.json", "S1:0-3", "18,19,20,21", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "S0:17-18", "17,36", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "S0:0@S1:0", "0,18", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "N:35-36", "35,36", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "E:N:4:1:2", "0,1,2,3", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "E:S1:4:2:4",
+	  "18,54,20,56", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "E:S0:4", "0,36,1,37", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "L:S1:1", "19", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "core:1", "1,37", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "socket:1.pu:0", "18", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "socket:1.core:2.pu:1", "56",
+	  NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "pu:2-3", "1,37", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "l3:1.core:0", "18,54", NULL },
+	{ __LINE__, "machines/x5-2-haswell.json", "S2:0", NULL,
+	  "domain S2 does not exist" },
+	{ __LINE__, "machines/x5-2-haswell.json", "S0:72", NULL,
+	  "S0 has 36 PUs" },
+	{ __LINE__, "machines/x5-2-haswell.json", "E:S0:40", NULL,
+	  "S0 has 36 PUs" },
+	{ __LINE__, "machines/x5-2-haswell.json", "socket:2", NULL,
+	  "there are 2 socket objects" },
+	{ __LINE__, "machines/x5-2-haswell.json", "Q:1", NULL,
+	  "not a likwid-pin domain" },
+	{ __LINE__, "machines/x5-2-haswell.json", "0,99@S0:0", NULL,
+	  "PU 99 is not in the machine" },
+	{ __LINE__, "pack:2 numa:1 core:2 pu:1", "M1:", "2,3", NULL },
+	{ __LINE__, "pack:2 numa:1 core:2 pu:1", "S:scatter", "0,2,1,3", NULL },
+	{ __LINE__, "pack:2 numa:1 core:2 pu:1", "M:scatter", "0,2,1,3", NULL },
+	{ __LINE__, "pack:2 numa:1 core:2 pu:1", "numa:1.pu:all", "2,3", NULL },
+};
+
+START_TEST(test_cpuexpr)
+{
+	struct pandia_machine *m = NULL;
+	struct pandia_error err;
+	int *os = NULL, n = 0;
+	const char *file = expr_rows[_i].machine;
+
+	memset(&err, 0, sizeof(err));
+	if (file && strchr(file, '/')) {
+		m = machine_load(file, &err);
+		ck_assert_msg(m, "line %d: %s", expr_rows[_i].line, err.text);
+	} else if (file) {
+		m = machine_new();
+		ck_assert_int_eq(topology_load(m, file, &err), 0);
+	}
+	if (expr_rows[_i].want) {
+		char *got;
+
+		ck_assert_msg(cpuexpr_parse(m, expr_rows[_i].expr, &os, &n,
+					    &err) == 0, "line %d: %s",
+			      expr_rows[_i].line, err.text);
+		got = cpulist_format(os, n);
+		ck_assert_msg(!strcmp(got, expr_rows[_i].want),
+			      "line %d: %s is %s, not %s", expr_rows[_i].line,
+			      expr_rows[_i].expr, got, expr_rows[_i].want);
+		free(got);
+	} else {
+		ck_assert_msg(cpuexpr_parse(m, expr_rows[_i].expr, &os, &n,
+					    &err) == -1 &&
+			      strstr(err.text, expr_rows[_i].err),
+			      "line %d: '%s' lacks '%s'", expr_rows[_i].line,
+			      err.text, expr_rows[_i].err);
+		ck_assert_ptr_null(os);
+	}
+	free(os);
+	machine_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("common");
@@ -142,6 +234,8 @@ int main(void)
 			    sizeof(list_rows) / sizeof(list_rows[0]));
 	tcase_add_loop_test(tc, test_locate, 0,
 			    sizeof(locate_rows) / sizeof(locate_rows[0]));
+	tcase_add_loop_test(tc, test_cpuexpr, 0,
+			    sizeof(expr_rows) / sizeof(expr_rows[0]));
 	tcase_add_test(tc, test_json_out);
 	tcase_add_test(tc, test_median);
 	suite_add_tcase(s, tc);

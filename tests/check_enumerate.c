@@ -477,6 +477,89 @@ START_TEST(test_offline_xml)
 }
 END_TEST
 
+/*
+ * The counts that decide the reduced space are computed, never walked
+ * (issue 19: a 4,096-PU machine spun 160 s counting): by arithmetic
+ * per layout limit, by dynamic programming per thread count.  Both
+ * equal the walk on machines small enough to walk, symmetric or not.
+ */
+static const struct count_row {
+	int line;
+	const char *topology;
+	int k;
+} count_rows[] = {
+	{ __LINE__, "pack:2 core:4 pu:2", 1 },
+	{ __LINE__, "pack:2 core:4 pu:2", 2 },
+	{ __LINE__, "pack:4 core:3 pu:2", 1 },
+	{ __LINE__, "pack:6 core:2 pu:1", 3 },
+	{ __LINE__, "tests/data/topologies/4socket-offline.xml", 1 },
+	{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml", 2 },
+	{ __LINE__, "tests/data/topologies/2socket-node-excluded.xml", 1 },
+};
+
+START_TEST(test_counts_computed)
+{
+	const struct count_row *r = &count_rows[_i];
+	struct pandia_machine *m = machine_new();
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct pandia_error err;
+	struct space *sp;
+	int layouts, t;
+
+	ck_assert_msg(topology_load(m, r->topology, &err) == 0, "%s",
+		      err.text);
+	m->peak_rate = 1e10;
+	sp = space_new(m, r->k, &mem, &err);
+	ck_assert_msg(sp != NULL, "line %d: %s", r->line, err.text);
+	for (layouts = 0; layouts <= 3; layouts++) {
+		struct space_count c = space_count_layouts(sp, layouts);
+		long n = 0;
+
+		space_enumerate(sp, 0, layouts, count_one, &n);
+		ck_assert_msg(!c.overflow && (long)c.n == n, "line %d, %d "
+			      "layouts: counted %ld, walked %ld", r->line,
+			      layouts, (long)c.n, n);
+		for (t = 1; layouts <= 2 && t <= m->n_pus * r->k; t++) {
+			double d = space_count_threads(sp, t, layouts);
+
+			n = 0;
+			space_enumerate(sp, t, layouts, count_one, &n);
+			ck_assert_msg(d == (double)n, "line %d, %d layouts, "
+				      "%d threads: counted %.0f, walked %ld",
+				      r->line, layouts, t, d, n);
+		}
+	}
+	space_free(sp);
+	machine_free(m);
+}
+END_TEST
+
+/* A 4,096-PU machine: the counts of every layout limit at once. */
+START_TEST(test_counts_4096)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct pandia_error err;
+	struct space *sp;
+	struct space_count c;
+	double d;
+
+	ck_assert_int_eq(topology_load(m, "pack:4 core:512 pu:2", &err), 0);
+	m->peak_rate = 1e10;
+	sp = space_new(m, 1, &mem, &err);
+	ck_assert_ptr_nonnull(sp);
+	/* one layout: 131,841 non-empty states x 4 socket counts */
+	c = space_count_layouts(sp, 1);
+	ck_assert(!c.overflow && c.n == 131840ULL * 4);
+	d = space_count_threads(sp, 1000, 1);
+	ck_assert_msg(d > 0 && d < 1e4, "%g", d);
+	d = space_count_threads(sp, 1000, 2);
+	ck_assert_msg(d > 5e6, "%g", d);
+	space_free(sp);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *enumerate_suite(void)
 {
 	Suite *s = suite_create("enumerate");
@@ -490,6 +573,9 @@ static Suite *enumerate_suite(void)
 	tcase_add_loop_test(tc, test_big_counts, 0, ARRAY_SIZE(big_rows));
 	tcase_add_test(tc, test_reduced_count);
 	tcase_add_test(tc, test_offline_xml);
+	tcase_add_loop_test(tc, test_counts_computed, 0,
+			    ARRAY_SIZE(count_rows));
+	tcase_add_test(tc, test_counts_4096);
 	suite_add_tcase(s, tc);
 	return s;
 }

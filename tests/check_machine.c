@@ -70,6 +70,11 @@ static const char *const round_trip_specs[] = {
 	"tests/data/topologies/4socket-offline.xml",
 	"pack:2 core:18 pu:2",
 	"pack:4 [numa(memory=1073741824)] l3:1(size=31457280) core:10 pu:2",
+	"tests/data/topologies/hybrid-3kinds.xml",
+	"tests/data/topologies/4socket-nosize.xml",
+	"tests/data/topologies/2socket-node-excluded.xml",
+	"tests/data/topologies/2socket-memonly.xml",
+	"tests/data/topologies/2socket-groups.xml",
 };
 
 START_TEST(test_round_trip_topologies)
@@ -239,6 +244,186 @@ START_TEST(test_topology_rows)
 }
 END_TEST
 
+/*
+ * NUMA nodes and kinds of core as they are (issue 19), on topologies
+ * made by hwloc's tools (scripts/make-test-topologies): each node as
+ * "os_index:socket:memory" (memory "?" when hwloc gives no size), each
+ * core's node, the kinds' rates, and what loading warns about.
+ */
+static const struct mem_row {
+	int line;
+	const char *spec;
+	const char *nodes;	/* "0:-1:?" */
+	const char *core_numa;	/* "0,0,1,1" */
+	const char *kinds;	/* rates in Gops/s, "" for one kind */
+	const char *note;	/* in m->notes, or NULL for none */
+} mem_rows[] = {
+	/* one node for four sockets, no size: one node (not one per
+	   socket), its size unknown, and a warning */
+	{ __LINE__, "tests/data/topologies/4socket-nosize.xml", "0:-1:?",
+	  "0,0,0,0,0,0,0,0", "", "no memory size for the NUMA node" },
+	/* nodes under groups inside packages: the packages' sockets */
+	{ __LINE__, "tests/data/topologies/2socket-groups.xml",
+	  "0:0:1073741824 1:0:1073741824 2:1:1073741824 3:1:1073741824",
+	  "0,0,1,1,2,2,3,3", "", NULL },
+	/* nodes under groups and no package at all: socket 0, not -1 */
+	{ __LINE__, "tests/data/topologies/groups-nopackage.xml",
+	  "0:0:1073741824 1:0:1073741824", "0,0,1,1", "", NULL },
+	/* socket 1's node excluded by the cpuset: its cores' memory is
+	   node 0's, and loading says so */
+	{ __LINE__, "tests/data/topologies/2socket-node-excluded.xml",
+	  "0:0:1073741824", "0,0,0,0,0,0,0,0", "",
+	  "socket 1 has cores with no NUMA node of their own" },
+	/* a memory-only node over both sockets: no core's own */
+	{ __LINE__, "tests/data/topologies/2socket-memonly.xml",
+	  "0:0:1073741824 1:1:1073741824 2:-1:4294967296", "0,0,1,1", "",
+	  NULL },
+	/* a memoryless node beside each socket's memory: kept, 0 bytes,
+	   and said */
+	{ __LINE__, "pack:2 [numa(memory=1073741824)] [numa(memory=0)] "
+	  "core:2 pu:2", "0:0:1073741824 1:0:0 2:1:1073741824 3:1:0",
+	  "0,0,2,2", "", "NUMA node 1 has no memory size" },
+	/* three kinds: rates from --assume's peak by FrequencyMaxMHz */
+	{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml",
+	  "0:0:1073741824", "0,0,0,0,0,0,0,0", "5 7.5 10", NULL },
+};
+
+START_TEST(test_topology_memory)
+{
+	const struct mem_row *r = &mem_rows[_i];
+	struct pandia_machine *m = described(r->spec);
+	char nodes[256] = "", numa[256] = "", kinds[64] = "";
+	struct pandia_error err;
+	int i;
+
+	for (i = 0; i < m->n_numa; i++) {
+		const struct pandia_numa *n = &m->numa[i];
+		size_t l = strlen(nodes);
+
+		if (n->memory_unknown)
+			snprintf(nodes + l, sizeof(nodes) - l, "%s%d:%d:?",
+				 i ? " " : "", n->os_index, n->socket);
+		else
+			snprintf(nodes + l, sizeof(nodes) - l, "%s%d:%d:%llu",
+				 i ? " " : "", n->os_index, n->socket,
+				 n->memory);
+	}
+	for (i = 0; i < m->n_cores; i++)
+		snprintf(numa + strlen(numa), sizeof(numa) - strlen(numa),
+			 "%s%d", i ? "," : "", m->cores[i].numa < 0 ? -1 :
+			 m->numa[m->cores[i].numa].os_index);
+	for (i = 0; i < m->n_kinds; i++)
+		snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds),
+			 "%s%g", i ? " " : "", m->kinds[i].rate / 1e9);
+	ck_assert_msg(!strcmp(nodes, r->nodes), "line %d: nodes %s",
+		      r->line, nodes);
+	ck_assert_msg(!strcmp(numa, r->core_numa), "line %d: cores' nodes %s",
+		      r->line, numa);
+	ck_assert_msg(!strcmp(kinds, r->kinds), "line %d: kinds %s", r->line,
+		      kinds);
+	if (r->note)
+		ck_assert_msg(m->notes && strstr(m->notes, r->note),
+			      "line %d: notes %s", r->line,
+			      m->notes ? m->notes : "(none)");
+	else
+		ck_assert_msg(!m->notes, "line %d: notes %s", r->line,
+			      m->notes);
+	ck_assert_msg(machine_check(m, &err) == 0, "line %d: %s", r->line,
+		      err.text);
+	machine_free(m);
+}
+END_TEST
+
+/*
+ * --assume per kind: explicit rates in hwloc's order (null: scaled by
+ * frequency), refused above the peak, refused on one kind; old assume
+ * files stay valid (the rows above use one).
+ */
+START_TEST(test_assume_kinds)
+{
+	static const struct {
+		int line;
+		/* want: the rates, or a part of the error */
+		const char *spec, *kinds, *want;
+	} rows[] = {
+		{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml",
+		  "[{\"peak_rate\": 4e9}, null, {\"peak_rate\": 1e10}]",
+		  "4 7.5 10" },
+		{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml",
+		  "[null, null]", "must have 3 entries" },
+		{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml",
+		  "[{\"peak_rate\": 2e10}, null, null]",
+		  "above core.peak_rate" },
+		{ __LINE__, "pack:1 core:2 pu:1", "[null, null]",
+		  "one kind of core" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char path[] = "/tmp/pandia-assume-XXXXXX", got[64] = "";
+		int fd = mkstemp(path), k;
+		char *text = xasprintf("{\"schema\":\"pandia-assume/1\","
+				       "\"core\":{\"peak_rate\":1e10,"
+				       "\"kinds\":%s},\"links\":{}}",
+				       rows[i].kinds);
+		struct pandia_machine *m = machine_new();
+		struct pandia_error err;
+		int rc;
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert(write(fd, text, strlen(text)) > 0);
+		close(fd);
+		ck_assert_int_eq(topology_load(m, rows[i].spec, &err), 0);
+		rc = assume_apply(m, path, &err);
+		for (k = 0; rc == 0 && k < m->n_kinds; k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 "%s%g", k ? " " : "", m->kinds[k].rate / 1e9);
+		ck_assert_msg(rc == 0 ? !strcmp(got, rows[i].want) :
+			      strstr(err.text, rows[i].want) != NULL,
+			      "line %d: %s", rows[i].line,
+			      rc == 0 ? got : err.text);
+		unlink(path);
+		free(text);
+		machine_free(m);
+	}
+}
+END_TEST
+
+/* A 32,768-PU synthetic machine loads in linear time (74 s before). */
+START_TEST(test_topology_large)
+{
+	struct pandia_machine *m = machine_new();
+	struct pandia_error err;
+
+	ck_assert_int_eq(topology_load(m, "pack:64 core:64 pu:8", &err), 0);
+	ck_assert_int_eq(m->n_pus, 32768);
+	ck_assert_int_eq(m->n_cores, 4096);
+	ck_assert_int_eq(m->cores[4095].socket, 63);
+	ck_assert_int_eq(m->pus[m->cores[4095].pus[7]].os_index, 32767);
+	machine_free(m);
+}
+END_TEST
+
+/* A name from a file is shortened in messages. */
+START_TEST(test_same_host_long)
+{
+	struct pandia_machine *a = described("pack:1 core:2 pu:1");
+	struct pandia_machine *b = described("pack:1 core:2 pu:1");
+	char *why;
+
+	free(b->host);
+	b->host = xmalloc(1000001);
+	memset(b->host, 'h', 1000000);
+	b->host[1000000] = '\0';
+	ck_assert(!machine_same_host(a, b, &why));
+	ck_assert_msg(strlen(why) < 200 && strstr(why, "(1000000 bytes)"),
+		      "%.300s", why);
+	free(why);
+	machine_free(a);
+	machine_free(b);
+}
+END_TEST
+
 /* This host: exactly the PUs this process may run on. */
 START_TEST(test_this_host)
 {
@@ -373,12 +558,18 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, test_save_atomic);
 	tcase_add_test(tc, test_same_host);
 	tcase_add_test(tc, test_assume_errors);
+	tcase_add_test(tc, test_assume_kinds);
+	tcase_add_test(tc, test_same_host_long);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("topology");
+	tcase_set_timeout(tc, 60);	/* 32,768 PUs on a busy host */
 	tcase_add_loop_test(tc, test_topology_rows, 0, ARRAY_SIZE(topo_rows));
 	tcase_add_test(tc, test_this_host);
 	tcase_add_test(tc, test_this_host_restricted);
 	tcase_add_test(tc, test_bad_topology_spec);
+	tcase_add_loop_test(tc, test_topology_memory, 0,
+			    ARRAY_SIZE(mem_rows));
+	tcase_add_test(tc, test_topology_large);
 	suite_add_tcase(s, tc);
 	return s;
 }

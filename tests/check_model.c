@@ -22,7 +22,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
-#include "predictor/model.h"
+#include "predictor/pandia/model.h"
 #include "predictor/space.h"
 #include "stress/assume.h"
 
@@ -169,7 +169,7 @@ static void run_example(void)
 	struct pandia_machine *m;
 	struct pandia_workload *w;
 	struct pandia_error err;
-	struct model_params prm;
+	struct model_params prm = { 0 };
 	struct space *sp;
 	struct model md;
 	int pus[3];
@@ -261,7 +261,7 @@ END_TEST
 /*
  * Written from the paper and docs/model.md alone, one thread at a time
  * and one resource instance at a time, with the plain iteration; it
- * shares no code with predictor/model.c.
+ * shares no code with predictor/pandia/model.c.
  */
 struct ref {
 	const struct pandia_machine *m;
@@ -289,6 +289,12 @@ static double ref_share(const struct ref *R, int s)
 
 	if (R->mem.kind == MEM_LOCAL)
 		return 0;
+	if (R->mem.kind == MEM_SPREAD) {
+		/* first touch: the threads on socket s over all of them */
+		for (i = 0; i < R->n; i++)
+			on += m->cores[m->pus[R->pu[i]].core].socket == s;
+		return (double)on / R->n;
+	}
 	for (i = 0; i < m->n_numa; i++) {
 		if (R->mem.kind == MEM_NODE) {
 			if (m->numa[i].os_index == R->mem.node)
@@ -301,10 +307,74 @@ static double ref_share(const struct ref *R, int s)
 	return (double)on / all;
 }
 
+/* whether some core has node a as its own */
+static bool ref_owned(const struct pandia_machine *m, int a)
+{
+	int c;
+
+	for (c = 0; c < m->n_cores; c++)
+		if (m->cores[c].numa == a)
+			return true;
+	return false;
+}
+
+/* share of a thread's DRAM traffic on nodes of no socket: those some
+   core has as its own (UMA, reached without a link) when OFF is false,
+   the memory-only ones (across the interconnect) when true */
+static double ref_nosocket(const struct ref *R, bool off)
+{
+	const struct pandia_machine *m = R->m;
+	int i, on = 0;
+
+	if (R->mem.kind == MEM_LOCAL)
+		return 0;
+	for (i = 0; i < m->n_numa; i++) {
+		bool mine = m->numa[i].socket < 0 &&
+			ref_owned(m, i) != off;
+
+		if (R->mem.kind == MEM_NODE) {
+			if (m->numa[i].os_index == R->mem.node)
+				return mine;
+			continue;
+		}
+		on += mine;
+	}
+	return (double)on / m->n_numa;
+}
+
 /* share of its DRAM traffic that leaves socket s (none when local) */
 static double ref_remote(const struct ref *R, int s)
 {
-	return R->mem.kind == MEM_LOCAL ? 0 : 1 - ref_share(R, s);
+	return R->mem.kind == MEM_LOCAL ? 0 : 1 - ref_share(R, s) -
+		ref_nosocket(R, false);
+}
+
+/* the socket of core c's node when that is not its own, else -1 */
+static int ref_away(const struct ref *R, int c)
+{
+	const struct pandia_machine *m = R->m;
+	int a = m->cores[c].numa;
+
+	if (R->mem.kind != MEM_LOCAL || a < 0 || m->numa[a].socket < 0 ||
+	    m->numa[a].socket == m->cores[c].socket)
+		return -1;
+	return m->numa[a].socket;
+}
+
+/* the DRAM share of a thread on core c that goes to socket b */
+static double ref_to(const struct ref *R, int c, int b)
+{
+	if (R->mem.kind == MEM_LOCAL)
+		return ref_away(R, c) == b ? 1 : 0;
+	return ref_share(R, b);
+}
+
+/* a core of a slower kind: peak_rate / its kind's rate */
+static double ref_kind(const struct pandia_machine *m, int c)
+{
+	if (!m->n_kinds)
+		return 1;
+	return m->peak_rate / m->kinds[m->cores[c].kind].rate;
 }
 
 /* Most of a thread's DRAM traffic that leaves its socket (REMOTE), or
@@ -314,19 +384,31 @@ static double ref_far(const struct ref *R, bool remote)
 	double most = 0;
 	int s;
 
-	if (!(R->m->links[LVL_DRAM].present && R->p->d[WR_DRAM] > 0))
-		return 0;
+	if (!(R->m->links[LVL_DRAM].present && R->p->d[WR_DRAM] > 0) ||
+	    R->mem.kind == MEM_SPREAD)
+		return 0;	/* spread: one thread alone is local */
 	for (s = 0; s < R->m->n_sockets; s++) {
 		double v = remote ? ref_remote(R, s) : ref_share(R, s);
 
 		most = v > most ? v : most;
 	}
+	for (s = 0; s < R->m->n_cores; s++)
+		if (ref_away(R, s) >= 0)
+			most = 1;
+	if (!remote && ref_nosocket(R, true) > most)
+		most = ref_nosocket(R, true);
 	return most;
 }
 
 static int ref_nmem(const struct ref *R)
 {
 	return R->mem.kind == MEM_NODE ? 1 : R->m->n_numa;
+}
+
+/* the DRAM traffic per second of thread j, its kind considered */
+static double ref_dj(const struct ref *R, int j, double d)
+{
+	return d / ref_kind(R->m, R->m->pus[R->pu[j]].core);
 }
 
 /* one thread's per-PU-count classes: threads on its PU */
@@ -366,7 +448,7 @@ static double ref_solve(const struct ref *R)
 			int ci = m->pus[R->pu[i]].core;
 			int si = m->cores[ci].socket;
 			const struct pandia_core *co = &m->cores[ci];
-			double mx = 0, l, pt, cap;
+			double mx = 0, l, pt, cap, capi, pui;
 			int used = 0, lvl, a, b, q;
 
 			/* its PU's time: the others on it run only in
@@ -374,7 +456,8 @@ static double ref_solve(const struct ref *R)
 			l = 0;
 			for (j = 0; j < n; j++)
 				l += j != i && R->pu[j] == R->pu[i] ? f0[j] : 0;
-			mx = fmax(mx, l > 0 ? 1 + p->p * l : f0[i]);
+			pui = l > 0 ? 1 + p->p * l : f0[i];
+			mx = fmax(mx, pui);
 			/* its core: instructions, links to L1-L3, DRAM,
 			   other sockets */
 			for (q = 0; q < co->n_pus; q++)
@@ -383,6 +466,7 @@ static double ref_solve(const struct ref *R)
 			if (used > 1 && m->smt_applicable)
 				cap += (m->smt_rate - m->peak_rate) *
 					(used - 1) / (co->n_pus - 1);
+			capi = cap;
 			for (q = 0; q < 6; q++) {
 				if (q == 0) {
 					pt = p->d[WR_INSTRUCTIONS];
@@ -400,7 +484,8 @@ static double ref_solve(const struct ref *R)
 					if (!m->links[LVL_INTERCONNECT].present)
 						continue;
 					pt = (dram ? p->d[WR_DRAM] *
-					      ref_remote(R, si) : 0) +
+					      (ref_remote(R, si) +
+					       (ref_away(R, ci) >= 0)) : 0) +
 						(n > 1 ? p->d[WR_INTERCONNECT] *
 						 (n - tsock[si]) / (n - 1) : 0);
 					cap = m->links[LVL_INTERCONNECT]
@@ -409,9 +494,13 @@ static double ref_solve(const struct ref *R)
 				if (!(pt > 0))
 					continue;
 				l = 0;
+				/* a slower kind asks less per second, of
+				   everything but its own core's rate, which is
+				   as much less */
 				for (j = 0; j < n; j++)
 					l += m->pus[R->pu[j]].core == ci ?
-						f0[j] * pt : 0;
+						f0[j] * (q ? ref_dj(R, j, pt) :
+							 pt) : 0;
 				/* capacity: at least one thread's demand
 				   alone; for the link to other sockets, from
 				   the socket farthest from its memory */
@@ -438,7 +527,7 @@ static double ref_solve(const struct ref *R)
 					if (cache >= 0 ?
 					    m->cores[cj].cache[lvl] == cache :
 					    m->cores[cj].socket == si)
-						l += f0[j] * pt;
+						l += f0[j] * ref_dj(R, j, pt);
 				}
 				mx = fmax(mx, l / ref_cap(m->links[lvl]
 							  .aggregate_bw, pt));
@@ -449,7 +538,18 @@ static double ref_solve(const struct ref *R)
 					bool mine;
 
 					pt = p->d[WR_DRAM];
-					if (R->mem.kind == MEM_LOCAL) {
+					if (R->mem.kind == MEM_SPREAD) {
+						int sa = m->numa[a].socket;
+
+						/* a socket's pages on the node
+						   of its first core */
+						mine = sa >= 0 && node_of(m,
+							m->sockets[sa].cores[0])
+							== a;
+						pt *= mine ? ref_share(R, sa) :
+							0;
+						mine = mine && pt > 0;
+					} else if (R->mem.kind == MEM_LOCAL) {
 						mine = node_of(m, ci) == a;
 					} else if (R->mem.kind == MEM_NODE) {
 						mine = m->numa[a].os_index ==
@@ -466,15 +566,18 @@ static double ref_solve(const struct ref *R)
 
 						if (R->mem.kind != MEM_LOCAL ||
 						    node_of(m, cj) == a)
-							l += f0[j] * pt;
+							l += f0[j] *
+								ref_dj(R, j, pt);
 					}
 					mx = fmax(mx, l / ref_cap(m->links[
-						LVL_DRAM].aggregate_bw, pt));
+						LVL_DRAM].aggregate_bw,
+						R->mem.kind == MEM_SPREAD ?
+						p->d[WR_DRAM] : pt));
 				}
 			}
 			/* the links from its socket to every other */
 			for (b = 0; b < S; b++) {
-				double bw = 0, pab, pba, capx;
+				double bw = 0, pab, capx;
 				int x;
 
 				if (b == si)
@@ -490,36 +593,71 @@ static double ref_solve(const struct ref *R)
 						bw = m->xlinks[x].bw;
 				if (!(bw > 0))
 					continue;
-				pab = (dram ? p->d[WR_DRAM] * ref_share(R, b) :
-				       0) + (n > 1 ? p->d[WR_INTERCONNECT] *
-					     tsock[b] / (n - 1) : 0);
-				pba = (dram ? p->d[WR_DRAM] *
-				       ref_share(R, si) : 0) +
+				pab = (dram ? p->d[WR_DRAM] *
+				       ref_to(R, ci, b) : 0) +
 					(n > 1 ? p->d[WR_INTERCONNECT] *
-					 tsock[si] / (n - 1) : 0);
+					 tsock[b] / (n - 1) : 0);
 				if (!(pab > 0))
 					continue;
 				capx = ref_cap(bw, p->d[WR_DRAM] *
 					       ref_far(R, false));
 				l = 0;
 				for (j = 0; j < n; j++) {
-					int sj = m->cores[m->pus[R->pu[j]]
-							  .core].socket;
+					int cj = m->pus[R->pu[j]].core;
+					int sj = m->cores[cj].socket;
+					double tj = n > 1 ?
+						p->d[WR_INTERCONNECT] *
+						tsock[sj == si ? b : si] /
+						(n - 1) : 0;
 
 					if (sj == si)
-						l += f0[j] * pab;
+						tj += dram ? p->d[WR_DRAM] *
+							ref_to(R, cj, b) : 0;
 					else if (sj == b)
-						l += f0[j] * pba;
+						tj += dram ? p->d[WR_DRAM] *
+							ref_to(R, cj, si) : 0;
+					else
+						continue;
+					l += f0[j] * ref_dj(R, j, tj);
 				}
 				mx = fmax(mx, l / capx);
+			}
+			/* memory-only nodes: its socket's link to them */
+			pt = dram ? p->d[WR_DRAM] * ref_nosocket(R, true) : 0;
+			if (pt > 0 && m->links[LVL_INTERCONNECT].present) {
+				l = 0;
+				for (j = 0; j < n; j++)
+					if (m->cores[m->pus[R->pu[j]].core]
+					    .socket == si)
+						l += f0[j] * ref_dj(R, j, pt);
+				mx = fmax(mx, l / ref_cap(m->links[
+					LVL_INTERCONNECT].aggregate_bw,
+					p->d[WR_DRAM] * ref_far(R, false)));
 			}
 			sres[i] = mx > 1 ? mx : 1;
 			/*
 			 * burstiness when its core runs other threads: on
 			 * another PU of the core, or time-sharing its PU
 			 */
-			if (used > 1 || on_pu(R, R->pu[i]) > 1)
+			if ((used > 1 || on_pu(R, R->pu[i]) > 1) &&
+			    p->b_core) {
+				/* b on the core's part only: its threads'
+				   instruction load at this thread's
+				   utilisation, or its PU's time */
+				double core = 0;
+
+				for (j = 0; j < n; j++)
+					core += m->pus[R->pu[j]].core == ci;
+				core *= p->d[WR_INSTRUCTIONS] > 0 ? f0[i] *
+					p->d[WR_INSTRUCTIONS] / ref_cap(capi,
+					p->d[WR_INSTRUCTIONS]) : 0;
+				core = fmax(1, fmax(core, pui));
+				core += core * p->b * f0[i];
+				sres[i] = fmax(sres[i], core);
+			} else if (used > 1 || on_pu(R, R->pu[i]) > 1) {
 				sres[i] += sres[i] * p->b * f0[i];
+			}
+			sres[i] *= ref_kind(m, ci);
 			W += 1 / sres[i];
 		}
 		/* 5.2: lock-step and independent, mixed by l */
@@ -530,6 +668,9 @@ static double ref_solve(const struct ref *R)
 			for (j = 0; j < n; j++) {
 				int sj = m->cores[m->pus[R->pu[j]].core].socket;
 				double o = si != sj ? p->o_s : 0;
+
+				if (p->os_fraction && n > 1)
+					o /= n - 1;
 
 				lock += o;
 				ind += (1 / sres[j]) / W * o;
@@ -576,6 +717,8 @@ static void random_params(struct model_params *p, unsigned *seed)
 	p->o_s = urand(seed) < 0.3 ? 0 : 0.05 * urand(seed);
 	p->l = urand(seed);
 	p->b = urand(seed);
+	p->os_fraction = urand(seed) < 0.5;
+	p->b_core = urand(seed) < 0.5;
 	for (r = 0; r < WR_COUNT; r++)
 		p->d[r] = urand(seed) < 0.2 ? 0 : urand(seed) *
 			(r == WR_INSTRUCTIONS ? 1.5e10 : r == WR_L1 ? 3e11 :
@@ -602,18 +745,20 @@ static int random_placement(const struct pandia_machine *m, int k,
 	return n;
 }
 
-static const char *const policies[] = { "local", "interleave", "node:1" };
+static const char *const policies[] = {
+	"local", "interleave", "node:1", "spread"
+};
 
-START_TEST(test_reference)
+static void reference_trials(const struct pandia_machine *m,
+			     const char *const *pol, int n_pol, unsigned seed,
+			     int which)
 {
-	struct pandia_machine *m = machine_of(machines[_i % 3], ASSUME);
-	unsigned seed = 1000 + (unsigned)_i;
 	int trial, pus[64];
 
 	for (trial = 0; trial < 60; trial++) {
 		struct pandia_mempolicy mem;
 		struct pandia_error err;
-		struct model_params prm;
+		struct model_params prm = { 0 };
 		struct model md;
 		struct space *sp;
 		struct ref R;
@@ -621,7 +766,7 @@ START_TEST(test_reference)
 		int n;
 
 		random_params(&prm, &seed);
-		mempolicy_parse(policies[trial % 3], &mem, &err);
+		mempolicy_parse(pol[trial % n_pol], &mem, &err);
 		n = random_placement(m, 1 + trial % 2, &seed, pus);
 		sp = space_new(m, 1, &mem, &err);
 		ck_assert_msg(sp != NULL, "%s", err.text);
@@ -633,18 +778,25 @@ START_TEST(test_reference)
 		got = model_time_pus(&md, pus, n);
 		ck_assert_msg(fabs(got / want - 1) < 1e-9,
 			      "machine %d trial %d (%s, %d threads): model "
-			      "%.12g, reference %.12g", _i, trial,
-			      policies[trial % 3], n, got, want);
+			      "%.12g, reference %.12g", which, trial,
+			      pol[trial % n_pol], n, got, want);
 		/* the accelerated iteration finds the same fixed point */
 		md.accelerate = true;
 		md.tol = MODEL_TOL;
 		got = model_time_pus(&md, pus, n);
 		ck_assert_msg(fabs(got / want - 1) < 1e-5,
 			      "machine %d trial %d accelerated: %.12g vs "
-			      "%.12g", _i, trial, got, want);
+			      "%.12g", which, trial, got, want);
 		model_release(&md);
 		space_free(sp);
 	}
+}
+
+START_TEST(test_reference)
+{
+	struct pandia_machine *m = machine_of(machines[_i % 3], ASSUME);
+
+	reference_trials(m, policies, 4, 1000 + (unsigned)_i, _i);
 	machine_free(m);
 }
 END_TEST
@@ -661,7 +813,7 @@ START_TEST(test_one_thread_is_t1)
 	for (trial = 0; trial < 20; trial++) {
 		struct pandia_mempolicy mem;
 		struct pandia_error err;
-		struct model_params prm;
+		struct model_params prm = { 0 };
 		struct model md;
 		struct space *sp;
 
@@ -769,6 +921,65 @@ START_TEST(test_time_sharing)
 }
 END_TEST
 
+/*
+ * Co-runs (model_background()): other workloads' threads load the
+ * resources they share with this one.  One thread of 10 GB/s of DRAM
+ * on 3 cores of one node (40 GB/s): two others of 20 GB/s make the node
+ * 50 / 40 = 1.25 times oversubscribed; a busy thread on its PU doubles
+ * its time, one busy half the time makes it 1.5 times; none changes
+ * nothing.
+ */
+START_TEST(test_background)
+{
+	struct pandia_machine *m = machine_of(machines[3], ASSUME);
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct model_params prm = { .t1 = 1, .p = 1 };
+	double heavy[WR_COUNT] = { 0 }, none[WR_COUNT] = { 0 };
+	struct model_bg_thread bg[2];
+	struct pandia_error err;
+	struct space *sp;
+	struct model md;
+	int pu0 = 0;
+
+	prm.d[WR_DRAM] = 10e9;
+	heavy[WR_DRAM] = 20e9;
+	sp = space_new(m, 1, &mem, &err);
+	ck_assert_ptr_nonnull(sp);
+	model_init(&md, sp, &prm);
+	ck_assert_double_eq_tol(model_time_pus(&md, &pu0, 1), 1, 1e-12);
+	model_build_pus(&md, &pu0, 1);
+	model_background(&md, bg, 0);
+	model_solve(&md);
+	ck_assert_double_eq_tol(md.time, 1, 1e-12);
+
+	bg[0] = (struct model_bg_thread){ 1, 1, heavy };
+	bg[1] = (struct model_bg_thread){ 2, 1, heavy };
+	model_build_pus(&md, &pu0, 1);
+	model_background(&md, bg, 2);
+	model_solve(&md);
+	ck_assert_msg(fabs(md.time - 1.25) < 1e-9, "DRAM shared: %.12g",
+		      md.time);
+	ck_assert_str_eq(model_bottleneck(&md), "DRAM");
+
+	bg[0] = (struct model_bg_thread){ 0, 1, none };
+	model_build_pus(&md, &pu0, 1);
+	model_background(&md, bg, 1);
+	model_solve(&md);
+	ck_assert_msg(fabs(md.time - 2) < 1e-9, "PU shared: %.12g", md.time);
+	bg[0].f = 0.5;
+	model_build_pus(&md, &pu0, 1);
+	model_background(&md, bg, 1);
+	model_solve(&md);
+	ck_assert_msg(fabs(md.time - 1.5) < 1e-9, "PU half shared: %.12g",
+		      md.time);
+	/* the next build forgets the background */
+	ck_assert_double_eq_tol(model_time_pus(&md, &pu0, 1), 1, 1e-12);
+	model_release(&md);
+	space_free(sp);
+	machine_free(m);
+}
+END_TEST
+
 /* A random symmetry of the machine: sockets, cores, PUs swapped. */
 static void permute(const struct space *sp, unsigned *seed, int *map)
 {
@@ -843,7 +1054,7 @@ START_TEST(test_symmetry)
 	for (trial = 0; trial < 40; trial++) {
 		struct pandia_mempolicy mem;
 		struct pandia_error err;
-		struct model_params prm;
+		struct model_params prm = { 0 };
 		struct model md, mc;
 		struct space *sp;
 		int pus[64], img[64], map[64], n, i;
@@ -851,7 +1062,9 @@ START_TEST(test_symmetry)
 		double t0, t1, tc;
 
 		random_params(&prm, &seed);
-		mempolicy_parse(policies[trial % 2], &mem, &err);
+		/* every policy but node:1 (not every machine has it) */
+		mempolicy_parse(policies[trial % 4 == 2 ? 3 : trial % 4],
+				&mem, &err);
 		sp = space_new(m, 2, &mem, &err);
 		ck_assert_ptr_nonnull(sp);
 		n = random_placement(m, 1 + trial % 2, &seed, pus);
@@ -884,6 +1097,137 @@ START_TEST(test_symmetry)
 }
 END_TEST
 
+/*
+ * Machines as they are (issue 19): on topologies made by hwloc's tools
+ * with cpuset-excluded nodes, a memory-only node, one node for several
+ * sockets, nodes under groups and kinds of core, the ranking's
+ * canonical form of every placement predicts what the placement itself
+ * does, under every memory policy: the symmetry the space assumes holds
+ * for the new resources.
+ */
+static const struct {
+	const char *topo, *node;	/* a node:N policy */
+} as_they_are[] = {
+	{ "tests/data/topologies/2socket-node-excluded.xml", "node:0" },
+	{ "tests/data/topologies/4socket-nodes-excluded.xml", "node:2" },
+	{ "tests/data/topologies/2socket-memonly.xml", "node:2" },
+	{ "tests/data/topologies/4socket-nosize.xml", "node:0" },
+	{ "tests/data/topologies/2socket-groups.xml", "node:3" },
+	{ "tests/data/topologies/hybrid-3kinds.xml", "node:0" },
+};
+
+struct canon_arg {
+	struct model *md, *mc;
+	long seen, skip;
+	const char *what;
+};
+
+static int check_canonical(const struct space *sp, const uint16_t *st,
+			   void *arg)
+{
+	struct canon_arg *a = arg;
+	int *pus, n;
+	double te, tc;
+
+	if (a->seen++ % a->skip)
+		return 0;
+	n = space_pus(sp, st, &pus);
+	te = model_time_pus(a->md, pus, n);
+	tc = model_time_canonical(a->mc, st);
+	ck_assert_msg(fabs(te / tc - 1) < 1e-9, "%s, %d threads (first PU "
+		      "%d): explicit %.12g, canonical %.12g", a->what, n,
+		      sp->m->pus[pus[0]].os_index, te, tc);
+	free(pus);
+	return 0;
+}
+
+START_TEST(test_as_they_are)
+{
+	struct pandia_machine *m = machine_of(as_they_are[_i].topo, ASSUME);
+	const char *pol[3] = { "local", "interleave", as_they_are[_i].node };
+	unsigned seed = 77 + (unsigned)_i;
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		struct pandia_mempolicy mem;
+		struct pandia_error err;
+		struct model_params prm = { 0 };
+		struct model md, mc;
+		struct space *sp;
+		struct canon_arg a;
+		char what[160];
+		struct space_count c;
+
+		random_params(&prm, &seed);
+		/* memory is what these machines are about: always some */
+		prm.d[WR_DRAM] = k < 3 ? 8e9 : 2.5e10;
+		prm.p = 0.95;
+		ck_assert_int_eq(mempolicy_parse(pol[k % 3], &mem, &err), 0);
+		sp = space_new(m, 1, &mem, &err);
+		ck_assert_msg(sp != NULL, "%s", err.text);
+		model_init(&md, sp, &prm);
+		model_init(&mc, sp, &prm);
+		mc.merge = true;
+		/* converged far enough that the two forms must agree */
+		md.accelerate = mc.accelerate = false;
+		md.tol = mc.tol = 1e-13;
+		c = space_count_all(sp);
+		snprintf(what, sizeof(what), "%s, %s", as_they_are[_i].topo,
+			 pol[k % 3]);
+		a = (struct canon_arg){ &md, &mc, 0, (long)(c.n / 3000) + 1,
+					what };
+		space_enumerate(sp, 0, 0, check_canonical, &a);
+		model_release(&mc);
+		model_release(&md);
+		space_free(sp);
+	}
+	machine_free(m);
+}
+END_TEST
+
+/* The per-thread reference on the same machines: cpuset-excluded and
+   memory-only nodes, one node for four sockets, kinds of core. */
+START_TEST(test_reference_as_they_are)
+{
+	struct pandia_machine *m = machine_of(as_they_are[_i].topo, ASSUME);
+	const char *pol[3] = { "local", "interleave", as_they_are[_i].node };
+
+	reference_trials(m, pol, 3, 2000 + (unsigned)_i, 100 + _i);
+	machine_free(m);
+}
+END_TEST
+
+/* A thread alone on a core of a slower kind: peak / rate times t1. */
+START_TEST(test_kind_one_thread)
+{
+	struct pandia_machine *m = machine_of("tests/data/topologies/"
+					      "hybrid-3kinds.xml", ASSUME);
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	static const double want[8] = { 2, 2, 2, 2, 4.0 / 3, 4.0 / 3, 1, 1 };
+	unsigned seed = 5;
+	int trial, p;
+
+	for (trial = 0; trial < 10; trial++) {
+		struct pandia_error err;
+		struct model_params prm = { 0 };
+		struct model md;
+		struct space *sp = space_new(m, 1, &mem, &err);
+
+		random_params(&prm, &seed);
+		model_init(&md, sp, &prm);
+		for (p = 0; p < m->n_pus; p++) {
+			double t = model_time_pus(&md, &p, 1);
+
+			ck_assert_msg(fabs(t / (prm.t1 * want[p]) - 1) < 1e-12,
+				      "PU %d: %.15g, t1 %.15g", p, t, prm.t1);
+		}
+		model_release(&md);
+		space_free(sp);
+	}
+	machine_free(m);
+}
+END_TEST
+
 /* Raising a demand never makes a placement faster. */
 START_TEST(test_monotone_demand)
 {
@@ -894,7 +1238,7 @@ START_TEST(test_monotone_demand)
 	for (trial = 0; trial < 300; trial++) {
 		struct pandia_mempolicy mem;
 		struct pandia_error err;
-		struct model_params prm;
+		struct model_params prm = { 0 };
 		struct model md;
 		struct space *sp;
 		int pus[64], n, r = trial % WR_COUNT, i;
@@ -952,7 +1296,7 @@ START_TEST(test_robust)
 	for (trial = 0; trial < 800; trial++) {
 		struct pandia_mempolicy mem;
 		struct pandia_error err;
-		struct model_params prm;
+		struct model_params prm = { 0 };
 		struct model md;
 		struct space *sp;
 		int pus[512], n, r, which = trial % 4, i;
@@ -1009,7 +1353,7 @@ END_TEST
 START_TEST(test_bound_demand)
 {
 	struct pandia_workload *w = workload_new();
-	struct model_params prm;
+	struct model_params prm = { 0 };
 
 	wl_param_set(&w->t1, 2, NAN, "run1");
 	wl_param_set(&w->p, 0.9, NAN, "run2");
@@ -1053,6 +1397,11 @@ static Suite *model_suite(void)
 	tcase_add_loop_test(tc, test_monotone_demand, 0,
 			    ARRAY_SIZE(machines));
 	tcase_add_test(tc, test_bound_demand);
+	tcase_add_test(tc, test_background);
+	tcase_add_loop_test(tc, test_as_they_are, 0, ARRAY_SIZE(as_they_are));
+	tcase_add_loop_test(tc, test_reference_as_they_are, 0,
+			    ARRAY_SIZE(as_they_are));
+	tcase_add_test(tc, test_kind_one_thread);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robust");

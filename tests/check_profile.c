@@ -60,11 +60,11 @@ START_TEST(test_plan_x52)
 {
 	struct pandia_machine *m = machine_of(X52);
 	struct model_params base = { .t1 = 1 };
-	struct profile_plan pl;
+	struct fit_plan pl;
 	struct pandia_error err;
 	int i;
 
-	ck_assert_msg(profile_plan_make(&pl, m, &base, &err) == 0, "%s",
+	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
 		      err.text);
 	ck_assert(pl.smt);
 	ck_assert_int_eq(pl.n, 18);
@@ -93,14 +93,14 @@ START_TEST(test_plan_x52)
 				 m->pus[pl.pus[PR6][i + 1]].core);
 		ck_assert_int_ne(pl.pus[PR6][i], pl.pus[PR6][i + 1]);
 	}
-	profile_plan_release(&pl);
+	fit_plan_release(&pl);
 
 	/* 10 GB/s of DRAM per thread: 6 threads fit 62 GB/s, 8 do not */
 	base.d[WR_DRAM] = 10e9;
-	ck_assert(profile_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	ck_assert_int_eq(pl.n, 6);
 	ck_assert_ptr_nonnull(pl.n_note);
-	profile_plan_release(&pl);
+	fit_plan_release(&pl);
 	machine_free(m);
 }
 END_TEST
@@ -109,10 +109,10 @@ START_TEST(test_plan_one_socket_no_smt)
 {
 	struct pandia_machine *m = described("pack:1 core:2 pu:1");
 	struct model_params base = { .t1 = 1 };
-	struct profile_plan pl;
+	struct fit_plan pl;
 	struct pandia_error err;
 
-	ck_assert_msg(profile_plan_make(&pl, m, &base, &err) == 0, "%s",
+	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
 		      err.text);
 	ck_assert(!pl.smt);
 	ck_assert_int_eq(pl.n, 2);
@@ -125,11 +125,11 @@ START_TEST(test_plan_one_socket_no_smt)
 	/* run 6: both threads on one PU */
 	ck_assert_int_eq(pl.n_pus[PR6], 2);
 	ck_assert_int_eq(pl.pus[PR6][0], pl.pus[PR6][1]);
-	profile_plan_release(&pl);
+	fit_plan_release(&pl);
 	machine_free(m);
 
 	m = described("pack:1 core:1 pu:2");
-	ck_assert(profile_plan_make(&pl, m, &base, &err) < 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) < 0);
 	ck_assert_ptr_nonnull(strstr(err.text, "two cores"));
 	machine_free(m);
 }
@@ -156,14 +156,14 @@ static const struct hidden hidden_rows[] = {
 };
 
 /* The times of the six runs of a workload with hidden parameters h. */
-static void times_of(const struct profile_plan *pl,
+static void times_of(const struct fit_plan *pl,
 		     const struct model_params *h, double corun, double *t)
 {
 	int x;
 
-	for (x = 0; x < PROFILE_RUNS; x++)
+	for (x = 0; x < FIT_RUNS; x++)
 		t[x] = pl->made[x] ?
-			profile_model_time(pl, h, x, x == PR4 || x == PR5 ?
+			fit_model_time(pl, h, x, x == PR4 || x == PR5 ?
 					   corun : 1, NULL, NULL) : NAN;
 }
 
@@ -184,18 +184,18 @@ START_TEST(test_solve_exact)
 	const struct hidden *r = &hidden_rows[_i];
 	struct pandia_machine *m = machine_of(r->machine);
 	struct model_params h, base;
-	struct profile_plan pl;
-	struct profile_solution s;
+	struct fit_plan pl;
+	struct fit_solution s;
 	struct pandia_error err;
-	double t[PROFILE_RUNS];
+	double t[FIT_RUNS];
 
 	hidden_params(r, &h);
 	base = h;
-	ck_assert(profile_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	times_of(&pl, &h, r->corun, t);
 	ck_assert_msg(fabs(t[PR1] - 10) < 1e-9, "row %d: t1 %g", r->line,
 		      t[PR1]);
-	profile_solve(&pl, &base, t, PROFILE_SOLVE_FIT, &s);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
 	ck_assert_msg(fabs(s.p - r->p) < 1e-6, "row %d: p %g, not %g",
 		      r->line, s.p, r->p);
 	/* section 4.2: without contention the closed form is exact */
@@ -223,8 +223,8 @@ START_TEST(test_solve_exact)
 	/* no SMT: time-sharing measured instead, and said so */
 	if (!pl.smt)
 		ck_assert_ptr_nonnull(strstr(s.b_status, "no SMT"));
-	profile_solution_release(&s);
-	profile_plan_release(&pl);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
 	machine_free(m);
 }
 END_TEST
@@ -259,19 +259,19 @@ START_TEST(test_solve_noise)
 	const struct hidden *r = &hidden_rows[0];
 	struct pandia_machine *m = machine_of(r->machine);
 	struct model_params h, base;
-	struct profile_plan pl;
-	struct profile_solution s;
+	struct fit_plan pl;
+	struct fit_solution s;
 	struct pandia_error err;
-	double t[PROFILE_RUNS], med[PROFILE_RUNS], delta[PROFILE_RUNS];
+	double t[FIT_RUNS], med[FIT_RUNS], delta[FIT_RUNS];
 	double rep[15], unc[4];
 	uint64_t st = 42 + (uint64_t)_i;
 	int x, k;
 
 	hidden_params(r, &h);
 	base = h;
-	ck_assert(profile_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	times_of(&pl, &h, r->corun, t);
-	for (x = 0; x < PROFILE_RUNS; x++) {
+	for (x = 0; x < FIT_RUNS; x++) {
 		double lo = INFINITY, hi = -INFINITY;
 
 		for (k = 0; k < 15; k++) {
@@ -282,18 +282,18 @@ START_TEST(test_solve_noise)
 		med[x] = median_of(rep, 15);
 		delta[x] = (hi - lo) / 2;
 	}
-	profile_solve(&pl, &base, med, PROFILE_SOLVE_FIT, &s);
+	fit_solve(&pl, &base, med, FIT_MODEL, &s);
 	ck_assert_msg(fabs(s.p - r->p) <= 0.02, "seed %d: p %g", _i, s.p);
 	ck_assert_msg(close_enough(s.o_s, r->o_s), "seed %d: o_s %g", _i,
 		      s.o_s);
 	ck_assert_msg(close_enough(s.l, r->l), "seed %d: l %g", _i, s.l);
 	ck_assert_msg(close_enough(s.b, r->b), "seed %d: b %g", _i, s.b);
-	profile_uncertainty(&pl, &base, med, delta, PROFILE_SOLVE_FIT, unc);
+	fit_uncertainty(&pl, &base, med, delta, FIT_MODEL, unc);
 	for (k = 0; k < 4; k++)
 		ck_assert_msg(unc[k] > 0 && unc[k] < 0.2, "seed %d: "
 			      "uncertainty %d is %g", _i, k, unc[k]);
-	profile_solution_release(&s);
-	profile_plan_release(&pl);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
 	machine_free(m);
 }
 END_TEST
@@ -304,16 +304,16 @@ START_TEST(test_closed_forms)
 	const struct hidden *r = &hidden_rows[0];
 	struct pandia_machine *m = machine_of(r->machine);
 	struct model_params h, base;
-	struct profile_plan pl;
-	struct profile_solution s;
+	struct fit_plan pl;
+	struct fit_solution s;
 	struct pandia_error err;
-	double t[PROFILE_RUNS];
+	double t[FIT_RUNS];
 
 	hidden_params(r, &h);
 	base = h;
-	ck_assert(profile_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	times_of(&pl, &h, r->corun, t);
-	profile_solve(&pl, &base, t, PROFILE_SOLVE_PAPER, &s);
+	fit_solve(&pl, &base, t, FIT_PAPER, &s);
 	ck_assert(fabs(s.p - r->p) < 1e-6);
 	ck_assert(fabs(s.b - r->b) < 1e-6);
 	/*
@@ -325,8 +325,8 @@ START_TEST(test_closed_forms)
 		      "paper o_s %g", s.o_s);
 	/* section 4.4's extremes are close to the model's for p near 1 */
 	ck_assert_msg(fabs(s.l - r->l) < 0.1, "paper l %g", s.l);
-	profile_solution_release(&s);
-	profile_plan_release(&pl);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
 	machine_free(m);
 }
 END_TEST
@@ -335,39 +335,39 @@ START_TEST(test_solve_edges)
 {
 	struct pandia_machine *m = described("pack:1 core:2 pu:1");
 	struct model_params base = { .t1 = 1 };
-	struct profile_plan pl;
-	struct profile_solution s;
+	struct fit_plan pl;
+	struct fit_solution s;
 	struct pandia_error err;
-	double t[PROFILE_RUNS] = { 1, 1.05, NAN, 1.05, 1.05, 2 };
-	double d[PROFILE_RUNS] = { 0 }, unc[4];
+	double t[FIT_RUNS] = { 1, 1.05, NAN, 1.05, 1.05, 2 };
+	double d[FIT_RUNS] = { 0 }, unc[4];
 
-	ck_assert(profile_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	/* no faster with two threads: p = 0, and nothing to tell l by */
-	profile_solve(&pl, &base, t, PROFILE_SOLVE_FIT, &s);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
 	ck_assert(s.p == 0);
 	ck_assert_ptr_nonnull(strstr(s.p_status, "p = 0"));
 	ck_assert(!s.have_l);
 	ck_assert_ptr_nonnull(strstr(s.l_status, "not measured"));
-	profile_solution_release(&s);
+	fit_solution_release(&s);
 	/* twice as fast: p = 1; run 5 as slow as run 4: l = 0 */
 	t[PR2] = 0.5;
 	t[PR4] = 1.0;
 	t[PR5] = 1.0;
 	t[PR6] = 1.0;
-	profile_solve(&pl, &base, t, PROFILE_SOLVE_FIT, &s);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
 	ck_assert(fabs(s.p - 1) < 1e-9);
 	ck_assert(s.have_l && s.l < 1e-6);
 	/* superlinear: clamped with a status */
 	t[PR2] = 0.4;
-	profile_solution_release(&s);
-	profile_solve(&pl, &base, t, PROFILE_SOLVE_FIT, &s);
+	fit_solution_release(&s);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
 	ck_assert(s.p == 1);
 	ck_assert_ptr_nonnull(strstr(s.p_status, "p = 1"));
-	profile_solution_release(&s);
+	fit_solution_release(&s);
 	/* no spread: no stated uncertainty */
-	profile_uncertainty(&pl, &base, t, d, PROFILE_SOLVE_FIT, unc);
+	fit_uncertainty(&pl, &base, t, d, FIT_MODEL, unc);
 	ck_assert(unc[0] < 0 && unc[3] < 0);
-	profile_plan_release(&pl);
+	fit_plan_release(&pl);
 	machine_free(m);
 }
 END_TEST

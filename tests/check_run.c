@@ -4,6 +4,7 @@
  * small commands.
  */
 #include <check.h>
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -86,16 +87,23 @@ static const struct {
 	{ __LINE__, "{", "{" },
 	{ __LINE__, "{threads", "{threads" },
 	{ __LINE__, "{cmd}", "{cmd}" },		/* no command: left */
+	{ __LINE__, "-n {size} -t {threads}", "-n 2500 -t 3" },
+	{ __LINE__, "--maps {numa_maps}", "--maps /tmp/m" },
 	{ __LINE__, "", "" },
 };
 
 START_TEST(test_subst)
 {
-	struct run_vars v = { "1,0,1", 3, "0", "cpu", NULL };
+	struct run_vars v = { "1,0,1", 3, "0", "cpu", NULL, "2500", "/tmp/m" };
 	char *s = run_subst(subst_rows[_i].in, &v);
 
 	ck_assert_msg(!strcmp(s, subst_rows[_i].out), "line %d: '%s'",
 		      subst_rows[_i].line, s);
+	free(s);
+	/* no size: {size} is left as it is */
+	v.size = NULL;
+	s = run_subst("{size}", &v);
+	ck_assert_str_eq(s, "{size}");
 	free(s);
 }
 END_TEST
@@ -370,6 +378,120 @@ START_TEST(test_run_template)
 }
 END_TEST
 
+/* ---- workers and helpers ------------------------------------------ */
+
+/*
+ * Threads as "CPU START END ROUTINE" separated by ';' (CPU "-" for not
+ * known, ROUTINE "-" for none); WANT one character per thread, 1 for a
+ * worker.
+ */
+static const struct {
+	int line;
+	int n_pus;
+	double wall;
+	const char *threads;
+	const char *want;
+} classify_rows[] = {
+	/* zstd -T2: main and two I/O threads beside the two compressors */
+	{ __LINE__, 2, 0.09, "0.040 0 0.09 main; 0.003 0 0.08 pool;"
+	  "0.011 0 0.08 pool; 0.056 0 0.08 pool; 0.045 0 0.08 pool",
+	  "00011" },
+	/* xz -T2: main reads and writes */
+	{ __LINE__, 2, 0.21, "0.011 0 0.21 main; 0.205 0 0.21 w;"
+	  "0.162 0 0.21 w", "011" },
+	/* nothing busy (threads that sleep): every thread a worker */
+	{ __LINE__, 2, 0.3, "0.0002 0 0.3 main; 0.0001 0 0.3 a;"
+	  "0.0001 0 0.3 a", "111" },
+	/* a team of two per phase: all eight workers, main waits */
+	{ __LINE__, 2, 0.25, "0.001 0 0.25 main; 0.06 0 0.06 b; 0.06 0 0.06 b;"
+	  "0.06 0.06 0.12 b; 0.06 0.06 0.12 b; 0.06 0.12 0.18 b;"
+	  "0.06 0.12 0.18 b; 0.06 0.18 0.24 b; 0.06 0.18 0.24 b",
+	  "011111111" },
+	/* four alike, two PUs: all workers (the list wraps around) */
+	{ __LINE__, 2, 1, "0.5 0 1 f; 0.45 0 1 f; 0.5 0 1 f; 0.48 0 1 f",
+	  "1111" },
+	/* four busy of different roles, two PUs: the two busiest */
+	{ __LINE__, 2, 1, "0.4 0 1 a; 0.5 0 1 b; 0.45 0 1 c; 0.3 0 1 d",
+	  "0110" },
+	/* OpenMP: main works with the team */
+	{ __LINE__, 2, 0.1, "0.1 0 0.1 main; 0.1 0 0.1 gomp", "11" },
+	/* a thread under a quarter of the busiest: a helper */
+	{ __LINE__, 4, 1, "0.9 0 1 main; 0.2 0 1 log", "10" },
+	/* no CPU time known (static binary, no schedstat): all workers */
+	{ __LINE__, 2, 1, "- 0 1 -; - 0 1 -", "11" },
+};
+
+START_TEST(test_classify)
+{
+	struct run_thread t[16];
+	char *dup = xstrdup(classify_rows[_i].threads), *save, *tok;
+	char got[17];
+	int n = 0, i, m;
+
+	for (tok = strtok_r(dup, ";", &save); tok;
+	     tok = strtok_r(NULL, ";", &save)) {
+		char cpu[32], routine[32];
+
+		memset(&t[n], 0, sizeof(t[n]));
+		ck_assert(sscanf(tok, "%31s %lf %lf %31s", cpu, &t[n].start,
+				 &t[n].end, routine) == 4);
+		t[n].cpu_time = strcmp(cpu, "-") ? atof(cpu) : NAN;
+		t[n].routine = strcmp(routine, "-") ? xstrdup(routine) : NULL;
+		t[n].index = n;
+		n++;
+	}
+	m = run_classify(t, n, classify_rows[_i].n_pus,
+			 classify_rows[_i].wall);
+	for (i = 0; i < n; i++) {
+		got[i] = t[i].worker ? '1' : '0';
+		free(t[i].routine);
+	}
+	got[n] = '\0';
+	ck_assert_msg(!strcmp(got, classify_rows[_i].want),
+		      "line %d: workers %s, want %s", classify_rows[_i].line,
+		      got, classify_rows[_i].want);
+	for (i = 0; i < n; i++)
+		m -= got[i] == '1';
+	ck_assert_msg(m == 0, "line %d: the count returned is off by %d",
+		      classify_rows[_i].line, m);
+	free(dup);
+}
+END_TEST
+
+START_TEST(test_helper_roles)
+{
+	struct run_thread t[5];
+	char *h;
+	int i;
+
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < 5; i++)
+		t[i].index = i;
+	/* sh (a helper), two zstd processes: main helper, thread 1 a
+	   worker in one and a helper in the other, thread 2 a helper */
+	t[0].program = "dash";
+	t[0].local = 0;
+	t[1].program = "zstd";
+	t[1].local = 0;
+	t[2].program = "zstd";
+	t[2].local = 1;
+	t[2].worker = true;
+	t[3].program = "zstd";
+	t[3].local = 1;
+	t[4].program = "zstd";
+	t[4].local = 0;
+	h = run_helper_roles(t, 5);
+	ck_assert_str_eq(h, "dash/0\nzstd/0\n");
+	free(h);
+	/* a thread the library did not see has no role */
+	t[0].index = -1;
+	t[1].worker = t[4].worker = true;
+	h = run_helper_roles(t, 5);
+	ck_assert_str_eq(h, "");
+	free(h);
+}
+END_TEST
+
 /* the shim pins the main thread: needs libpandia-pin.so, built by make */
 START_TEST(test_run_shim)
 {
@@ -405,11 +527,93 @@ START_TEST(test_run_shim)
 	ck_assert_int_eq(r.threads_created, 0);
 	ck_assert_int_eq(r.n_threads, 1);
 	ck_assert_str_eq(r.threads[0].allowed, want);
-	ck_assert_int_eq(r.threads[0].planned, pu);
+	ck_assert_int_eq(r.threads[0].cpu, pu);
 	ck_assert_int_eq(r.misplaced, 0);
 	run_result_release(&r);
 	free(shim);
 	free(dir);
+}
+END_TEST
+
+/* Children of this process now (zombies too), into *out. */
+static int list_children_count(pid_t **out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	*out = NULL;
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512], *p;
+		int ppid;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+		    ppid == getpid()) {
+			*out = realloc(*out, sizeof(pid_t) * (size_t)(n + 1));
+			(*out)[n++] = atoi(e->d_name);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * A co-running command runs all along: started again each time it ends
+ * while the command runs, stopped with it; one that fails fails the run.
+ */
+START_TEST(test_run_corun)
+{
+	char *co_ok[] = { "sh", "-c", "sleep 0.05", NULL };
+	char *co_bad[] = { "sh", "-c", "exit 4", NULL };
+	char *co_none[] = { "pandia-no-such-command", NULL };
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	pid_t *kids;
+	int n;
+
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	o.warmup = false;
+	o.corun_argv = co_ok;
+	o.corun_cpus = cpu0;
+	o.n_corun_cpus = 1;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, args("sleep", "0.5", NULL), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_msg(r.corun_restarts >= 3, "restarts %d", r.corun_restarts);
+	ck_assert_int_eq(r.leftovers, 0);
+	run_result_release(&r);
+	/* nothing of it is left */
+	n = list_children_count(&kids);
+	ck_assert_int_eq(n, 0);
+	free(kids);
+
+	o.corun_argv = co_bad;
+	run_result_init(&r);
+	ck_assert_int_eq(run_execute(&o, args("sleep", "0.3", NULL), &r,
+				     &err), -1);
+	ck_assert_msg(strstr(err.text, "the co-running command failed "
+			     "(status 4): sh -c 'exit 4'"), "%s", err.text);
+	run_result_release(&r);
+
+	o.corun_argv = co_none;
+	run_result_init(&r);
+	ck_assert_int_eq(run_execute(&o, args("sleep", "0.3", NULL), &r,
+				     &err), -1);
+	ck_assert_msg(strstr(err.text, "cannot run the co-running command "
+			     "'pandia-no-such-command'"), "%s", err.text);
+	run_result_release(&r);
 }
 END_TEST
 
@@ -461,8 +665,12 @@ int main(void)
 	tcase_add_test(tc, test_run_timeout);
 	tcase_add_test(tc, test_run_env_time_from);
 	tcase_add_test(tc, test_run_template);
+	tcase_add_loop_test(tc, test_classify, 0,
+			    (int)ARRAY_SIZE(classify_rows));
+	tcase_add_test(tc, test_helper_roles);
 	tcase_add_test(tc, test_run_shim);
 	tcase_add_test(tc, test_run_refused);
+	tcase_add_test(tc, test_run_corun);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -21,7 +21,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
-#include "predictor/model.h"
+#include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
 #include "predictor/validate.h"
@@ -273,7 +273,7 @@ struct ranked_space {
 static void ranked_space_make(struct ranked_space *rs)
 {
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
-	struct rank_opts ro = { 0, RANK_DEFAULT_MAX, 1 };
+	struct rank_opts ro = { 0, RANK_DEFAULT_MAX, 1, NULL, NULL, NAN };
 	struct pandia_error err;
 
 	rs->m = machine_of("Package:2 [NUMANode(memory=1073741824)] "
@@ -405,7 +405,7 @@ START_TEST(test_omp_bind)
 {
 	int places[8] = { 10, 11, 12, 13, 14, 15, 16, 17 }, out[8], i;
 
-	validate_omp_bind(places, bind_rows[_i].p, bind_rows[_i].n,
+	defaults_omp_bind(places, bind_rows[_i].p, bind_rows[_i].n,
 			  bind_rows[_i].spread, out);
 	for (i = 0; i < bind_rows[_i].n; i++)
 		ck_assert_msg(out[i] == 10 + bind_rows[_i].want[i],
@@ -452,20 +452,20 @@ START_TEST(test_orders)
 	int v[8], i, n;
 
 	ck_assert_int_eq(m->n_pus, order_rows[_i].n);
-	n = validate_omp_places(m, v);
+	n = defaults_omp_places(m, v);
 	ck_assert_int_eq(n, m->n_pus);
 	for (i = 0; i < n; i++)
 		ck_assert_msg(m->pus[v[i]].os_index ==
 			      order_rows[_i].places[i], "line %d: place %d "
 			      "is PU %d", order_rows[_i].line, i,
 			      m->pus[v[i]].os_index);
-	validate_sweep_order(m, false, v);
+	defaults_sweep_order(m, false, v);
 	for (i = 0; i < n; i++)
 		ck_assert_msg(m->pus[v[i]].os_index ==
 			      order_rows[_i].packed[i], "line %d: packed %d "
 			      "is PU %d", order_rows[_i].line, i,
 			      m->pus[v[i]].os_index);
-	validate_sweep_order(m, true, v);
+	defaults_sweep_order(m, true, v);
 	for (i = 0; i < n; i++)
 		ck_assert_msg(m->pus[v[i]].os_index ==
 			      order_rows[_i].spread[i], "line %d: spread %d "
@@ -665,8 +665,9 @@ END_TEST
 START_TEST(test_figure_order)
 {
 	struct ranked_space rs;
-	struct model md;
+	struct pandia_error err;
 	struct vset vs;
+	void *st;
 	int a[3], order[8], i;
 
 	ranked_space_make(&rs);
@@ -683,9 +684,10 @@ START_TEST(test_figure_order)
 	vset_add(&vs, a, 2, false, 0);		/* row 3: unpinned */
 	a[1] = pu(rs.m, 1);
 	vset_add(&vs, a, 2, true, 0);		/* row 4: one core */
-	model_init(&md, rs.sp, &rs.prm);
-	vset_predict(&vs, &md);
-	model_release(&md);
+	st = model_pandia_open_params(rs.m, &rs.prm, NULL, &err);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_int_eq(vset_predict(&vs, &model_pandia, st, &err), 0);
+	model_pandia.close(st);
 	vset_figure_order(&vs, order);
 	/* 1 thread; 2 on two cores; 2 on one core; 3; unpinned last */
 	ck_assert_int_eq(order[0], 1);

@@ -31,7 +31,12 @@ static char *error_line(const struct pandia_error *err)
 }
 
 /* Saved text, loaded and saved again, is the same bytes. */
-static const char *const round_trip_files[] = { FULL, PAPER };
+static const char *const round_trip_files[] = {
+	FULL, PAPER,
+	/* memory "spread", memory_found, model.o_s_form and b_form: a
+	   profile of tests/data/mechsim/comm.sim on the X5-2 */
+	"tests/data/workloads/mechsim-comm.json",
+};
 
 START_TEST(test_round_trip)
 {
@@ -170,6 +175,39 @@ START_TEST(test_save_atomic)
 END_TEST
 
 /* A workload built in memory, as the profiler will, saves and loads. */
+/*
+ * A description with only other models' parameters ("models", no
+ * "model": pandia profile --model mva writes it) is valid, and is
+ * written back without a "model" object.
+ */
+START_TEST(test_models_only)
+{
+	static const char text[] =
+		"{\"schema\": \"pandia-workload/1\",\n"
+		" \"runs\": [{\"id\": \"run1\", \"cpus\": \"0\", "
+		"\"times\": [2.5]}],\n"
+		" \"models\": {\"mva\": {\"cpu_demand\": 2, "
+		"\"mem_demand\": 0.5}}}\n";
+	struct pandia_workload *w, *w2;
+	struct pandia_error err;
+	char *out;
+
+	w = workload_parse(text, "m.json", &err);
+	ck_assert_msg(w != NULL, "%s", err.text);
+	ck_assert(!w->t1.known);
+	ck_assert_int_eq(workload_check(w, &err), 0);
+	out = workload_to_string(w);
+	ck_assert_ptr_null(strstr(out, "\"model\":"));
+	ck_assert_ptr_nonnull(strstr(out, "\"models\":"));
+	w2 = workload_parse(out, "again.json", &err);
+	ck_assert_msg(w2 != NULL, "%s", err.text);
+	ck_assert_ptr_nonnull(json_object_get(w2->models, "mva"));
+	workload_free(w2);
+	free(out);
+	workload_free(w);
+}
+END_TEST
+
 START_TEST(test_build_in_memory)
 {
 	struct pandia_workload *w = workload_new(), *w2;
@@ -211,6 +249,7 @@ static const struct mem_row {
 } mem_rows[] = {
 	{ __LINE__, "local", 1, MEM_LOCAL, -1 },
 	{ __LINE__, "interleave", 1, MEM_INTERLEAVE, -1 },
+	{ __LINE__, "spread", 1, MEM_SPREAD, -1 },
 	{ __LINE__, "node:0", 1, MEM_NODE, 0 },
 	{ __LINE__, "node:17", 1, MEM_NODE, 17 },
 	{ __LINE__, "node:", 0, 0, 0 },
@@ -339,6 +378,7 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_save_atomic);
 	tcase_add_test(tc, test_build_in_memory);
+	tcase_add_test(tc, test_models_only);
 	tcase_add_loop_test(tc, test_mempolicy, 0, ARRAY_SIZE(mem_rows));
 	tcase_add_loop_test(tc, test_resource_names, 0,
 			    ARRAY_SIZE(res_rows));

@@ -19,17 +19,30 @@ grep -q '"schema": "pandia-machine/1"' "$T/s.json" || fail "schema"
 grep -q '"peak_rate": ' "$T/s.json" || fail "core.peak_rate"
 grep -q '"per_core_bw": ' "$T/s.json" || fail "per_core_bw"
 
+# --topology alone: no CPU model in a synthetic string, so the figures
+# are unknown, written as such and said so
+HOME="$T/home" XDG_DATA_HOME= "$P" machine --topology 'pack:2 core:2 pu:1' \
+	>"$T/alone.json" 2>"$T/err" || fail "--topology alone"
+grep -q 'every bandwidth are unknown' "$T/err" || fail "says unknown"
+grep -q '"peak_rate": null' "$T/alone.json" || fail "peak_rate null"
+"$P" machine --show "$T/alone.json" | grep -q 'core rate *unknown' ||
+	fail "--show of unknown figures"
+# the example of --help, with the shipped assume files
+for a in machines/*.assume.json; do
+	"$P" machine --topology 'pack:2 core:18 pu:2' --assume "$a" \
+		>/dev/null 2>"$T/err" || { cat "$T/err"; fail "--help example $a"; }
+done
+
 # usage errors: exit 2
-"$P" machine --topology 'pack:2 core:2' 2>"$T/err"
-[ $? -eq 2 ] || fail "--topology without --assume: exit 2"
-grep -q 'needs --assume' "$T/err" || fail "message for missing --assume"
+"$P" machine --assume tests/data/assume-full.json --quick 2>"$T/err"
+[ $? -eq 2 ] || fail "--assume with --quick: exit 2"
 
 # a bad --assume file: file, line, column, field
 printf '{"schema": "pandia-assume/1",\n "core": {"peak_rate": -3},\n "links": {}}\n' >"$T/bad.json"
 "$P" machine --topology 'pack:1 core:2 pu:1' --assume "$T/bad.json" \
 	-o "$T/never.json" 2>"$T/err"
 [ $? -eq 1 ] || fail "bad assume: exit 1"
-grep -q "bad.json:2:24: core.peak_rate: must be positive, got -3" "$T/err" ||
+grep -q "bad.json:2:24: core.peak_rate: must be positive (at least 1), got -3" "$T/err" ||
 	{ cat "$T/err"; fail "bad assume message"; }
 [ ! -e "$T/never.json" ] || fail "a file was written despite the error"
 

@@ -5,7 +5,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$P" --version | grep -Eq '^pandia [0-9]+\.[0-9]+' || fail "--version"
 "$P" --help | grep -q 'commands:' || fail "--help"
-for c in machine run profile predict validate; do
+for c in machine run profile predict validate extrapolate cpus explain; do
 	a=$("$P" help "$c") || fail "help $c"
 	b=$("$P" "$c" --help) || fail "$c --help"
 	[ "$a" = "$b" ] || fail "'help $c' and '$c --help' differ"

@@ -33,9 +33,19 @@ grep -q 'empty PU list' "$T/err" || fail "empty placement message"
 [ $? -eq 2 ] || fail "malformed placement: exit 2"
 
 # usage
-"$P" predict -w $W >"$T/out" 2>"$T/err"
-[ $? -eq 2 ] || fail "no -m: exit 2"
-grep -q -- '-m MACHINE is required' "$T/err" || fail "-m message"
+# no -m and no description of this host: how to make one
+HOME="$T/home" XDG_DATA_HOME= "$P" predict -w $W >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "no -m: exit 1"
+grep -q "no description of this host.*pandia machine" "$T/err" ||
+	fail "-m message"
+# a name that is nowhere: where it was looked for
+HOME="$T/home" XDG_DATA_HOME= "$P" predict -m nosuch -w $W >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "-m nosuch: exit 1"
+grep -q "no machine description 'nosuch'.*$T/home/.local/share/pandia/machines/nosuch.json" \
+	"$T/err" || fail "-m nosuch message"
+# a shipped machine by its name
+"$P" predict -m paper-figure3 -w $W --top 1 >"$T/out" 2>"$T/err" ||
+	fail "-m paper-figure3"
 "$P" predict -m $M -w $W --trace >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] || fail "--trace alone: exit 2"
 "$P" predict -m $M -w $W --memory far >"$T/out" 2>"$T/err"
@@ -54,5 +64,5 @@ grep -q '04-p-above-one.json:24:10: model.p: must be between 0 and 1' \
 "$P" predict --help >"$T/h1" || fail "--help"
 "$P" help predict >"$T/h2" || fail "help predict"
 cmp -s "$T/h1" "$T/h2" || fail "--help and help differ"
-grep -q '^usage: pandia predict -m MACHINE -w WORKLOAD' "$T/h1" || fail "usage"
+grep -q '^usage: pandia predict \[-m MACHINE\] -w WORKLOAD' "$T/h1" || fail "usage"
 echo ok

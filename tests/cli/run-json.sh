@@ -15,7 +15,15 @@ n=$(sed -n '/"times": \[/,/\]/p' "$T/j" | grep -c '^ *[0-9]')
 [ "$n" -eq 3 ] || fail "times: $n entries, expected 3"
 sed -n '/"cpus": \[/,/\]/p' "$T/j" | tr -d ' \n' |
 	grep -q '"cpus":\[1,0\]' || fail "cpus [1,0]"
-grep -q '"threads": 2' "$T/j" || fail "threads"
+grep -q '"pin": "workers"' "$T/j" || fail "pin: workers by default"
+# the accounting: one object per thread, sleep's main thread
+sed -n '/^  "threads": \[/,/^  \]/p' "$T/j" | tr -d ' \n' >"$T/th"
+for f in '"pid":' '"tid":' '"index":0' '"cpu":1' '"start":0' '"end":' \
+	'"cpu_time":' '"runqueue_wait":' '"blocked":{"mutex":' \
+	'"condition":' '"barrier":' '"join":' '"semaphore":' '"other":' \
+	'"worker":true'; do
+	grep -q "$f" "$T/th" || { cat "$T/th"; fail "threads[]: no $f"; }
+done
 grep -q '"spec": "cpu@1"' "$T/j" || fail "stressor spec"
 grep -q '"unit": "ops/s"' "$T/j" || fail "stressor unit"
 r=$(sed -n '/"stressors"/,$p' "$T/j" | sed -n 's/^ *"median": *\([0-9.eE+]*\).*/\1/p' | head -n 1)

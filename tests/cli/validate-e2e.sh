@@ -103,8 +103,10 @@ grep -q " pick" "$T/stdout" || fail "dry run: no pick"
 	2>"$T/stderr"
 [ $? -eq 2 ] || fail "-p some: not a usage error"
 grep -q "all, sample:N or top:K" "$T/stderr" || fail "-p some: message"
-"$P" validate -w "$T/compute.json" -- true 2>/dev/null
-[ $? -eq 2 ] || fail "no -m: not a usage error"
+HOME="$T/home" XDG_DATA_HOME= "$P" validate -w "$T/compute.json" -- true \
+	2>"$T/stderr"
+[ $? -eq 1 ] || fail "no -m and no description of this host: not refused"
+grep -q "no description of this host" "$T/stderr" || fail "no -m: message"
 # the workload's machine is checked: refused without --force here
 "$P" validate -m "$T/m.json" -w "$T/compute.json" -- true 2>"$T/stderr"
 [ $? -eq 1 ] || fail "another host: not refused"

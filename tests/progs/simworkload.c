@@ -2,7 +2,7 @@
  * simworkload.c - a simulated workload for profiling machines we do not
  * have: given a machine description, hidden true parameters (a
  * pandia-workload/1 file), a placement and co-run stressors, print
- * "time: SECONDS", the time the model (predictor/model.h) predicts for
+ * "time: SECONDS", the time the model (predictor/pandia/model.h) predicts for
  * them, times optional multiplicative noise.  Run it through
  * 'pandia profile --runner' (tests/cli/profile-sim.sh):
  *
@@ -53,8 +53,8 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
-#include "predictor/model.h"
-#include "predictor/partial.h"
+#include "predictor/pandia/model.h"
+#include "predictor/pandia/fit.h"
 #include "predictor/space.h"
 
 static const char usage[] =
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	struct pandia_machine *m;
 	struct pandia_workload *w;
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
-	struct model_params prm;
+	struct model_params prm = { 0 };
 	struct space *sp;
 	struct model md;
 	int *pus, n, *spus, ns, *cnt, i, j, kmax = 1, c;

@@ -1,0 +1,619 @@
+/*
+ * cpuexpr.c - likwid-pin domains and expressions, hwloc locations,
+ * hex masks and plain lists as OS PU lists (see cpuexpr.h).
+ *
+ * Everything here works on struct pandia_machine, so an expression
+ * means the same on a described machine as on this host: hwloc's
+ * logical order is the order of cores[] (hwloc's own, as topology.c
+ * reads it) and, inside a core, of its PUs.
+ */
+#include "common/cpuexpr.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cpulist.h"
+#include "common/util.h"
+
+struct ilist {
+	int *v;
+	int n, cap;
+};
+
+static void ipush(struct ilist *l, int x)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, sizeof(*l->v) * (size_t)l->cap);
+	}
+	l->v[l->n++] = x;
+}
+
+bool cpuexpr_needs_machine(const char *expr)
+{
+	return expr && strchr(expr, ':');
+}
+
+/* ---- the machine's objects as sets of cores -------------------- */
+
+enum otype { O_MACHINE, O_SOCKET, O_NUMA, O_L1, O_L2, O_L3, O_CORE, O_PU };
+
+static const struct {
+	const char *name;
+	enum otype type;
+} type_names[] = {
+	{ "machine", O_MACHINE }, { "socket", O_SOCKET },
+	{ "package", O_SOCKET }, { "pack", O_SOCKET },
+	{ "numa", O_NUMA }, { "node", O_NUMA }, { "numanode", O_NUMA },
+	{ "l1", O_L1 }, { "l1d", O_L1 }, { "l1cache", O_L1 },
+	{ "l1dcache", O_L1 }, { "l2", O_L2 }, { "l2cache", O_L2 },
+	{ "l3", O_L3 }, { "l3cache", O_L3 }, { "core", O_CORE },
+	{ "pu", O_PU },
+};
+
+static int type_of(const char *s, size_t len)
+{
+	size_t i, k;
+	char low[16];
+
+	if (len >= sizeof(low))
+		return -1;
+	for (k = 0; k < len; k++)
+		low[k] = (char)tolower((unsigned char)s[k]);
+	low[len] = '\0';
+	for (i = 0; i < ARRAY_SIZE(type_names); i++)
+		if (!strcmp(low, type_names[i].name))
+			return (int)type_names[i].type;
+	return -1;
+}
+
+/*
+ * The objects of TYPE, in logical order, each as a flag per core
+ * (objs[i * n_cores + c]); for O_PU, object i is the i-th PU in
+ * logical order and *pu_of maps it to its pus[] index.  Returns the
+ * count.
+ */
+static int objects(const struct pandia_machine *m, enum otype type,
+		   char **objs, int **pu_of)
+{
+	int nc = m->n_cores, n = 0, i, j, k;
+	char *o = NULL;
+
+	*pu_of = NULL;
+	switch (type) {
+	case O_MACHINE:
+		n = 1;
+		o = xcalloc((size_t)nc + 1, 1);
+		memset(o, 1, (size_t)nc);
+		break;
+	case O_SOCKET:
+		n = m->n_sockets;
+		o = xcalloc((size_t)(n * nc) + 1, 1);
+		for (i = 0; i < nc; i++)
+			o[m->cores[i].socket * nc + i] = 1;
+		break;
+	case O_NUMA:
+		n = m->n_numa;
+		o = xcalloc((size_t)(n * nc) + 1, 1);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < m->numa[i].n_cores; j++)
+				o[i * nc + m->numa[i].cores[j]] = 1;
+		break;
+	case O_L1:
+	case O_L2:
+	case O_L3:
+		o = xcalloc((size_t)(m->n_caches * nc) + 1, 1);
+		for (i = 0; i < m->n_caches; i++) {
+			if (m->caches[i].level != (int)(type - O_L1) + 1)
+				continue;
+			for (j = 0; j < m->caches[i].n_cores; j++)
+				o[n * nc + m->caches[i].cores[j]] = 1;
+			n++;
+		}
+		break;
+	case O_CORE:
+		n = nc;
+		o = xcalloc((size_t)(n * nc) + 1, 1);
+		for (i = 0; i < nc; i++)
+			o[i * nc + i] = 1;
+		break;
+	case O_PU:
+		n = m->n_pus;
+		o = xcalloc((size_t)(n * nc) + 1, 1);
+		*pu_of = xcalloc((size_t)n + 1, sizeof(int));
+		for (i = 0, k = 0; i < nc; i++)
+			for (j = 0; j < m->cores[i].n_pus && k < n; j++, k++) {
+				o[k * nc + i] = 1;
+				(*pu_of)[k] = m->cores[i].pus[j];
+			}
+		n = k;
+		break;
+	}
+	*objs = o;
+	return n;
+}
+
+/* ---- likwid-pin ------------------------------------------------- */
+
+/*
+ * The PUs (pus[] indexes) of the cores flagged in CORES: physical
+ * cores first (likwid-pin's numbering), or each core's PUs together
+ * (COMPACT, for E: expressions).
+ */
+static void domain_pus(const struct pandia_machine *m, const char *cores,
+		       bool compact, struct ilist *out)
+{
+	int i, k, smt = 0;
+
+	for (i = 0; i < m->n_cores; i++)
+		if (cores[i] && m->cores[i].n_pus > smt)
+			smt = m->cores[i].n_pus;
+	if (compact) {
+		for (i = 0; i < m->n_cores; i++)
+			for (k = 0; cores[i] && k < m->cores[i].n_pus; k++)
+				ipush(out, m->cores[i].pus[k]);
+		return;
+	}
+	for (k = 0; k < smt; k++)
+		for (i = 0; i < m->n_cores; i++)
+			if (cores[i] && k < m->cores[i].n_pus)
+				ipush(out, m->cores[i].pus[k]);
+}
+
+/* The objects of likwid domain letter L ('N', 'S', 'M', 'C', 'D'). */
+static int likwid_kind(const struct pandia_machine *m, char l, char **objs)
+{
+	int *unused = NULL, n, t;
+
+	switch (toupper((unsigned char)l)) {
+	case 'N':
+		t = O_MACHINE;
+		break;
+	case 'S':
+	case 'D':
+		t = O_SOCKET;
+		break;
+	case 'M':
+		t = O_NUMA;
+		break;
+	case 'C':
+		/* the last-level cache: L3, else L2 */
+		n = objects(m, O_L3, objs, &unused);
+		if (n > 0)
+			return n;
+		free(*objs);
+		t = O_L2;
+		break;
+	default:
+		return -1;
+	}
+	n = objects(m, (enum otype)t, objs, &unused);
+	free(unused);
+	return n;
+}
+
+/*
+ * Domain "S0" (or "N") at s..e into the PUs of that domain.  Returns
+ * 0 or -1 with err.
+ */
+static int likwid_domain(const struct pandia_machine *m, const char *expr,
+			 const char *s, const char *e, bool compact,
+			 struct ilist *out, struct pandia_error *err)
+{
+	char *objs = NULL;
+	int n, idx = 0, ret = -1;
+	const char *p = s + 1;
+
+	n = likwid_kind(m, *s, &objs);
+	if (n < 0 || (toupper((unsigned char)*s) != 'N' && p == e)) {
+		perr_set(err, "bad CPU expression '%s': '%.*s' is not a "
+			 "likwid-pin domain (N, S#, M#, C# or D#); %s", expr,
+			 (int)(e - s), s, CPULIST_FORMS);
+		goto out;
+	}
+	if (p < e) {
+		char *end;
+		long v;
+
+		v = strtol(p, &end, 10);
+		if (!isdigit((unsigned char)*p) || end != e) {
+			perr_set(err, "bad CPU expression '%s': '%.*s' is not "
+				 "a likwid-pin domain; %s", expr,
+				 (int)(e - s), s, CPULIST_FORMS);
+			goto out;
+		}
+		if (v >= n) {
+			perr_set(err, "CPU expression '%s': domain %.*s does "
+				 "not exist (the machine has %d of that kind, "
+				 "numbered from 0)", expr, (int)(e - s), s, n);
+			goto out;
+		}
+		idx = (int)v;
+	}
+	if (toupper((unsigned char)*s) == 'N')
+		idx = 0;
+	domain_pus(m, objs + (size_t)idx * (size_t)m->n_cores, compact, out);
+	ret = 0;
+out:
+	free(objs);
+	return ret;
+}
+
+/* DOMAIN:LIST, DOMAIN: */
+static int likwid_select(const struct pandia_machine *m, const char *expr,
+			 const char *part, const char *colon,
+			 struct ilist *out, struct pandia_error *err)
+{
+	struct ilist d = { NULL, 0, 0 };
+	int *sel = NULL, nsel = 0, i, ret = -1;
+
+	if (likwid_domain(m, expr, part, colon, false, &d, err) < 0)
+		goto out;
+	if (!colon[1]) {
+		for (i = 0; i < d.n; i++)
+			ipush(out, d.v[i]);
+		ret = 0;
+		goto out;
+	}
+	if (cpulist_parse(colon + 1, &sel, &nsel, NULL) < 0 ||
+	    !strncmp(colon + 1, "0x", 2)) {
+		perr_set(err, "bad CPU expression '%s': '%s' is not a list of "
+			 "the domain's PUs (0-3, 0,2); %s", expr, colon + 1,
+			 CPULIST_FORMS);
+		goto out;
+	}
+	for (i = 0; i < nsel; i++) {
+		if (sel[i] >= d.n) {
+			perr_set(err, "CPU expression '%s': %.*s has %d PUs "
+				 "(0-%d), not %d", expr, (int)(colon - part),
+				 part, d.n, d.n - 1, sel[i]);
+			goto out;
+		}
+		ipush(out, d.v[sel[i]]);
+	}
+	ret = 0;
+out:
+	free(sel);
+	free(d.v);
+	return ret;
+}
+
+static bool small_number(const char *s, const char *e, int *out)
+{
+	long v = 0;
+
+	if (s == e || e - s > 6)
+		return false;
+	for (; s < e; s++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = (int)v;
+	return true;
+}
+
+/* E:DOMAIN:COUNT[:CHUNK:STRIDE] */
+static int likwid_expr(const struct pandia_machine *m, const char *expr,
+		       const char *part, struct ilist *out,
+		       struct pandia_error *err)
+{
+	const char *f[5], *fe[5], *p = part + 2;
+	struct ilist d = { NULL, 0, 0 };
+	int nf = 0, count, chunk = 1, stride = 1, i, ret = -1;
+
+	while (nf < 5) {
+		f[nf] = p;
+		p += strcspn(p, ":");
+		fe[nf++] = p;
+		if (!*p)
+			break;
+		p++;
+	}
+	if (*p || (nf != 2 && nf != 4) || !small_number(f[1], fe[1], &count) ||
+	    (nf == 4 && (!small_number(f[2], fe[2], &chunk) ||
+			 !small_number(f[3], fe[3], &stride))) ||
+	    count < 1 || chunk < 1 || stride < chunk) {
+		perr_set(err, "bad CPU expression '%s': a likwid-pin "
+			 "expression is E:DOMAIN:COUNT[:CHUNK:STRIDE] with "
+			 "COUNT, CHUNK >= 1 and STRIDE >= CHUNK, as "
+			 "E:S0:4:1:2; %s", expr, CPULIST_FORMS);
+		goto out;
+	}
+	if (likwid_domain(m, expr, f[0], fe[0], true, &d, err) < 0)
+		goto out;
+	for (i = 0; i < count; i++) {
+		long pos = (long)(i / chunk) * stride + i % chunk;
+
+		if (pos >= d.n) {
+			perr_set(err, "CPU expression '%s': %.*s has %d PUs; "
+				 "%d in chunks of %d every %d need %ld", expr,
+				 (int)(fe[0] - f[0]), f[0], d.n, count, chunk,
+				 stride, pos + 1);
+			goto out;
+		}
+		ipush(out, d.v[pos]);
+	}
+	ret = 0;
+out:
+	free(d.v);
+	return ret;
+}
+
+/* KIND:scatter */
+static int likwid_scatter(const struct pandia_machine *m, const char *expr,
+			  const char *part, struct ilist *out,
+			  struct pandia_error *err)
+{
+	struct ilist *d;
+	char *objs = NULL;
+	int n, i, k, most = 0;
+
+	n = part[1] == ':' ? likwid_kind(m, part[0], &objs) : -1;
+	if (n < 0)
+		return perr_set(err, "bad CPU expression '%s': scatter takes "
+				"a domain kind, as S:scatter, M:scatter, "
+				"C:scatter or N:scatter; %s", expr,
+				CPULIST_FORMS);
+	d = xcalloc((size_t)n + 1, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		domain_pus(m, objs + (size_t)i * (size_t)m->n_cores, false,
+			   &d[i]);
+		if (d[i].n > most)
+			most = d[i].n;
+	}
+	for (k = 0; k < most; k++)
+		for (i = 0; i < n; i++)
+			if (k < d[i].n)
+				ipush(out, d[i].v[k]);
+	for (i = 0; i < n; i++)
+		free(d[i].v);
+	free(d);
+	free(objs);
+	return 0;
+}
+
+/* ---- hwloc locations -------------------------------------------- */
+
+static void push_core(const struct pandia_machine *m, int c,
+		      struct ilist *out)
+{
+	int k;
+
+	for (k = 0; k < m->cores[c].n_pus; k++)
+		ipush(out, m->cores[c].pus[k]);
+}
+
+/* One level "TYPE:INDEXES" applied to the objects in CUR (core flags). */
+static int hwloc_location(const struct pandia_machine *m, const char *expr,
+			  const char *part, struct ilist *out,
+			  struct pandia_error *err)
+{
+	int nc = m->n_cores, ncur = 1, i, j, ret = -1;
+	char *cur = xcalloc((size_t)nc + 1, 1), *objs = NULL;
+	int *cur_pu = NULL, *pu_of = NULL;
+	const char *p = part;
+
+	memset(cur, 1, (size_t)nc);
+	while (*p) {
+		const char *colon = strchr(p, ':'), *end;
+		char *idx, *next = NULL;
+		int *next_pu = NULL;
+		int t, n, *sel = NULL, nsel = 0, nnext = 0;
+
+		end = p + strcspn(p, ".");
+		if (!colon || colon > end ||
+		    (t = type_of(p, (size_t)(colon - p))) < 0) {
+			perr_set(err, "bad CPU expression '%s': '%.*s' is not "
+				 "an hwloc location TYPE:INDEXES (TYPE pu, "
+				 "core, socket, numa, l1, l2, l3 or machine); "
+				 "%s", expr, (int)(end - p), p, CPULIST_FORMS);
+			goto out;
+		}
+		free(objs);
+		free(pu_of);
+		n = objects(m, (enum otype)t, &objs, &pu_of);
+		idx = xasprintf("%.*s", (int)(end - colon - 1), colon + 1);
+		/* the objects of this type inside each current one,
+		   numbered within it */
+		for (i = 0; i < ncur; i++) {
+			const char *in = cur + (size_t)i * (size_t)nc;
+			int *inside = xcalloc((size_t)n + 1, sizeof(int));
+			int ni = 0, k;
+
+			for (j = 0; j < n; j++) {
+				const char *o = objs + (size_t)j * (size_t)nc;
+				bool hit = false;
+
+				if (t == O_PU && cur_pu) {
+					hit = pu_of[j] == cur_pu[i];
+				} else {
+					/* shares a core: a PU is inside
+					   when its core is */
+					for (k = 0; k < nc && !hit; k++)
+						hit = o[k] && in[k];
+				}
+				if (hit)
+					inside[ni++] = j;
+			}
+			free(sel);
+			sel = NULL;
+			if (!strcmp(idx, "all")) {
+				nsel = ni;
+				sel = xcalloc((size_t)ni + 1, sizeof(int));
+				for (k = 0; k < ni; k++)
+					sel[k] = k;
+			} else if (cpulist_parse(idx, &sel, &nsel, err) < 0 ||
+				   !strncmp(idx, "0x", 2)) {
+				perr_set(err, "bad CPU expression '%s': '%s' "
+					 "is not a list of logical indexes "
+					 "(0, 0-3, 0,2 or all); %s", expr, idx,
+					 CPULIST_FORMS);
+				free(inside);
+				free(sel);
+				free(idx);
+				free(next);
+				free(next_pu);
+				goto out;
+			}
+			for (k = 0; k < nsel; k++) {
+				int o;
+
+				if (sel[k] >= ni) {
+					perr_set(err, "CPU expression '%s': "
+						 "there %s %d %.*s object%s "
+						 "there, numbered from 0; "
+						 "not %d", expr,
+						 ni == 1 ? "is" : "are", ni,
+						 (int)(colon - p), p,
+						 ni == 1 ? "" : "s", sel[k]);
+					free(inside);
+					free(sel);
+					free(idx);
+					free(next);
+					free(next_pu);
+					goto out;
+				}
+				o = inside[sel[k]];
+				next = xrealloc(next, (size_t)(nnext + 1) *
+						(size_t)nc + 1);
+				memcpy(next + (size_t)nnext * (size_t)nc,
+				       objs + (size_t)o * (size_t)nc,
+				       (size_t)nc);
+				next_pu = xrealloc(next_pu, sizeof(int) *
+						   (size_t)(nnext + 1));
+				next_pu[nnext] = t == O_PU ? pu_of[o] : -1;
+				nnext++;
+			}
+			free(inside);
+		}
+		free(sel);
+		free(idx);
+		free(cur);
+		free(cur_pu);
+		cur = next;
+		cur_pu = t == O_PU ? next_pu : NULL;
+		if (t != O_PU)
+			free(next_pu);
+		ncur = nnext;
+		p = *end ? end + 1 : end;
+	}
+	for (i = 0; i < ncur; i++) {
+		if (cur_pu) {
+			ipush(out, cur_pu[i]);
+			continue;
+		}
+		for (j = 0; j < nc; j++)
+			if (cur[(size_t)i * (size_t)nc + j])
+				push_core(m, j, out);
+	}
+	ret = 0;
+out:
+	free(cur);
+	free(cur_pu);
+	free(objs);
+	free(pu_of);
+	return ret;
+}
+
+/* ---- the whole expression --------------------------------------- */
+
+static int one_part(const struct pandia_machine *m, const char *expr,
+		    const char *part, struct ilist *out,
+		    struct pandia_error *err)
+{
+	const char *colon = strchr(part, ':');
+	size_t head = colon ? (size_t)(colon - part) : 0;
+
+	if (!strncmp(part, "L:", 2)) {
+		/* likwid-pin's logical numbering: ours anyway */
+		part += 2;
+		colon = strchr(part, ':');
+		head = colon ? (size_t)(colon - part) : 0;
+	}
+	if (colon && type_of(part, head) >= 0)
+		return hwloc_location(m, expr, part, out, err);
+	if (!strncmp(part, "E:", 2))
+		return likwid_expr(m, expr, part, out, err);
+	if (colon && !strcmp(colon, ":scatter"))
+		return likwid_scatter(m, expr, part, out, err);
+	if (colon)
+		return likwid_select(m, expr, part, colon, out, err);
+	return perr_set(err, "bad CPU expression '%s': '%s' is a plain "
+			"list inside an expression; %s", expr, part,
+			CPULIST_FORMS);
+}
+
+/* A plain list or mask; its error names the accepted forms. */
+static int plain(const char *list, int **out, int *n,
+		 struct pandia_error *err)
+{
+	struct pandia_error e;
+
+	if (cpulist_parse(list, out, n, &e) == 0)
+		return 0;
+	return perr_set(err, "%s; %s", e.text, CPULIST_FORMS);
+}
+
+int cpuexpr_parse(const struct pandia_machine *m, const char *expr,
+		  int **out, int *n, struct pandia_error *err)
+{
+	struct ilist l = { NULL, 0, 0 };
+	char *copy, *part, *save = NULL;
+	int i, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!cpuexpr_needs_machine(expr))
+		return plain(expr, out, n, err);
+	if (!m)
+		return perr_set(err, "CPU expression '%s' needs a machine "
+				"description", expr);
+	copy = xstrdup(expr);
+	if (copy[0] == '@' || copy[strlen(copy) - 1] == '@' ||
+	    strstr(copy, "@@")) {
+		perr_set(err, "bad CPU expression '%s': an empty part "
+			 "between '@'; %s", expr, CPULIST_FORMS);
+		goto out;
+	}
+	for (part = strtok_r(copy, "@", &save); part;
+	     part = strtok_r(NULL, "@", &save)) {
+		if (!strchr(part, ':')) {
+			int *v = NULL, nv = 0;
+
+			/* OS numbers beside domains: likwid-pin's too */
+			if (plain(part, &v, &nv, err) < 0)
+				goto out;
+			for (i = 0; i < nv; i++) {
+				if (machine_pu_index(m, v[i]) < 0) {
+					perr_set(err, "CPU expression '%s': PU "
+						 "%d is not in the machine",
+						 expr, v[i]);
+					free(v);
+					goto out;
+				}
+				ipush(&l, machine_pu_index(m, v[i]));
+			}
+			free(v);
+			continue;
+		}
+		if (one_part(m, expr, part, &l, err) < 0)
+			goto out;
+	}
+	if (!l.n) {
+		perr_set(err, "CPU expression '%s' names no PU", expr);
+		goto out;
+	}
+	/* pus[] indexes to OS numbers, never logical ones */
+	for (i = 0; i < l.n; i++)
+		l.v[i] = m->pus[l.v[i]].os_index;
+	*out = l.v;
+	*n = l.n;
+	l.v = NULL;
+	ret = 0;
+out:
+	free(l.v);
+	free(copy);
+	return ret;
+}

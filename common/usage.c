@@ -1,0 +1,125 @@
+/*
+ * usage.c - how the commands talk to people on stderr (common/cmd.h):
+ * git's die(), error() and warning(), and the end of standard output.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cmd.h"
+#include "common/util.h"
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "pandia: %s%s\n", prefix, msg);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int error_perr(const struct pandia_error *err)
+{
+	perr_print(err, stderr);
+	return -1;
+}
+
+void progress(const char *cmd, const char *fmt, ...)
+{
+	char msg[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "pandia %s: %s\n", cmd, msg);
+}
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pandia %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'pandia %s --help'\n", cmd);
+	exit(2);
+}
+
+int opt_repetitions(const char *cmd, const char *arg)
+{
+	int n;
+
+	if (!parse_int(arg, &n) || n < 1)
+		usage_error(cmd, "-r takes a number of repetitions >= 1, not "
+			    "'%s'", arg);
+	return n;
+}
+
+double opt_timeout(const char *cmd, const char *arg)
+{
+	double t;
+
+	if (!parse_double(arg, &t) || !(t > 0) || !isfinite(t))
+		usage_error(cmd, "--timeout takes seconds > 0, not '%s'", arg);
+	return t;
+}
+
+int finish_stdout(int status)
+{
+	/*
+	 * As git's run_builtin(): a full disk or a closed pipe must be
+	 * an error, not a silently truncated result.  stdout is flushed
+	 * and closed, and either failure reported.
+	 */
+	int failed = 0, e = 0;
+
+	if (fflush(stdout) || ferror(stdout)) {
+		failed = 1;
+		e = errno;
+	}
+	if (fclose(stdout) && !failed) {
+		failed = 1;
+		e = errno;
+	}
+	if (!failed)
+		return status;
+	if (e != EPIPE)
+		fprintf(stderr, "pandia: cannot write to standard output: "
+			"%s\n", strerror(e ? e : EIO));
+	return status ? status : 1;
+}

@@ -1,0 +1,197 @@
+/*
+ * models.h - the prediction models, each behind one interface, and the
+ * table of them that '--model NAME' chooses from.
+ *
+ * A model provides:
+ *   - the runs it needs (plan): placements, co-runners and input sizes
+ *     for the profiler to make, asked for in stages, so that a model
+ *     may choose its later runs from what the earlier ones measured;
+ *   - a fit of its parameters from those runs (fit), written into the
+ *     workload description: the Pandia model's under "model", every
+ *     other one's under "models.NAME";
+ *   - a prediction for one placement, and input size where the model
+ *     knows sizes (open, predict, close);
+ *   - optionally, an explanation of a prediction as lost speedup by
+ *     cause (explain).
+ *
+ * Models live in predictor/ and never run anything: the profiler
+ * (profiler/profile.h) makes the runs a model plans, records them in
+ * the description and calls its fit; predict and validate call its
+ * predictions.  Adding a model: its own file(s) under predictor/, one
+ * row in the table of models.c, one test suite, one docs page
+ * (docs/architecture.md walks through it).
+ *
+ * Placements are m->pus indexes, one per software thread in creation
+ * order, never OS numbers.
+ */
+#ifndef PANDIA_PREDICTOR_MODELS_H
+#define PANDIA_PREDICTOR_MODELS_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+#include "common/machine.h"
+#include "common/workload.h"
+
+/* A run a model asks the profiler for.  Owns its arrays and strings. */
+struct model_run {
+	char *id;		/* "run2": how its wl_run will be named */
+	char *purpose;		/* for people */
+	int n;			/* threads */
+	int *pus;		/* m->pus indexes, one per thread */
+	int n_corun;
+	int *corun;		/* PUs of the co-runners (m->pus) */
+	char *corun_kind;	/* their stressor kind ("bw:dram"); NULL:
+				   CPU-bound ("cpu") */
+	double size;		/* input size for {size}; NAN: none */
+};
+
+void model_runs_free(struct model_run *runs, int n);
+
+/*
+ * What a model is told while profiling: the machine, and the
+ * description so far (identity, t1 and demands once run 1 and the
+ * counter backend have measured them, every run made in w->runs with
+ * its times).  Warnings for people go to warn (may be NULL).
+ */
+struct model_env {
+	const struct pandia_machine *m;
+	bool paper;		/* closed forms instead of the fit (the
+				   Pandia model's --paper) */
+	void (*warn)(void *arg, const char *msg);
+	void *warn_arg;
+	/*
+	 * For the models of run time against input size (--sizes,
+	 * --threads, --degree of pandia profile): the sizes to measure,
+	 * the thread counts (one thread per core), the degree of the
+	 * polynomial; none (NULL, 0, -1) when not given.
+	 */
+	const double *sizes;
+	int n_sizes;
+	const int *threads;
+	int n_threads;
+	int degree;
+};
+
+/*
+ * One workload of a co-run: its model's state (open() of that
+ * workload; each part its own, since a model may rebuild it) and where
+ * its threads run.
+ */
+struct model_corun_part {
+	void *state;
+	const int *pus;		/* m->pus indexes, one per thread; NULL:
+				   n copies of a single-threaded job,
+				   unpinned over the whole machine */
+	int n;			/* threads (or copies) */
+};
+
+/* One prediction. */
+struct model_prediction {
+	double time;		/* seconds */
+	double speedup;		/* over the model's single-thread time */
+	const char *bottleneck;	/* static string, or NULL */
+	const char *warning;	/* for people (static), or NULL: a time
+				   the model gives but doubts */
+	double core_time;	/* queueing models: the time on a core,
+				   memory included, the wait for a core
+				   not (MVA's T); NAN: not said */
+};
+
+struct model_def {
+	const char *name;	/* what --model takes */
+	const char *summary;	/* one line for --help */
+	/*
+	 * Whether the profiler measures the demands (counters or probes)
+	 * beside the first run: the Pandia model needs them, a model of
+	 * time against size does not.
+	 */
+	bool demands;
+	/*
+	 * The runs needed after those already in w->runs (none at the
+	 * first call): a new array in *runs (model_runs_free()).
+	 * Returns how many, 0 when it has every run it needs, -1 with
+	 * err.
+	 */
+	int (*plan)(const struct model_env *env,
+		    const struct pandia_workload *w, struct model_run **runs,
+		    struct pandia_error *err);
+	/*
+	 * Fit the parameters from the runs in w->runs into w.  Returns
+	 * 0 or -1 with err.
+	 */
+	int (*fit)(const struct model_env *env, struct pandia_workload *w,
+		   struct pandia_error *err);
+	/*
+	 * A predictor for workload w on machine m (both borrowed for its
+	 * life), or NULL with err when w has no parameters of this model
+	 * or they do not fit m.
+	 */
+	void *(*open)(const struct pandia_machine *m,
+		      const struct pandia_workload *w,
+		      const struct pandia_mempolicy *mem,
+		      struct pandia_error *err);
+	/*
+	 * Predict placement PUS of N threads for input size SIZE (NAN:
+	 * the size as profiled).  0 or -1 with err (a model that knows
+	 * no sizes, or no size X, says so).
+	 */
+	int (*predict)(void *model, const int *pus, int n, double size,
+		       struct model_prediction *out,
+		       struct pandia_error *err);
+	void (*close)(void *model);
+	/*
+	 * Optional (NULL: the model does not predict co-runs): NW
+	 * workloads running together on the machine they were opened
+	 * for; out[i] the time of workload i (of one of its copies).
+	 * Returns 0 or -1 with err.
+	 */
+	int (*corun)(const struct model_corun_part *parts, int nw,
+		     struct model_prediction *out, struct pandia_error *err);
+};
+
+/* The model called NAME, or NULL. */
+const struct model_def *model_find(const char *name);
+/* The models in the table: *n of them. */
+const struct model_def *const *model_list(int *n);
+/* The names of the models, comma-separated, for messages. */
+const char *model_names(void);
+/* The default model ("pandia"). */
+const struct model_def *model_default(void);
+
+/* The Pandia model (predictor/pandia/). */
+extern const struct model_def model_pandia;
+/* The black-box model of time against size (predictor/blackbox*.c). */
+extern const struct model_def model_blackbox;
+/* Bardhan and Menasce's queueing model (predictor/mva_model.c). */
+extern const struct model_def model_mva;
+struct model_params;
+/*
+ * An instance of the Pandia model from parameters PRM rather than a
+ * workload description (tests, the simulated workload); close it with
+ * model_pandia.close().
+ */
+void *model_pandia_open_params(const struct pandia_machine *m,
+				const struct model_params *prm,
+				const struct pandia_mempolicy *mem,
+				struct pandia_error *err);
+
+/*
+ * The Pandia model's t1 and p for input size SIZE.  t1: the black-box
+ * model's T_seq(SIZE) scaled by t1 / T_seq(w->size) when w records the
+ * size it was profiled at, else T_seq(SIZE) itself (both are one
+ * thread alone; the demands stay, being rates).  p (may be NULL): when
+ * w records its size, T_seq's constant term a_0 (the time no size
+ * makes longer: start-up, reading the input's header) counts as
+ * serial work, the rest of the serial part grows with the size, so a
+ * small input has a smaller parallel fraction (docs/blackbox.md,
+ * "Placements for a size"); else w's p.  *warning (may be NULL) gets a
+ * static text when the black-box model doubts it (NULL otherwise).
+ * Returns 0, or -1 with err when w has no black-box model, its T_seq
+ * cannot be used, or the time is not positive.
+ */
+int model_pandia_at(const struct pandia_workload *w, double size,
+		    double *t1, double *p, const char **warning,
+		    struct pandia_error *err);
+
+#endif

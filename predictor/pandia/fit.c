@@ -1,0 +1,703 @@
+/*
+ * fit.c - section 4 of the Pandia paper: the six profiling runs'
+ * placements and the parameters they give, solved by running the
+ * model of section 5 (model.c) backwards (predictor/pandia/fit.h,
+ * docs/profiling.md).
+ */
+#include "predictor/pandia/fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+/* A co-runner that slows the workload by less than this tells no l. */
+#define MIN_CORUN_SLOWDOWN 0.02
+/* Bisection steps: the range shrinks by 2^-BISECT_STEPS. */
+#define BISECT_STEPS 48
+
+/* ---- the placements ---------------------------------------------- */
+
+static void plan_set(struct fit_plan *pl, int x, const int *pus, int n)
+{
+	pl->made[x] = true;
+	pl->n_pus[x] = n;
+	pl->pus[x] = xmalloc(sizeof(int) * (size_t)n);
+	memcpy(pl->pus[x], pus, sizeof(int) * (size_t)n);
+}
+
+/*
+ * The largest load on any resource of placement PUS with every thread
+ * fully busy (p = 1, no other parameter): above 1, something is
+ * oversubscribed.  *what gets the resource's name.
+ */
+static double max_load(const struct space *sp, const struct model_params *b,
+		       const int *pus, int n, char *what, int size)
+{
+	struct model_params prm = *b;
+	struct model md;
+	double mx = 0;
+	int c;
+
+	prm.p = 1;
+	prm.o_s = prm.l = prm.b = 0;
+	model_init(&md, sp, &prm);
+	model_build_pus(&md, pus, n);
+	model_solve(&md);
+	*what = 0;
+	for (c = 0; c < md.n_classes; c++)
+		if (md.rawmax[c] > mx) {
+			mx = md.rawmax[c];
+			if (md.bott[c] >= 0)
+				model_res_name(&md, md.bott[c], what, size);
+		}
+	model_release(&md);
+	return mx;
+}
+
+int fit_plan_make(struct fit_plan *pl, const struct pandia_machine *m,
+		      const struct model_params *base,
+		      struct pandia_error *err)
+{
+	return fit_plan_make_at(pl, m, base, 0, err);
+}
+
+int fit_plan_make_at(struct fit_plan *pl, const struct pandia_machine *m,
+		     const struct model_params *base, int n_runs,
+		     struct pandia_error *err)
+{
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	const struct pandia_socket *s0;
+	int *v = NULL, i, n, nc, ret = -1;
+	char what[128] = "", first_what[128] = "";
+	double load = 0, first_load = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->m = m;
+	if (m->n_sockets < 1 || m->sockets[0].n_cores < 2) {
+		perr_set(err, "profiling needs two cores on one socket; "
+			 "socket 0 of this machine has %d",
+			 m->n_sockets < 1 ? 0 : m->sockets[0].n_cores);
+		goto out;
+	}
+	pl->sp = space_new(m, 2, &mem, err);
+	if (!pl->sp)
+		goto out;
+	s0 = &m->sockets[0];
+	nc = s0->n_cores;
+	pl->smt = true;
+	for (i = 0; i < nc; i++)
+		if (m->cores[s0->cores[i]].n_pus < 2)
+			pl->smt = false;
+	v = xcalloc((size_t)(2 * nc + 2), sizeof(int));
+
+	/* run 1: one thread on the first core */
+	v[0] = m->cores[s0->cores[0]].pus[0];
+	plan_set(pl, PR1, v, 1);
+
+	/* run 2: the largest even count that oversubscribes nothing
+	   (or the count the runs were made with) */
+	for (n = nc & ~1; n >= 2; n -= 2) {
+		for (i = 0; i < n; i++)
+			v[i] = m->cores[s0->cores[i]].pus[0];
+		load = max_load(pl->sp, base, v, n, what, sizeof(what));
+		if (n == (nc & ~1)) {
+			first_load = load;
+			memcpy(first_what, what, sizeof(what));
+		}
+		if (n_runs >= 2 ? n == n_runs : load <= 1 + 1e-9)
+			break;
+	}
+	if (n < 2) {
+		n = 2;
+		for (i = 0; i < n; i++)
+			v[i] = m->cores[s0->cores[i]].pus[0];
+		pl->n_note = xasprintf("2 threads, though 2 already "
+				       "oversubscribe the %s (load %.3g): "
+				       "the run is not free of contention, "
+				       "and the parameters fitted from it "
+				       "include that contention", what, load);
+	} else if (n < (nc & ~1)) {
+		pl->n_note = xasprintf("%d threads, since %d would "
+				       "oversubscribe the %s (load %.3g)", n,
+				       nc & ~1, first_what, first_load);
+	}
+	pl->n = n;
+	plan_set(pl, PR2, v, n);
+
+	/* run 3: the same count over two sockets */
+	if (m->n_sockets < 2) {
+		pl->why_not[PR3] = xstrdup("this machine has one socket");
+	} else {
+		const struct pandia_socket *s1 = &m->sockets[1];
+		int h = n / 2;
+
+		if (s1->n_cores < h)
+			h = s1->n_cores;
+		for (i = 0; i < h; i++) {
+			v[i] = m->cores[s0->cores[i]].pus[0];
+			v[h + i] = m->cores[s1->cores[i]].pus[0];
+		}
+		if (h < 1)
+			pl->why_not[PR3] = xstrdup("socket 1 has no core");
+		else
+			plan_set(pl, PR3, v, 2 * h);
+	}
+
+	/* run 7: a second cross-socket split, at another thread count */
+	if (pl->made[PR3]) {
+		const struct pandia_socket *s1 = &m->sockets[1];
+		int h = n > 2 ? 1 : 2;
+
+		if (s1->n_cores < h || nc < h) {
+			pl->why_not[PR7] = xasprintf("socket 1 has fewer than "
+						     "%d cores", h);
+		} else {
+			for (i = 0; i < h; i++) {
+				v[i] = m->cores[s0->cores[i]].pus[0];
+				v[h + i] = m->cores[s1->cores[i]].pus[0];
+			}
+			plan_set(pl, PR7, v, 2 * h);
+		}
+	} else {
+		pl->why_not[PR7] = xstrdup(pl->why_not[PR3]);
+	}
+
+	/* runs 4 and 5: run 2 with co-runners */
+	for (int x = PR4; x <= PR5; x++) {
+		plan_set(pl, x, pl->pus[PR2], n);
+		pl->beside[x] = xcalloc((size_t)n, sizeof(bool));
+		pl->corun[x] = xcalloc((size_t)n, sizeof(int));
+		for (i = x == PR4 ? 0 : n - 1; i < n; i++) {
+			const struct pandia_core *co =
+				&m->cores[m->pus[pl->pus[x][i]].core];
+
+			pl->beside[x][i] = true;
+			pl->corun[x][pl->n_corun[x]++] =
+				pl->smt ? co->pus[1] : co->pus[0];
+		}
+	}
+
+	/* run 6: packed two to a core (no SMT: two to a PU) */
+	for (i = 0; i < n / 2; i++) {
+		const struct pandia_core *co = &m->cores[s0->cores[i]];
+
+		v[2 * i] = co->pus[0];
+		v[2 * i + 1] = pl->smt ? co->pus[1] : co->pus[0];
+	}
+	plan_set(pl, PR6, v, n);
+	ret = 0;
+out:
+	free(v);
+	if (ret < 0)
+		fit_plan_release(pl);
+	return ret;
+}
+
+int fit_plan_set_memory(struct fit_plan *pl,
+			const struct pandia_mempolicy *mem,
+			struct pandia_error *err)
+{
+	struct space *sp = space_new(pl->m, 2, mem, err);
+
+	if (!sp)
+		return -1;
+	space_free(pl->sp);
+	pl->sp = sp;
+	return 0;
+}
+
+void fit_plan_release(struct fit_plan *pl)
+{
+	int x;
+
+	if (!pl)
+		return;
+	space_free(pl->sp);
+	free(pl->n_note);
+	for (x = 0; x < FIT_RUNS; x++) {
+		free(pl->why_not[x]);
+		free(pl->pus[x]);
+		free(pl->beside[x]);
+		free(pl->corun[x]);
+	}
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* ---- the partial model ------------------------------------------- */
+
+double fit_model_time(const struct fit_plan *pl,
+			  const struct model_params *prm, int x, double corun,
+			  double *f0, double *f)
+{
+	struct model md;
+	double t;
+
+	model_init(&md, pl->sp, prm);
+	if (model_build_pus(&md, pl->pus[x], pl->n_pus[x]) < 0) {
+		model_release(&md);
+		return NAN;
+	}
+	if (corun > 1 && pl->beside[x])
+		model_corun(&md, pl->beside[x], corun);
+	model_solve(&md);
+	t = md.time;
+	if (f0)
+		*f0 = model_mean_f0(&md);
+	if (f)
+		*f = model_mean_f(&md);
+	model_release(&md);
+	return t;
+}
+
+/* Whether the model applies b to any thread of run x. */
+static bool run_shares_core(const struct fit_plan *pl,
+			    const struct model_params *prm, int x)
+{
+	struct model md;
+	bool shared;
+
+	model_init(&md, pl->sp, prm);
+	model_build_pus(&md, pl->pus[x], pl->n_pus[x]);
+	shared = model_shares_core(&md);
+	model_release(&md);
+	return shared;
+}
+
+/* One unknown of the partial model, and the run that measures it. */
+enum unknown { U_P, U_OS, U_CORUN, U_L, U_B };
+
+struct unknown_fit {
+	const struct fit_plan *pl;
+	struct model_params prm;
+	int x;			/* the run */
+	enum unknown what;
+	double corun;		/* for runs 4 and 5 */
+};
+
+static double unknown_time(const struct unknown_fit *ft, double v)
+{
+	struct model_params prm = ft->prm;
+	double corun = ft->corun;
+
+	switch (ft->what) {
+	case U_P:
+		prm.p = v;
+		break;
+	case U_OS:
+		prm.o_s = v;
+		break;
+	case U_CORUN:
+		corun = v;
+		break;
+	case U_L:
+		prm.l = v;
+		break;
+	case U_B:
+		prm.b = v;
+		break;
+	}
+	return fit_model_time(ft->pl, &prm, ft->x, corun, NULL, NULL);
+}
+
+/*
+ * The value in [lo, hi] for which the partial model predicts TARGET
+ * seconds for the run.  The model's time is monotonic in the unknown,
+ * increasing when INC; when GROW, hi doubles (up to HMAX) until the
+ * target is inside.  *clamped: -1 when the answer is lo because no value
+ * in the range reaches down to the target (for INC; up to it for !INC),
+ * +1 when it is hi because none reaches that far the other way, else 0.
+ */
+static double unknown_solve(const struct unknown_fit *ft, double lo, double hi,
+			double hmax, bool inc, double target, int *clamped)
+{
+	double sgn = inc ? 1 : -1, flo, fhi;
+	int i;
+
+	*clamped = 0;
+	flo = sgn * unknown_time(ft, lo);
+	fhi = sgn * unknown_time(ft, hi);
+	target *= sgn;
+	if (!(target > flo)) {
+		*clamped = -1;
+		return lo;
+	}
+	while (fhi < target && hi < hmax) {
+		lo = hi;
+		hi *= 2;
+		fhi = sgn * unknown_time(ft, hi);
+	}
+	if (fhi < target) {
+		*clamped = 1;
+		return hi;
+	}
+	for (i = 0; i < BISECT_STEPS; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (sgn * unknown_time(ft, mid) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+void fit_solution_release(struct fit_solution *s)
+{
+	if (!s)
+		return;
+	free(s->p_status);
+	free(s->o_s_status);
+	free(s->l_status);
+	free(s->b_status);
+	free(s->form_status);
+	memset(s, 0, sizeof(*s));
+}
+
+/* k, u and f of run x under the partial model prm (corun for 4, 5) */
+static double step_of(struct fit_solution *s,
+		      const struct fit_plan *pl,
+		      const struct model_params *prm, const double *t, int x,
+		      double corun, double *f0)
+{
+	struct fit_step *st = &s->step[x];
+	double tm = fit_model_time(pl, prm, x, corun, f0, &st->f);
+
+	st->r = t[x] / t[PR1];
+	st->k = tm / t[PR1];
+	st->u = st->r / st->k;
+	return tm;
+}
+
+/* Step 2 (section 4.2): p from run 2. */
+static void solve_p(const struct fit_plan *pl, struct model_params *prm,
+		    const double *t, enum fit_mode mode,
+		    struct fit_solution *s)
+{
+	struct unknown_fit ft = { pl, *prm, PR2, U_P, 1 };
+	struct fit_step *st = &s->step[PR2];
+	double n = pl->n_pus[PR2], tm, u2;
+	int cl;
+
+	/* k2: the contention the model sees with every thread busy */
+	ft.prm.p = 1;
+	tm = fit_model_time(pl, &ft.prm, PR2, 1, NULL, &st->f);
+	st->r = t[PR2] / t[PR1];
+	st->k = tm / (t[PR1] / n);
+	st->u = u2 = st->r / st->k;
+	s->paper_p = (1 - u2) / (1 - 1 / n);
+	if (mode == FIT_PAPER) {
+		s->p = clamp01(s->paper_p);
+		cl = s->paper_p < 0 ? -1 : s->paper_p > 1 ? 1 : 0;
+	} else {
+		s->p = unknown_solve(&ft, 0, 1, 1, false, t[PR2], &cl);
+	}
+	if (cl > 0)
+		s->p_status = xasprintf("run 2 (%g threads) was more than "
+					"%g times faster than run 1 (r2 = "
+					"%.4g): p = 1", n, n, st->r);
+	else if (cl < 0)
+		s->p_status = xasprintf("run 2 (%g threads) was no faster "
+					"than the model allows for p = 0 (r2 "
+					"= %.4g): p = 0", n, st->r);
+	prm->p = s->p;
+}
+
+/*
+ * o_s's form (docs/model.md, "Inter-socket communication"): o_s fitted
+ * to run 3 per remote thread (the paper) and per remote fraction
+ * reproduce run 3 alike; run 7, at another thread count, tells them
+ * apart.  The form whose prediction of run 7 is nearer (in ratio)
+ * stays, with its o_s.  Without run 7, or when o_s is 0, the paper's.
+ */
+static void solve_os_form(const struct fit_plan *pl, struct model_params *prm,
+			  const double *t, struct fit_solution *s)
+{
+	struct unknown_fit ft = { pl, *prm, PR3, U_OS, 1 };
+	struct model_params q = *prm;
+	double e_thread, e_frac;
+	int cl;
+
+	s->o_s_thread = s->o_s;
+	s->o_s_fraction = s->t7_thread = s->t7_fraction = NAN;
+	if (!pl->made[PR7] || !(t[PR7] > 0)) {
+		s->form_status = xasprintf("not tested: %s",
+					   pl->made[PR7] ? "run 7 has no time" :
+					   pl->why_not[PR7]);
+		return;
+	}
+	if (!(s->o_s > 0)) {
+		s->form_status = xstrdup("not tested: o_s is 0");
+		return;
+	}
+	ft.prm.os_fraction = true;
+	s->o_s_fraction = unknown_solve(&ft, 0, 1, 1e6, true, t[PR3], &cl);
+	q.os_fraction = false;
+	q.o_s = s->o_s_thread;
+	s->t7_thread = fit_model_time(pl, &q, PR7, 1, NULL, NULL);
+	q.os_fraction = true;
+	q.o_s = s->o_s_fraction;
+	s->t7_fraction = fit_model_time(pl, &q, PR7, 1, NULL, NULL);
+	e_thread = fabs(log(s->t7_thread / t[PR7]));
+	e_frac = fabs(log(s->t7_fraction / t[PR7]));
+	s->have_os_form = true;
+	if (e_frac < e_thread) {
+		s->os_fraction = true;
+		s->o_s = s->o_s_fraction;
+		prm->o_s = s->o_s;
+		prm->os_fraction = true;
+	}
+}
+
+/* Step 3 (section 4.3): o_s from run 3. */
+static void solve_os(const struct fit_plan *pl, struct model_params *prm,
+		     const double *t, enum fit_mode mode,
+		     struct fit_solution *s)
+{
+	struct unknown_fit ft = { pl, *prm, PR3, U_OS, 1 };
+	struct fit_step *st = &s->step[PR3];
+	double half = pl->n_pus[PR3] / 2.0;
+	int cl;
+
+	if (!pl->made[PR3]) {
+		s->o_s_status = xasprintf("not measured: %s (run 3 needs "
+					  "two)", pl->why_not[PR3]);
+		prm->o_s = 0;
+		return;
+	}
+	ft.prm.o_s = 0;
+	step_of(s, pl, &ft.prm, t, PR3, 1, NULL);
+	s->paper_o_s = (st->u - 1) * st->f / half;
+	if (mode == FIT_PAPER) {
+		s->o_s = s->paper_o_s > 0 ? s->paper_o_s : 0;
+		cl = s->paper_o_s < 0 ? -1 : 0;
+	} else {
+		s->o_s = unknown_solve(&ft, 0, 1, 1e3, true, t[PR3], &cl);
+	}
+	if (cl < 0)
+		s->o_s_status = xasprintf("run 3 was no slower than the model "
+					  "without o_s predicts (u3 = %.4g): "
+					  "o_s = 0", st->u);
+	s->have_o_s = true;
+	prm->o_s = s->o_s;
+	if (mode == FIT_MODEL)
+		solve_os_form(pl, prm, t, s);
+}
+
+/* Step 4 (section 4.4): l from runs 2, 4 and 5. */
+static void solve_l(const struct fit_plan *pl, struct model_params *prm,
+		    const double *t, enum fit_mode mode,
+		    struct fit_solution *s)
+{
+	struct unknown_fit ft = { pl, *prm, PR4, U_CORUN, 1 };
+	double n = pl->n, p = prm->p, u2, sl, s5, slock, sbal;
+	int cl;
+
+	u2 = t[PR2] / fit_model_time(pl, prm, PR2, 1, NULL, NULL);
+	step_of(s, pl, prm, t, PR4, 1, NULL);
+	step_of(s, pl, prm, t, PR5, 1, NULL);
+	sl = s->step[PR4].u / u2;
+	s5 = s->step[PR5].u / u2;
+	/* the closed form: interpolate between the two extremes */
+	slock = (1 - p) + p * sl;
+	sbal = (1 - p) + n * p / ((n - 1) + 1 / sl);
+	if (slock - sbal > 1e-12)
+		s->paper_l = (slock - s5) / (slock - sbal);
+	if (sl - 1 < MIN_CORUN_SLOWDOWN) {
+		s->l_status = xasprintf("not measured: the co-runners of run "
+					"4 slowed the workload by only %.1f%% "
+					"(t4/t2 = %.4g), too little to tell "
+					"how it balances load", 100 * (sl - 1),
+					sl);
+		prm->l = 0;
+		return;
+	}
+	if (mode == FIT_PAPER) {
+		s->l = clamp01(s->paper_l);
+		cl = s->paper_l < 0 ? -1 : s->paper_l > 1 ? 1 : 0;
+	} else {
+		/* the co-runner's share of the PU, as the model sees it */
+		s->corun = unknown_solve(&ft, 1, 2, 1e6, true, t[PR4], &cl);
+		ft.x = PR5;
+		ft.what = U_L;
+		ft.corun = s->corun;
+		s->l = unknown_solve(&ft, 0, 1, 1, false, t[PR5], &cl);
+	}
+	if (cl < 0)
+		s->l_status = xasprintf("run 5 was slower than lock-step "
+					"predicts (t5/t2 = %.4g, t4/t2 = "
+					"%.4g): l = 0", s5, sl);
+	else if (cl > 0)
+		s->l_status = xasprintf("run 5 was faster than dynamic "
+					"balancing predicts (t5/t2 = %.4g, "
+					"t4/t2 = %.4g): l = 1", s5, sl);
+	s->have_l = true;
+	prm->l = s->l;
+}
+
+/* Step 5 (section 4.5): b from runs 2 and 6. */
+static void solve_b(const struct fit_plan *pl, struct model_params *prm,
+		    const double *t, enum fit_mode mode,
+		    struct fit_solution *s)
+{
+	struct unknown_fit ft = { pl, *prm, PR6, U_B, 1 };
+	double u2, f6 = NAN;
+	bool shared;
+	int cl = 0;
+
+	ft.prm.b = 0;
+	u2 = t[PR2] / fit_model_time(pl, &ft.prm, PR2, 1, NULL, NULL);
+	step_of(s, pl, &ft.prm, t, PR6, 1, &f6);
+	s->paper_b = (s->step[PR6].u / u2 - 1) / f6;
+	shared = run_shares_core(pl, &ft.prm, PR6);
+	if (mode == FIT_PAPER || !shared) {
+		s->b = s->paper_b > 0 ? s->paper_b : 0;
+		cl = s->paper_b < 0 ? -1 : 0;
+	} else {
+		s->b = unknown_solve(&ft, 0, 1, 1e3, true, t[PR6], &cl);
+	}
+	if (!pl->smt)
+		s->b_status = xasprintf(
+			"measured instead with two threads time-sharing each "
+			"PU (no SMT on this machine): the slowdown of sharing "
+			"a PU beyond what the PU-time resource accounts for%s",
+			cl < 0 ? "; run 6 was no slower than predicted "
+			"without it: b = 0" : "");
+	else if (cl < 0)
+		s->b_status = xasprintf("run 6 was no slower than the model "
+					"without b predicts (u6 = %.4g): b = 0",
+					s->step[PR6].u);
+	s->have_b = true;
+	prm->b = s->b;
+}
+
+void fit_solve(const struct fit_plan *pl,
+		   const struct model_params *base, const double *t,
+		   enum fit_mode mode, struct fit_solution *s)
+{
+	struct model_params prm = *base;
+
+	memset(s, 0, sizeof(*s));
+	s->paper_p = s->paper_o_s = s->paper_l = s->paper_b = NAN;
+	s->corun = NAN;
+	s->o_s_thread = s->o_s_fraction = s->t7_thread = s->t7_fraction = NAN;
+	prm.t1 = t[PR1];
+	prm.p = 1;
+	prm.o_s = prm.l = prm.b = 0;
+	prm.os_fraction = false;
+	/* b on the core's part of the slowdown (docs/model.md), except
+	   for the paper's closed forms */
+	prm.b_core = s->b_core = mode == FIT_MODEL;
+	s->step[PR1].r = s->step[PR1].k = s->step[PR1].u = 1;
+	s->step[PR1].f = 1;
+	solve_p(pl, &prm, t, mode, s);
+	solve_os(pl, &prm, t, mode, s);
+	solve_l(pl, &prm, t, mode, s);
+	solve_b(pl, &prm, t, mode, s);
+}
+
+static void params_of(const struct fit_solution *s, double v[4])
+{
+	v[0] = s->p;
+	v[1] = s->have_o_s ? s->o_s : NAN;
+	v[2] = s->have_l ? s->l : NAN;
+	v[3] = s->have_b ? s->b : NAN;
+}
+
+void fit_uncertainty(const struct fit_plan *pl,
+			 const struct model_params *base, const double *t,
+			 const double *delta, enum fit_mode mode,
+			 double out[4])
+{
+	struct fit_solution s0, s1;
+	double v0[4], v1[4], sum[4] = { 0, 0, 0, 0 };
+	double tt[FIT_RUNS];
+	bool any = false;
+	int x, k, sgn;
+
+	fit_solve(pl, base, t, mode, &s0);
+	params_of(&s0, v0);
+	for (x = 0; x < FIT_RUNS; x++) {
+		double worst[4] = { 0, 0, 0, 0 };
+
+		if (!pl->made[x] || !(delta[x] > 0))
+			continue;
+		any = true;
+		for (sgn = -1; sgn <= 1; sgn += 2) {
+			memcpy(tt, t, sizeof(tt));
+			tt[x] += sgn * delta[x];
+			if (!(tt[x] > 0))
+				continue;
+			fit_solve(pl, base, tt, mode, &s1);
+			params_of(&s1, v1);
+			for (k = 0; k < 4; k++)
+				if (isfinite(v0[k]) && isfinite(v1[k]) &&
+				    fabs(v1[k] - v0[k]) > worst[k])
+					worst[k] = fabs(v1[k] - v0[k]);
+			fit_solution_release(&s1);
+		}
+		for (k = 0; k < 4; k++)
+			sum[k] += worst[k] * worst[k];
+	}
+	for (k = 0; k < 4; k++)
+		out[k] = any && isfinite(v0[k]) ? sqrt(sum[k]) : -1;
+	fit_solution_release(&s0);
+}
+
+
+/* ---- co-runners and summaries of a solved model ----------------- */
+
+int model_corun(struct model *md, const bool *beside, double factor)
+{
+	int t;
+
+	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
+		return -1;
+	/* pu_time() in model.c: the co-runner's share of the PU */
+	for (t = 0; t < md->n_threads; t++) {
+		int c = md->thread_class[t];
+
+		if (beside[t] && c >= 0 && c < md->n_classes)
+			md->cls[c].corun = factor;
+	}
+	return 0;
+}
+
+static double mean_of(const struct model *md, const double *v)
+{
+	double sum = 0, n = 0;
+	int c;
+
+	for (c = 0; c < md->n_classes; c++) {
+		sum += md->cls[c].n * v[c];
+		n += md->cls[c].n;
+	}
+	return n > 0 ? sum / n : NAN;
+}
+
+double model_mean_f0(const struct model *md)
+{
+	return mean_of(md, md->f0);
+}
+
+double model_mean_f(const struct model *md)
+{
+	return mean_of(md, md->f);
+}
+
+bool model_shares_core(const struct model *md)
+{
+	int c;
+
+	for (c = 0; c < md->n_classes; c++)
+		if (md->cls[c].smt || md->cls[c].kappa > 1)
+			return true;
+	return false;
+}

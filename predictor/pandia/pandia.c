@@ -1,0 +1,551 @@
+/*
+ * pandia.c - the Pandia model behind the interface of
+ * predictor/models.h: the six runs of section 4 as the profiler makes
+ * them, their fit (fit.c), and the prediction of section 5 (model.c).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "predictor/blackbox.h"
+#include "predictor/models.h"
+#include "predictor/pandia/fit.h"
+#include "predictor/pandia/model.h"
+
+static const char *const run_ids[FIT_RUNS] = {
+	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
+};
+
+/* The run of w called ID, or NULL. */
+static const struct wl_run *run_of(const struct pandia_workload *w,
+				   const char *id)
+{
+	int i;
+
+	for (i = 0; i < w->n_runs; i++)
+		if (w->runs[i].id && !strcmp(w->runs[i].id, id))
+			return &w->runs[i];
+	return NULL;
+}
+
+/* The demands the model gets: known values (bounds included), else 0. */
+static void base_params(const struct pandia_workload *w, double t1,
+			struct model_params *base)
+{
+	int r;
+
+	memset(base, 0, sizeof(*base));
+	base->t1 = t1;
+	base->p = 1;
+	for (r = 0; r < WR_COUNT; r++)
+		base->d[r] = w->listed[r] && w->demand[r].known ?
+			w->demand[r].value : 0;
+}
+
+static char *purpose_of(const struct fit_plan *pl, int x)
+{
+	const struct pandia_machine *m = pl->m;
+	int n = pl->n_pus[x];
+
+	switch (x) {
+	case PR1:
+		return xstrdup("t1 and the demands: one thread alone");
+	case PR2:
+		return xasprintf("p: %d threads, one per core on socket %d", n,
+				 m->sockets[0].os_index);
+	case PR3:
+		return xasprintf("o_s: %d threads, %d on each of sockets %d "
+				 "and %d", n, n / 2, m->sockets[0].os_index,
+				 m->sockets[1].os_index);
+	case PR4:
+	case PR5:
+		return xasprintf("l: run 2 with a CPU-bound co-runner %s %s",
+				 pl->smt ? "on the other PU of the core of" :
+				 "time-sharing the PU of",
+				 x == PR4 ? "every thread" :
+				 pl->smt ? "the last thread" :
+				 "the last thread (no SMT)");
+	case PR6:
+		return xasprintf("b: %d threads packed two to a %s on %d "
+				 "cores%s", n, pl->smt ? "core" : "PU", n / 2,
+				 pl->smt ? "" : " (no SMT: time-sharing "
+				 "instead of core sharing)");
+	case PR7:
+		return xasprintf("o_s's form: %d threads, %d on each of "
+				 "sockets %d and %d", n, n / 2,
+				 m->sockets[0].os_index,
+				 m->sockets[1].os_index);
+	default:
+		return xstrdup("");
+	}
+}
+
+static void run_from_plan(const struct fit_plan *pl, int x,
+			  struct model_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = xstrdup(run_ids[x]);
+	r->purpose = purpose_of(pl, x);
+	r->n = pl->n_pus[x];
+	r->pus = xmalloc(sizeof(int) * (size_t)r->n);
+	memcpy(r->pus, pl->pus[x], sizeof(int) * (size_t)r->n);
+	r->n_corun = pl->n_corun[x];
+	if (r->n_corun) {
+		r->corun = xmalloc(sizeof(int) * (size_t)r->n_corun);
+		memcpy(r->corun, pl->corun[x],
+		       sizeof(int) * (size_t)r->n_corun);
+	}
+	r->size = NAN;
+}
+
+/*
+ * Run 1 first (its time and the demands the counter backend measures
+ * beside it decide run 2's thread count), then runs 2 to 6.
+ */
+static int pandia_plan(const struct model_env *env,
+		       const struct pandia_workload *w,
+		       struct model_run **runs, struct pandia_error *err)
+{
+	struct model_params base;
+	struct fit_plan pl;
+	int x, n = 0;
+
+	*runs = NULL;
+	if (run_of(w, run_ids[PR2]))
+		return 0;
+	base_params(w, 1, &base);
+	if (fit_plan_make(&pl, env->m, &base, err) < 0)
+		return -1;
+	*runs = xcalloc(FIT_RUNS, sizeof(**runs));
+	if (!run_of(w, run_ids[PR1])) {
+		run_from_plan(&pl, PR1, &(*runs)[n++]);
+	} else {
+		for (x = PR2; x < FIT_RUNS; x++)
+			if (pl.made[x])
+				run_from_plan(&pl, x, &(*runs)[n++]);
+	}
+	fit_plan_release(&pl);
+	return n;
+}
+
+static double median_times(const struct wl_run *r)
+{
+	return r && r->n_times ? median_of(r->times, r->n_times) : NAN;
+}
+
+static double half_range(const struct wl_run *r)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int i;
+
+	if (!r || r->n_times < 2)
+		return 0;
+	for (i = 0; i < r->n_times; i++) {
+		lo = r->times[i] < lo ? r->times[i] : lo;
+		hi = r->times[i] > hi ? r->times[i] : hi;
+	}
+	return (hi - lo) / 2;
+}
+
+static void set_param(struct wl_param *prm, bool have, double v, double unc,
+		      const char *source, char *status)
+{
+	wl_param_release(prm);
+	if (have)
+		wl_param_set(prm, v, unc >= 0 ? unc : NAN, source);
+	prm->status = status;
+}
+
+static void warn(const struct model_env *env, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(const struct model_env *env, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!env->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	env->warn(env->warn_arg, msg);
+}
+
+/*
+ * Section 4 on the runs recorded in w: each run's median time, the
+ * plan rebuilt from the demands (it depends on nothing else), the
+ * parameters solved, their uncertainty from the repetitions' spread,
+ * and each step's r, k, u and f recorded on its run as evidence.
+ */
+static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
+		      struct pandia_error *err)
+{
+	enum fit_mode mode = env->paper ? FIT_PAPER : FIT_MODEL;
+	struct wl_run *xr[FIT_RUNS];
+	struct fit_solution sol;
+	struct model_params base;
+	struct fit_plan pl;
+	double t[FIT_RUNS], delta[FIT_RUNS], unc[4];
+	int x;
+
+	for (x = 0; x < FIT_RUNS; x++) {
+		xr[x] = (struct wl_run *)run_of(w, run_ids[x]);
+		t[x] = median_times(xr[x]);
+		delta[x] = half_range(xr[x]);
+	}
+	if (!xr[PR1] || !xr[PR2] || !(t[PR1] > 0) || !(t[PR2] > 0))
+		return perr_set(err, "the Pandia model needs runs 1 and 2 "
+				"with their times");
+	base_params(w, t[PR1], &base);
+	if (fit_plan_make_at(&pl, env->m, &base, xr[PR2]->n_cpus, err) < 0)
+		return -1;
+	/* where the profile found the pages decides run 3's DRAM traffic
+	   over the link, so the fit sees it too */
+	if (w->has_memory && fit_plan_set_memory(&pl, &w->memory, err) < 0) {
+		fit_plan_release(&pl);
+		return -1;
+	}
+	memset(&sol, 0, sizeof(sol));
+	fit_solve(&pl, &base, t, mode, &sol);
+	fit_uncertainty(&pl, &base, t, delta, mode, unc);
+	if (pl.n_note)
+		warn(env, "run 2 uses %s", pl.n_note);
+	for (x = PR2; x < FIT_RUNS; x++) {
+		struct wl_run *wr = xr[x];
+		const struct fit_step *st = &sol.step[x];
+
+		if (!wr)
+			continue;
+		wl_run_add_counter(wr, "model_r", st->r);
+		wl_run_add_counter(wr, "model_k", st->k);
+		wl_run_add_counter(wr, "model_u", st->u);
+		wl_run_add_counter(wr, "model_f", st->f);
+		if (x == PR2)
+			wl_run_add_counter(wr, "closed_form_p", sol.paper_p);
+		if (x == PR3)
+			wl_run_add_counter(wr, "closed_form_o_s", sol.paper_o_s);
+		if (x == PR4)
+			wl_run_add_counter(wr, "corun_factor", sol.corun);
+		if (x == PR5)
+			wl_run_add_counter(wr, "closed_form_l", sol.paper_l);
+		if (x == PR6)
+			wl_run_add_counter(wr, "closed_form_b", sol.paper_b);
+		if (x == PR7 && sol.have_os_form) {
+			wl_run_add_counter(wr, "model_time_per_remote_thread",
+					   sol.t7_thread);
+			wl_run_add_counter(wr, "model_time_per_remote_fraction",
+					   sol.t7_fraction);
+			wl_run_add_counter(wr, "o_s_per_remote_thread",
+					   sol.o_s_thread);
+			wl_run_add_counter(wr, "o_s_per_remote_fraction",
+					   sol.o_s_fraction);
+		}
+	}
+	/* o_s's form: recorded when run 7 tested it, else the paper's */
+	w->has_o_s_form = sol.have_os_form;
+	w->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
+	w->has_b_form = sol.b_core;
+	w->b_form = sol.b_core ? B_CORE : B_WHOLE;
+	set_param(&w->t1, true, t[PR1], delta[PR1] > 0 ? delta[PR1] : NAN,
+		  "run1", NULL);
+	set_param(&w->p, true, sol.p, unc[0], "run1,run2", sol.p_status);
+	set_param(&w->o_s, sol.have_o_s, sol.o_s, unc[1],
+		  sol.have_os_form ? "run1,run2,run3,run7" : "run1,run2,run3",
+		  sol.o_s_status ? sol.o_s_status : sol.form_status);
+	if (sol.o_s_status)
+		free(sol.form_status);
+	sol.form_status = NULL;
+	set_param(&w->l, sol.have_l, sol.l, unc[2], "run1,run2,run4,run5",
+		  sol.l_status);
+	set_param(&w->b, sol.have_b, sol.b, unc[3], "run1,run2,run6",
+		  sol.b_status);
+	sol.p_status = sol.o_s_status = sol.l_status = sol.b_status = NULL;
+	fit_solution_release(&sol);
+	fit_plan_release(&pl);
+	return 0;
+}
+
+struct pandia_state {
+	struct space *sp;
+	struct model md;
+	const struct pandia_workload *w;	/* borrowed; NULL: params */
+	struct model_params prm;	/* as profiled */
+	/* the last size asked for; md holds t1 and p at it */
+	double size;
+	const char *warning;	/* the black-box model's, at that size */
+};
+
+/* t1 and p at SIZE from the black-box model BB (see models.h). */
+static int t1_at(const struct blackbox *bb, const struct pandia_workload *w,
+		 double size, double *t1, double *p, const char **warning,
+		 struct pandia_error *err)
+{
+	unsigned warn = 0;
+	double tx, t0;
+
+	if (!isfinite(size))
+		return perr_set(err, "the input size must be a finite number");
+	if (blackbox_predict(bb, size, 1, &tx, &warn, err) < 0)
+		return -1;
+	if (warning)
+		*warning = warn & BB_WARN_NEGATIVE ?
+			blackbox_flag_text(BB_WARN_NEGATIVE) :
+			warn & BB_WARN_OUTSIDE ?
+			blackbox_flag_text(BB_WARN_OUTSIDE) : NULL;
+	if (!(tx > 0))
+		return perr_set(err, "the black-box model predicts %.4g s at "
+				"one thread for size %g: not a time (the "
+				"polynomial is used outside the sizes "
+				"measured)", tx, size);
+	*t1 = tx;
+	if (w->has_size && w->t1.known) {
+		t0 = blackbox_tseq(bb, w->size);
+		if (!(t0 > 0))
+			return perr_set(err, "the black-box model predicts "
+					"%.4g s at one thread for size %g, "
+					"the size the Pandia model was "
+					"profiled at: cannot scale t1", t0,
+					w->size);
+		*t1 = w->t1.value * tx / t0;
+		if (p && w->p.known) {
+			/*
+			 * The constant term in t1's units, at most the
+			 * serial part measured; the rest of the serial
+			 * part keeps its share of what grows.
+			 */
+			double t10 = w->t1.value, p0 = w->p.value;
+			double fix = t10 * bb->coef[0] / t0, sigma, ser;
+
+			if (fix < 0)
+				fix = 0;
+			if (fix > (1 - p0) * t10)
+				fix = (1 - p0) * t10;
+			sigma = t10 > fix ? ((1 - p0) * t10 - fix) /
+				(t10 - fix) : 0;
+			ser = *t1 > fix ? fix + sigma * (*t1 - fix) : *t1;
+			*p = 1 - ser / *t1;
+			if (*p < 0)
+				*p = 0;
+		}
+	}
+	return 0;
+}
+
+int model_pandia_at(const struct pandia_workload *w, double size,
+		    double *t1, double *p, const char **warning,
+		    struct pandia_error *err)
+{
+	struct blackbox bb;
+
+	if (warning)
+		*warning = NULL;
+	if (p)
+		*p = w->p.known ? w->p.value : 1;
+	if (blackbox_of_workload(&bb, w, err) < 0)
+		return -1;
+	return t1_at(&bb, w, size, t1, p, warning, err);
+}
+
+void *model_pandia_open_params(const struct pandia_machine *m,
+				const struct model_params *prm,
+				const struct pandia_mempolicy *mem,
+				struct pandia_error *err)
+{
+	struct pandia_mempolicy local = { MEM_LOCAL, -1 };
+	struct pandia_state *s = xcalloc(1, sizeof(*s));
+
+	s->sp = space_new(m, 1, mem ? mem : &local, err);
+	if (!s->sp) {
+		free(s);
+		return NULL;
+	}
+	model_init(&s->md, s->sp, prm);
+	s->prm = *prm;
+	s->size = NAN;
+	return s;
+}
+
+static void *pandia_open(const struct pandia_machine *m,
+			 const struct pandia_workload *w,
+			 const struct pandia_mempolicy *mem,
+			 struct pandia_error *err)
+{
+	struct model_params prm;
+	struct pandia_state *s;
+
+	if (!w->t1.known)
+		return perr_set(err, "the workload has no Pandia model (no "
+				"t1): profile it"), NULL;
+	model_params_of(w, &prm);
+	s = model_pandia_open_params(m, &prm, mem, err);
+	if (s)
+		s->w = w;
+	return s;
+}
+
+/*
+ * At another input size, t1 and p change (model_pandia_at()); the
+ * demands, being rates, stay.
+ */
+static int pandia_predict(void *model, const int *pus, int n, double size,
+			  struct model_prediction *out,
+			  struct pandia_error *err)
+{
+	struct pandia_state *s = model;
+
+	if (!isnan(size) && !(size == s->size)) {
+		struct model_params prm = s->prm;
+
+		if (!s->w)
+			return perr_set(err, "the Pandia model from "
+					"parameters knows no input sizes");
+		if (model_pandia_at(s->w, size, &prm.t1, &prm.p,
+				    &s->warning, err) < 0)
+			return -1;
+		model_release(&s->md);
+		model_init(&s->md, s->sp, &prm);
+		s->size = size;
+	} else if (isnan(size) && !isnan(s->size)) {
+		model_release(&s->md);
+		model_init(&s->md, s->sp, &s->prm);
+		s->size = NAN;
+	}
+	if (model_time_pus(&s->md, pus, n) < 0)
+		return perr_set(err, "a placement needs at least one thread");
+	out->time = s->md.time;
+	out->speedup = s->md.speedup;
+	out->bottleneck = model_bottleneck(&s->md);
+	out->warning = isnan(size) ? NULL : s->warning;
+	out->core_time = NAN;
+	return 0;
+}
+
+static void pandia_close(void *model)
+{
+	struct pandia_state *s = model;
+
+	if (!s)
+		return;
+	model_release(&s->md);
+	space_free(s->sp);
+	free(s);
+}
+
+/*
+ * Workloads running together (docs/model.md, "Co-runs"): each one's
+ * placement built as usual, the others' threads beside it loading the
+ * resources they share (model_background()) at their utilisations;
+ * the workloads are solved in turn, each from the others' utilisations
+ * of the round before (half the step, so that two workloads that slow
+ * each other do not oscillate), until no time moves by more than a
+ * millionth.
+ */
+#define CORUN_ROUNDS 200
+#define CORUN_TOL 1e-6
+
+static int pandia_corun(const struct model_corun_part *parts, int nw,
+			struct model_prediction *out, struct pandia_error *err)
+{
+	struct model_bg_thread *bg;
+	double **f, *prev;
+	int i, j, t, nbg = 0, round, ret = -1;
+
+	for (i = 0; i < nw; i++) {
+		if (!parts[i].pus)
+			return perr_set(err, "the Pandia model predicts "
+					"placements, not unpinned copies: give "
+					"each workload a placement (the MVA "
+					"model predicts copies)");
+		if (parts[i].n < 1)
+			return perr_set(err, "workload %d: a placement needs "
+					"at least one thread", i + 1);
+		nbg += parts[i].n;
+	}
+	bg = xcalloc((size_t)nbg + 1, sizeof(*bg));
+	f = xcalloc((size_t)nw, sizeof(*f));
+	prev = xcalloc((size_t)nw, sizeof(*prev));
+	/* round 0: each alone */
+	for (i = 0; i < nw; i++) {
+		struct pandia_state *s = parts[i].state;
+
+		model_time_pus(&s->md, parts[i].pus, parts[i].n);
+		prev[i] = s->md.time;
+		f[i] = xcalloc((size_t)parts[i].n, sizeof(double));
+		for (t = 0; t < parts[i].n; t++)
+			f[i][t] = s->md.f0[s->md.thread_class[t]];
+	}
+	for (round = 1; round <= CORUN_ROUNDS; round++) {
+		double change = 0;
+
+		for (i = 0; i < nw; i++) {
+			struct pandia_state *s = parts[i].state;
+			int k = 0;
+
+			for (j = 0; j < nw; j++) {
+				struct pandia_state *o = parts[j].state;
+
+				if (j == i)
+					continue;
+				for (t = 0; t < parts[j].n; t++) {
+					bg[k].pu = parts[j].pus[t];
+					bg[k].f = f[j][t];
+					bg[k].d = o->md.prm.d;
+					k++;
+				}
+			}
+			model_build_pus(&s->md, parts[i].pus, parts[i].n);
+			model_background(&s->md, bg, k);
+			model_solve(&s->md);
+			if (fabs(s->md.time - prev[i]) > change * prev[i])
+				change = fabs(s->md.time - prev[i]) / prev[i];
+			prev[i] = s->md.time;
+		}
+		for (i = 0; i < nw; i++) {
+			struct pandia_state *s = parts[i].state;
+
+			for (t = 0; t < parts[i].n; t++)
+				f[i][t] = 0.5 * (f[i][t] +
+					s->md.f0[s->md.thread_class[t]]);
+		}
+		if (change <= CORUN_TOL && round > 1)
+			break;
+	}
+	if (round > CORUN_ROUNDS) {
+		perr_set(err, "the co-run did not settle in %d rounds",
+			 CORUN_ROUNDS);
+		goto out;
+	}
+	for (i = 0; i < nw; i++) {
+		struct pandia_state *s = parts[i].state;
+
+		out[i].time = s->md.time;
+		out[i].speedup = s->md.speedup;
+		out[i].bottleneck = model_bottleneck(&s->md);
+		out[i].core_time = NAN;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < nw; i++)
+		free(f[i]);
+	free(f);
+	free(prev);
+	free(bg);
+	return ret;
+}
+
+const struct model_def model_pandia = {
+	.name = "pandia",
+	.summary = "the Pandia model: six runs, contention per resource "
+		   "(EuroSys 2017, sections 4 and 5)",
+	.demands = true,
+	.plan = pandia_plan,
+	.fit = pandia_fit,
+	.open = pandia_open,
+	.predict = pandia_predict,
+	.close = pandia_close,
+	.corun = pandia_corun,
+};

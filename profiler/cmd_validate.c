@@ -1,0 +1,1135 @@
+/*
+ * cmd_validate.c - pandia validate: run a workload at many placements
+ * and measure the predictions against the times (section 6 of the
+ * Pandia paper; the metrics are in validate.h and docs/validation.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "common/cmd.h"
+#include "common/cpulist.h"
+#include "common/jsonout.h"
+#include "common/machine.h"
+#include "common/topology.h"
+#include "common/util.h"
+#include "common/workload.h"
+#include "predictor/models.h"
+#include "predictor/pandia/model.h"
+#include "predictor/rank.h"
+#include "predictor/space.h"
+#include "predictor/validate.h"
+#include "profiler/probe.h"
+#include "profiler/run.h"
+#include "profiler/validate_corun.h"
+
+const char usage_validate[] =
+"usage: pandia validate [-m MACHINE] -w WORKLOAD [options] [-- CMD [ARG...]]\n"
+"       pandia validate [-m MACHINE] -w A -w B [--division A_LIST/B_LIST...]\n"
+"                       [options] [-- CMD_A [ARG...] -- CMD_B [ARG...]]\n"
+"\n"
+"Run CMD at many thread placements, each pinned by the runner of\n"
+"'pandia run', and compare every measured time with the prediction of\n"
+"WORKLOAD on MACHINE: the median and mean error, the offset error, the\n"
+"best-placement gap and the rank correlation (section 6 of the Pandia\n"
+"paper), and how far what users get without pandia is from the best:\n"
+"every PU unpinned (the OS scheduler), and OMP_PROC_BIND=close and\n"
+"spread over the whole machine.  {threads} and {cpus} in the arguments\n"
+"are replaced.  Without CMD, the command WORKLOAD was profiled with.\n"
+"\n"
+"With two workloads, run them together at each division (each one\n"
+"measured while the other runs beside it all along) and compare each\n"
+"one's time with the co-run prediction of every model that makes one\n"
+"(or of --model).  Without --division: one thread each on PUs of\n"
+"their own, both on one PU, and with 4 cores or more half the cores\n"
+"each.  The commands follow '--', the second after another '--'.\n"
+"\n"
+"options:\n"
+"  -m, --machine FILE|NAME machine description (default: this host's,\n"
+"                          looked up where pandia machine writes)\n"
+"  -w, --workload FILE     workload description (pandia-workload/1);\n"
+"                          twice for a co-run\n"
+"  -d, --division A/B      a co-run division: workload A's PUs, '/',\n"
+"                          workload B's (OS indexes, one per thread);\n"
+"                          again for more\n"
+"  -p, --placements SET    all (every canonical placement, the default),\n"
+"                          sample:N (N spread over thread counts and\n"
+"                          shapes) or top:K (the K best predicted); the\n"
+"                          predicted best and the defaults always run\n"
+"  -t, --threads N         only placements of N threads (the defaults\n"
+"                          then run at N threads too)\n"
+"  -k, --oversubscribe K   placements with up to K threads per PU\n"
+"                          (default 1)\n"
+"  -r, --repetitions N     measured runs of each placement (default 3;\n"
+"                          the median is kept)\n"
+"      --no-warmup         no unmeasured run first\n"
+"  -o, --output DIR        write DIR/validate.json, validate.csv,\n"
+"                          validate.gp and validate.png, updated after\n"
+"                          every placement\n"
+"      --sweep             also run 1 to n threads packed and spread\n"
+"                          (section 6.3) and compare its cost with the\n"
+"                          profiling runs'\n"
+"      --time-from REGEX   time from the command's output (the number\n"
+"                          after the last line matching REGEX, or its\n"
+"                          first group) instead of its wall time\n"
+"      --timeout SEC       a run that takes longer fails\n"
+"      --runner TEMPLATE   run TEMPLATE with /bin/sh instead of CMD, its\n"
+"                          {cpus} {threads} {stress_cpus} {stress_kind}\n"
+"                          {cmd} replaced (a workload run elsewhere or\n"
+"                          simulated: MACHINE need not be this host)\n"
+"      --memory POLICY     predict with the memory local, interleave,\n"
+"                          spread or node:N (default: the workload's)\n"
+RUN_MEM_USAGE
+"      --model NAME        the model whose predictions are measured\n"
+"                          (default pandia; a co-run: every model that\n"
+"                          predicts co-runs)\n"
+"      --force             validate a workload profiled elsewhere, or on\n"
+"                          a machine description not of this host\n"
+"  -n, --dry-run           list the placements with their predictions and\n"
+"                          run nothing (with -o, DIR/validate.json holds\n"
+"                          them)\n"
+"  -q, --quiet             no progress lines\n"
+"\n"
+"exit status: 0 success, 1 a placement failed (the others are still\n"
+"measured and written) or another failure, 2 usage.\n"
+"See pandia-validate(1) and docs/validation.md.\n";
+
+struct cli {
+	const char *machine_path, *workload_path, *dir, *time_from;
+	const char *runner;		/* --runner, or NULL */
+	bool has_memory;		/* --memory */
+	struct pandia_mempolicy memory;
+	struct run_mempolicy mem;	/* --membind ... for the runs */
+	const char *placements;
+	struct vsel sel;
+	int k, reps, threads;
+	bool warmup, sweep, force, quiet, dry_run;
+	double timeout;
+	char **argv;		/* the command, NULL-terminated */
+	const char *workload2;	/* a co-run's second workload, or NULL */
+	const char *divisions[CORUN_MAX_DIVISIONS];
+	int n_divisions;
+	bool model_given;
+	const struct model_def *model;
+	bool own_argv;		/* argv was made from the workload */
+};
+
+enum {
+	OPT_NO_WARMUP = 256, OPT_SWEEP, OPT_TIME_FROM, OPT_TIMEOUT,
+	OPT_FORCE, OPT_MODEL, OPT_RUNNER, OPT_MEMORY, OPT_MEM,
+};
+
+static void parse_args(int argc, char **argv, struct cli *o)
+{
+	static const struct option longopts[] = {
+		{ "machine", required_argument, NULL, 'm' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "division", required_argument, NULL, 'd' },
+		{ "placements", required_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "oversubscribe", required_argument, NULL, 'k' },
+		{ "repetitions", required_argument, NULL, 'r' },
+		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sweep", no_argument, NULL, OPT_SWEEP },
+		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "runner", required_argument, NULL, OPT_RUNNER },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		RUN_MEM_LONGOPTS(OPT_MEM),
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pandia_error err;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->k = 1;
+	o->reps = 3;
+	o->warmup = true;
+	o->placements = "all";
+	o->model = model_default();
+	o->sel.mode = VSEL_ALL;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:m:w:d:p:t:k:r:o:qn", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->machine_path = optarg;
+			break;
+		case 'w':
+			if (o->workload2)
+				usage_error("validate", "at most two workloads "
+					    "(-w)");
+			if (o->workload_path)
+				o->workload2 = optarg;
+			else
+				o->workload_path = optarg;
+			break;
+		case 'd':
+			if (o->n_divisions == CORUN_MAX_DIVISIONS)
+				usage_error("validate", "at most %d divisions",
+					    CORUN_MAX_DIVISIONS);
+			o->divisions[o->n_divisions++] = optarg;
+			break;
+		case 'p':
+			if (vsel_parse(optarg, &o->sel, &err) < 0)
+				usage_error("validate", "%s", err.text);
+			o->placements = optarg;
+			break;
+		case 't':
+			if (!parse_int(optarg, &o->threads) || o->threads < 1)
+				usage_error("validate", "--threads takes a "
+					    "number >= 1, not '%s'", optarg);
+			break;
+		case 'k':
+			if (!parse_int(optarg, &o->k) || o->k < 1 ||
+			    o->k > SPACE_MAX_K)
+				usage_error("validate", "--oversubscribe takes "
+					    "1 to %d threads per PU, not '%s'",
+					    SPACE_MAX_K, optarg);
+			break;
+		case 'r':
+			o->reps = opt_repetitions("validate", optarg);
+			break;
+		case OPT_NO_WARMUP:
+			o->warmup = false;
+			break;
+		case 'o':
+			o->dir = optarg;
+			break;
+		case OPT_SWEEP:
+			o->sweep = true;
+			break;
+		case OPT_TIME_FROM:
+			o->time_from = optarg;
+			break;
+		case OPT_TIMEOUT:
+			o->timeout = opt_timeout("validate", optarg);
+			break;
+		case OPT_MODEL:
+			o->model = model_find(optarg);
+			if (!o->model)
+				usage_error("validate", "--model takes one of "
+					    "%s, not '%s'", model_names(),
+					    optarg);
+			o->model_given = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_RUNNER:
+			o->runner = optarg;
+			break;
+		case OPT_MEMORY:
+			if (mempolicy_parse(optarg, &o->memory, &err) < 0)
+				usage_error("validate", "--memory: %s",
+					    err.text);
+			o->has_memory = true;
+			break;
+		case OPT_MEM + RUN_MEM_BIND:
+		case OPT_MEM + RUN_MEM_INTERLEAVE:
+		case OPT_MEM + RUN_MEM_LOCAL:
+		case OPT_MEM + RUN_MEM_PREFERRED:
+			if (run_mempolicy_parse(&o->mem, c - OPT_MEM, optarg,
+						&err) < 0)
+				usage_error("validate", "%s", err.text);
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case ':':
+			usage_error("validate", "option '%s' needs a value",
+				    argv[optind - 1]);
+			break;
+		default:
+			usage_error("validate", "unknown option '%s'",
+				    argv[optind - 1]);
+		}
+	}
+	if (!o->workload_path)
+		usage_error("validate", "-w WORKLOAD is required");
+	if (o->time_from) {
+		struct run_regex *rx = run_regex_new(o->time_from, &err);
+
+		if (!rx)
+			usage_error("validate", "%s", err.text);
+		run_regex_free(rx);
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (o->n_divisions && !o->workload2)
+		usage_error("validate", "--division is for two workloads "
+			    "(-w A -w B)");
+	if (o->workload2 && (o->placements != NULL &&
+			     strcmp(o->placements, "all")))
+		usage_error("validate", "--placements is for one workload; "
+			    "a co-run takes --division");
+	if (o->workload2 && (o->threads || o->k != 1 || o->sweep))
+		usage_error("validate", "--threads, --oversubscribe and "
+			    "--sweep are for one workload");
+}
+
+/*
+ * Two workloads: the commands split at the second '--', and the rest
+ * handed over to validate_corun().
+ */
+static int corun(struct cli *o)
+{
+	struct corun_cli c;
+	int i, n = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.machine_path = o->machine_path;
+	c.workload_path[0] = o->workload_path;
+	c.workload_path[1] = o->workload2;
+	if (o->argv) {
+		while (o->argv[n] && strcmp(o->argv[n], "--"))
+			n++;
+		if (!o->argv[n] || !n || !o->argv[n + 1])
+			usage_error("validate", "two workloads need two "
+				    "commands, -- CMD_A [ARG...] -- CMD_B "
+				    "[ARG...], or none (each workload's "
+				    "own)");
+		o->argv[n] = NULL;	/* argv is ours: main's array */
+		c.argv[0] = o->argv;
+		c.argv[1] = o->argv + n + 1;
+	}
+	for (i = 0; i < o->n_divisions; i++)
+		c.divisions[i] = o->divisions[i];
+	c.n_divisions = o->n_divisions;
+	c.model = o->model_given ? o->model : NULL;
+	c.dir = o->dir;
+	c.time_from = o->time_from;
+	c.timeout = o->timeout;
+	c.reps = o->reps;
+	c.warmup = o->warmup;
+	c.force = o->force;
+	c.quiet = o->quiet;
+	c.dry_run = o->dry_run;
+	return validate_corun(&c);
+}
+
+/* ---- checks before running ---------------------------------------- */
+
+/* Words joined by spaces (new string). */
+static char *join_words(char *const *v, int n)
+{
+	size_t len = 1;
+	char *out;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(out, " ");
+		strcat(out, v[i]);
+	}
+	return out;
+}
+
+/* A warning when the command is not the one the workload was
+   profiled with: its parameters may not describe this one. */
+static void check_command(const struct cli *o, const struct pandia_workload *w)
+{
+	int n = 0, i;
+	bool same;
+	char *a, *b;
+
+	if (!w->n_command || o->own_argv)
+		return;
+	while (o->argv[n])
+		n++;
+	same = n == w->n_command;
+	for (i = 0; same && i < n; i++)
+		same = !strcmp(o->argv[i], w->command[i]);
+	if (same)
+		return;
+	a = join_words(w->command, w->n_command);
+	b = join_words(o->argv, n);
+	warning("the command differs from the one "
+		"'%s' was profiled with; its model may not describe it\n"
+		"  profiled: %s\n  given:    %s", o->workload_path, a, b);
+	free(a);
+	free(b);
+}
+
+/* ---- small helpers ---------------------------------------------- */
+
+/* ---- the validation ---------------------------------------------- */
+
+struct vctx {
+	struct cli *o;
+	struct pandia_machine *m;
+	struct pandia_workload *w;
+	struct space *sp;
+	struct ranking r;
+	bool have_ranking;
+	struct vset vs;
+	struct vinfo info;
+	char date[32];
+	double t0;
+	char *shim;
+	bool warned_shim, warned_threads, warned_misplaced;
+};
+
+static int save_text(const char *dir, const char *name, const char *text,
+		     struct pandia_error *err)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, text, strlen(text), err);
+
+	free(path);
+	return ret;
+}
+
+/* Write validate.json and validate.csv as they stand now. */
+static int save_files(struct vctx *x, const struct vsummary *s)
+{
+	struct pandia_error err;
+	json_t *root;
+	char *text;
+	int ret = 0;
+
+	if (!x->o->dir)
+		return 0;
+	read_loadavg(x->info.load_now);
+	x->info.elapsed = now_seconds() - x->t0;
+	root = vset_to_json(&x->vs, s, &x->info);
+	text = json_to_text(root);
+	json_decref(root);
+	if (save_text(x->o->dir, "validate.json", text, &err) < 0)
+		ret = -1;
+	free(text);
+	text = vset_to_csv(&x->vs, s);
+	if (ret == 0 && save_text(x->o->dir, "validate.csv", text, &err) < 0)
+		ret = -1;
+	free(text);
+	if (ret < 0)
+		perr_print(&err, stderr);
+	return ret;
+}
+
+static int save_now(struct vctx *x)
+{
+	struct vsummary s;
+	int ret;
+
+	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
+	ret = save_files(x, &s);
+	vsummary_release(&s);
+	return ret;
+}
+
+/*
+ * The command for a title: the program's base name and its arguments,
+ * at most about 60 characters.  New string.
+ */
+static char *command_title(char *const *argv)
+{
+	const char *prog;
+	char *t, *u;
+	int i;
+
+	if (!argv || !argv[0])
+		return xstrdup("validate");
+	prog = strrchr(argv[0], '/');
+	t = xstrdup(prog ? prog + 1 : argv[0]);
+	for (i = 1; argv[i]; i++) {
+		if (strlen(t) + strlen(argv[i]) > 60) {
+			u = xasprintf("%s ...", t);
+			free(t);
+			return u;
+		}
+		u = xasprintf("%s %s", t, argv[i]);
+		free(t);
+		t = u;
+	}
+	return t;
+}
+
+/* validate.gp, and validate.png by gnuplot when there is one. */
+static void draw(struct vctx *x, const struct vsummary *s)
+{
+	struct pandia_error err;
+	char *title, *script, *base;
+	char *gp_args[] = { "validate.gp", NULL };
+
+	if (!x->o->dir)
+		return;
+	base = command_title(x->o->argv);
+	if (s->have_metrics)
+		title = xasprintf("%s on %s: median error %.1f%%, offset error "
+				  "%.1f%%, best-placement gap %.1f%% (%d "
+				  "placements, -r %d)", base,
+				  x->m->host ? x->m->host : "?",
+				  100 * s->mt.median_error,
+				  100 * s->mt.offset_error,
+				  100 * s->mt.best_gap, s->mt.n,
+				  x->o->reps);
+	else
+		title = xstrdup(base);
+	free(base);
+	script = vset_gnuplot_script(&x->vs, s, "validate.png", title);
+	free(title);
+	if (!script) {
+		warning("nothing measured: no "
+			"figure drawn");
+		return;
+	}
+	if (save_text(x->o->dir, "validate.gp", script, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	if (run_tool("gnuplot", "PANDIA_GNUPLOT", x->o->dir, gp_args,
+		     &err) < 0) {
+		if (errno == ENOENT)
+			warning("gnuplot not found: %s/validate.png not drawn "
+				"('gnuplot validate.gp' in %s draws it; "
+				"scripts/install-deps installs gnuplot)",
+				x->o->dir, x->o->dir);
+		else
+			warning("%s: %s/validate.png not drawn", err.text,
+				x->o->dir);
+	}
+out:
+	free(script);
+}
+
+/* The command's stderr tail, indented, for a failed placement. */
+static void print_tail(const char *tail)
+{
+	const char *p, *nl;
+
+	if (!tail || !*tail)
+		return;
+	for (p = tail; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "  | %s\n", p);
+			break;
+		}
+		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
+	}
+}
+
+/* The last non-empty line of TAIL (new string), or NULL. */
+static char *last_line(const char *tail)
+{
+	const char *end, *start;
+
+	if (!tail)
+		return NULL;
+	end = tail + strlen(tail);
+	while (end > tail && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	if (end == tail)
+		return NULL;
+	for (start = end; start > tail && start[-1] != '\n'; start--)
+		;
+	return xasprintf("%.*s", (int)(end - start), start);
+}
+
+/* Whether the N PUs of OS are all different. */
+static bool distinct_pus(const int *os, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (os[i] == os[j])
+				return false;
+	return true;
+}
+
+/*
+ * Run row i.  Returns 0 (measured, or failed and recorded), or the
+ * signal that interrupted it.
+ */
+static int run_row(struct vctx *x, int i, int k, int total)
+{
+	struct vrow *rw = &x->vs.rows[i];
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts ro;
+	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0, j;
+	int attempt;
+	bool failed = false;
+	char dtext[160];
+
+	for (t = 0; t < rw->n; t++)
+		os[t] = x->m->pus[rw->pus[t]].os_index;
+	run_opts_init(&ro);
+	ro.cpus = os;
+	ro.n_cpus = rw->n;
+	ro.repetitions = x->o->reps;
+	ro.warmup = x->o->warmup;
+	ro.timeout = x->o->timeout;
+	ro.time_from = x->o->time_from;
+	ro.pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
+	ro.shim_path = x->shim;
+	ro.machine = x->m;
+	ro.runner = x->o->runner;
+	ro.mem = &x->o->mem;
+	run_result_init(&r);
+	if (!x->o->quiet)
+		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
+			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
+			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
+			rw->predicted);
+	/*
+	 * As the profile does: a placement whose run others disturbed
+	 * (they took more than 10% of its PUs' time, or its threads each
+	 * on a PU of its own waited that long for a CPU) is measured
+	 * again once, and the less disturbed measurement is kept, its
+	 * disturbance recorded.
+	 */
+	for (attempt = 0; attempt < 2; attempt++) {
+		struct probe_disturb pd;
+		struct probe_disturbance dd;
+		struct run_result again;
+		int rc;
+
+		run_result_init(&again);
+		probe_disturb_begin(&pd);
+		rc = run_execute(&ro, x->o->argv, &again, &err);
+		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
+				  rw->pinned && distinct_pus(os, rw->n),
+				  &dd);
+		if (rc < 0 || attempt == 0 || dd.share < rw->disturbed) {
+			run_result_release(&r);
+			r = again;
+			rw->disturbed = dd.share;
+			failed = rc < 0;
+		} else {
+			run_result_release(&again);
+		}
+		if (failed || rw->disturbed <= 0.1 || attempt == 1)
+			break;
+		if (!x->o->quiet)
+			progress("validate", "%d/%d: %s: disturbed (%s): "
+				 "measuring it again", k, total, rw->cpus,
+				 probe_disturbance_text(&dd, dtext,
+							sizeof(dtext)));
+	}
+	if (failed) {
+		if (r.interrupted) {
+			sig = r.interrupted;
+			goto out;
+		}
+		rw->state = VROW_FAILED;
+		{
+			char *tl = last_line(r.stderr_tail);
+
+			rw->error = tl ? xasprintf("%s: %s", err.text, tl) :
+				xstrdup(err.text);
+			free(tl);
+		}
+		error("placement %s (%d threads) failed: "
+			"%s", rw->cpus, rw->n, err.text);
+		print_tail(r.stderr_tail);
+		error("going on with the other "
+			"placements");
+		goto out;
+	}
+	rw->state = VROW_OK;
+	rw->measured = r.median;
+	rw->min = r.min;
+	rw->max = r.max;
+	rw->reps = r.n_times;
+	rw->seconds = 0;
+	for (j = 0; j < r.n_times; j++)
+		rw->seconds += r.times[j];
+	if (rw->pinned && r.threads_created < 0 && !x->warned_shim) {
+		warning("the command did not load "
+			"libpandia-pin.so (a static or setuid binary?): its "
+			"threads were not pinned one by one");
+		x->warned_shim = true;
+	}
+	if (rw->pinned && r.misplaced && !x->warned_misplaced) {
+		warning("at %s, %d thread%s not "
+			"where planned: the program may set its own "
+			"affinity", rw->cpus, r.misplaced,
+			r.misplaced == 1 ? " was" : "s were");
+		x->warned_misplaced = true;
+	}
+	if (rw->pinned && r.threads_created >= 0 && r.n_threads < rw->n &&
+	    !x->warned_threads) {
+		warning("at %s the command ran %d "
+			"thread%s for a placement of %d: does it take its "
+			"thread count from {threads}, OMP_NUM_THREADS or "
+			"PANDIA_THREADS?", rw->cpus, r.n_threads,
+			r.n_threads == 1 ? "" : "s", rw->n);
+		x->warned_threads = true;
+	}
+	if (!x->o->quiet) {
+		double el = now_seconds() - x->t0;
+
+		fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
+			"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
+			"%+.1f%%", k, total, rw->cpus, rw->measured,
+			100 * r.spread, rw->disturbed > 0.1 ?
+			", disturbed " : "", rw->disturbed > 0.1 ?
+			100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
+			"%" : "", rw->predicted, 100 * (rw->predicted -
+			rw->measured) / rw->measured);
+		if (k < total)
+			fprintf(stderr, "; about %.0f s left", el / k *
+				(total - k));
+		fputc('\n', stderr);
+	}
+out:
+	run_result_release(&r);
+	free(os);
+	return sig;
+}
+
+/* The placements: selection, pick, defaults, sweep. */
+static void plan(struct vctx *x)
+{
+	const struct pandia_machine *m = x->m;
+	int P = m->n_pus, *pus, n, t;
+	size_t *idx, n_idx, i, best;
+	char name[96];
+
+	n_idx = vsel_choose(&x->r, &x->o->sel, &idx);
+	best = rank_best(&x->r);
+	for (i = 0; i < n_idx; i++) {
+		n = space_pus(x->sp, rank_state(&x->r, idx[i]), &pus);
+		t = vset_add(&x->vs, pus, n, true, VROLE_SELECTED |
+			     (idx[i] == best ? VROLE_PICK : 0));
+		if (idx[i] == best)
+			x->vs.pick = t;
+		free(pus);
+	}
+	free(idx);
+	if (x->vs.pick < 0) {	/* cannot happen: the best is chosen */
+		n = space_pus(x->sp, rank_state(&x->r, best), &pus);
+		x->vs.pick = vset_add(&x->vs, pus, n, true, VROLE_PICK);
+		free(pus);
+	}
+
+	/* what users get without pandia: the whole machine, and the same
+	   at the thread count pandia picks */
+	n = x->vs.rows[x->vs.pick].n;
+	pus = xcalloc((size_t)P + 1, sizeof(int));
+	for (t = 0; t < (n != P ? 2 : 1); t++) {
+		int nt = t ? n : P;
+		enum default_kind k;
+
+		for (k = DEF_UNPINNED; k < DEF_COUNT; k++) {
+			defaults_placement(m, k, nt, pus);
+			vset_add_default(&x->vs, defaults_name(k, nt, P, name,
+							      sizeof(name)),
+					 pus, nt, k != DEF_UNPINNED);
+		}
+	}
+	free(pus);
+
+	if (x->o->sweep) {
+		int *order = xcalloc((size_t)P + 1, sizeof(int));
+
+		defaults_sweep_order(m, false, order);
+		for (t = 1; t <= P; t++)
+			vset_add(&x->vs, order, t, true, VROLE_PACKED);
+		defaults_sweep_order(m, true, order);
+		for (t = 1; t <= P; t++)
+			vset_add(&x->vs, order, t, true, VROLE_SPREAD);
+		free(order);
+	}
+}
+
+/*
+ * The order to run the rows in: the pick, the defaults, then the rest
+ * spread over the figure's order (a stride near the golden ratio), so
+ * that an interrupted validation has a bit of every thread count and
+ * a drift of the machine's load does not follow the thread count.
+ */
+static int *run_order(const struct vset *vs)
+{
+	int n = vs->n_rows, *fig = xcalloc((size_t)n + 1, sizeof(int));
+	int *out = xcalloc((size_t)n + 1, sizeof(int));
+	char *taken = xcalloc((size_t)n + 1, 1);
+	int k = 0, i, step, a, b;
+
+	vset_figure_order(vs, fig);
+	if (vs->pick >= 0) {
+		out[k++] = vs->pick;
+		taken[vs->pick] = 1;
+	}
+	for (i = 0; i < vs->n_defaults; i++)
+		if (!taken[vs->defaults[i].row]) {
+			out[k++] = vs->defaults[i].row;
+			taken[vs->defaults[i].row] = 1;
+		}
+	step = (int)(0.618 * n) | 1;
+	/* make the step coprime with n */
+	for (;; step++) {
+		for (a = n, b = step; b; ) {
+			int t = a % b;
+
+			a = b;
+			b = t;
+		}
+		if (a == 1 || n <= 1)
+			break;
+	}
+	for (i = 0; i < n; i++) {
+		int r = fig[(int)(((long)i * step) % n)];
+
+		if (!taken[r]) {
+			out[k++] = r;
+			taken[r] = 1;
+		}
+	}
+	free(fig);
+	free(taken);
+	return out;
+}
+
+static void print_pct(double v)
+{
+	if (isfinite(v))
+		printf("%6.1f%%", 100 * v);
+	else
+		printf("%7s", "-");
+}
+
+static void print_report(const struct vctx *x, const struct vsummary *s)
+{
+	const struct vset *vs = &x->vs;
+	int *order = xcalloc((size_t)vs->n_rows + 1, sizeof(int)), i;
+	double best = s->have_metrics ? vs->rows[s->mt.best].measured : NAN;
+
+	vset_figure_order(vs, order);
+	printf("%4s %7s %5s %10s %10s %7s %7s  %-30s %s\n", "x", "threads",
+	       "cores", "predicted", "measured", "error", "vs best", "role",
+	       "cpus");
+	for (i = 0; i < vs->n_rows; i++) {
+		const struct vrow *rw = &vs->rows[order[i]];
+		char role[256];
+
+		snprintf(role, sizeof(role), "%s%s%s%s",
+			 order[i] == vs->pick ? "pick" : "",
+			 order[i] == vs->pick && rw->names ? "; " : "",
+			 rw->names ? rw->names : "",
+			 rw->roles & (VROLE_PACKED | VROLE_SPREAD) &&
+			 !rw->names && order[i] != vs->pick ?
+			 (rw->roles & VROLE_PACKED ? (rw->roles &
+			  VROLE_SPREAD ? "sweep" : "sweep packed") :
+			  "sweep spread") : "");
+		printf("%4d %7d %5d %9.4gs ", rw->x, rw->n, rw->cores,
+		       rw->predicted);
+		if (rw->state == VROW_OK) {
+			printf("%9.4gs ", rw->measured);
+			print_pct(rw->pinned ? validate_error(rw->predicted,
+				rw->measured) : NAN);
+			putchar(' ');
+			print_pct(validate_gap(rw->measured, best));
+		} else {
+			printf("%10s %7s %7s", rw->state == VROW_FAILED ?
+			       "failed" : "not run", "", "");
+		}
+		printf("  %-30s %s%s\n", role, rw->cpus,
+		       rw->pinned ? "" : " (unpinned)");
+	}
+	free(order);
+
+	if (x->o->dry_run) {
+		printf("\n%d placements (dry run: nothing was run)\n",
+		       s->rows);
+		return;
+	}
+	printf("\n%d placement%s measured", s->measured,
+	       s->measured == 1 ? "" : "s");
+	if (s->failed)
+		printf(", %d FAILED", s->failed);
+	if (s->pending)
+		printf(", %d not run", s->pending);
+	printf(" (-r %d)\n", x->o->reps);
+	if (!s->have_metrics) {
+		printf("no metrics: no pinned placement was measured\n");
+		return;
+	}
+	printf("error             median %.1f%%, mean %.1f%%, max %.1f%% "
+	       "(over %d pinned placements)\n", 100 * s->mt.median_error,
+	       100 * s->mt.mean_error, 100 * s->mt.max_error, s->mt.n);
+	printf("offset error      median %.1f%%, mean %.1f%% (offset %+.3f "
+	       "of the best time added to every prediction)\n",
+	       100 * s->mt.offset_error, 100 * s->mt.offset_error_mean,
+	       s->mt.offset);
+	printf("best gap         ");
+	if (isfinite(s->mt.best_gap))
+		printf(" %.1f%%: pandia's pick %s measured %.4g s, the best "
+		       "measured %s %.4g s\n", 100 * s->mt.best_gap,
+		       vs->rows[vs->pick].cpus, vs->rows[vs->pick].measured,
+		       vs->rows[s->mt.best].cpus,
+		       vs->rows[s->mt.best].measured);
+	else
+		printf(" - (pandia's pick was not measured)\n");
+	printf("rank correlation ");
+	if (isfinite(s->mt.spearman))
+		printf(" %.3f (Spearman, predicted vs measured)\n",
+		       s->mt.spearman);
+	else
+		printf(" - (needs two placements of different times)\n");
+	printf("\nwithout pandia (gap to the best measured; pick vs it)\n");
+	for (i = 0; i < s->n_heur; i++) {
+		const struct vheur *h = &s->heur[i];
+		const struct vrow *rw = &vs->rows[h->row];
+
+		printf("  %-36s %-14s ", h->name, rw->cpus);
+		if (rw->state != VROW_OK) {
+			printf("%s\n", rw->state == VROW_FAILED ? "failed" :
+			       "not run");
+			continue;
+		}
+		print_pct(h->gap);
+		printf("   pick ");
+		print_pct(h->pick_vs);
+		printf("%s\n", h->pick_worse ? "  (pick slower)" : "");
+	}
+	if (s->sweep) {
+		printf("\nsweep (1 to %d threads, packed and spread): %d "
+		       "placements, %d measured\n", x->m->n_pus,
+		       s->sweep_rows, s->sweep_measured);
+		if (s->profile_pass > 0)
+			printf("  one pass: %.3g s against %.3g s for one "
+			       "pass of the profiling runs: %.2f times as "
+			       "long\n", s->sweep_pass, s->profile_pass,
+			       s->sweep_pass / s->profile_pass);
+		else
+			printf("  one pass: %.3g s (the workload records no "
+			       "profiling runs to compare with)\n",
+			       s->sweep_pass);
+		if (s->sweep_best >= 0)
+			printf("  its best: %s, %.4g s: %s (%+.1f%% vs the "
+			       "best measured)\n",
+			       vs->rows[s->sweep_best].cpus,
+			       vs->rows[s->sweep_best].measured,
+			       s->sweep_found ? "the best placement found" :
+			       "not the best placement",
+			       100 * s->sweep_gap);
+	}
+}
+
+static int validate(struct vctx *x)
+{
+	struct pandia_error err;
+	struct rank_opts ro = { x->o->threads, RANK_DEFAULT_MAX, 0,
+				x->o->model, NULL, NAN };
+	struct pandia_mempolicy mem;
+	struct model_params prm;
+	struct vsummary s;
+	struct space_count cnt;
+	void *state;
+	int *order = NULL, i, sig = 0, ret = 1;
+
+	mem = x->o->has_memory ? x->o->memory : x->w->has_memory ?
+		x->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
+	model_params_of(x->w, &prm);
+	x->sp = space_new(x->m, x->o->k, &mem, &err);
+	if (!x->sp) {
+		perr_print(&err, stderr);
+		return 1;
+	}
+	state = x->o->model->open(x->m, x->w, &mem, &err);
+	if (!state) {
+		perr_print(&err, stderr);
+		return 1;
+	}
+	ro.state = state;
+	if (rank_all(x->sp, &prm, &ro, &x->r, &err) < 0) {
+		perr_print(&err, stderr);
+		x->o->model->close(state);
+		return 1;
+	}
+	x->have_ranking = true;
+	vset_init(&x->vs, x->sp);
+	plan(x);
+	ret = vset_predict(&x->vs, x->o->model, state, &err);
+	x->o->model->close(state);
+	if (ret < 0) {
+		perr_print(&err, stderr);
+		return 1;
+	}
+	ret = 1;
+
+	cnt = x->r.full;
+	x->info.space_size = cnt.overflow || cnt.n > ((unsigned __int128)1 <<
+						     62) ? -1 : (long)cnt.n;
+	x->info.reduced = x->r.max_layouts != 0;
+	if (x->o->dry_run) {
+		int rc = 0;
+
+		vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
+		print_report(x, &s);
+		/* the plan, with its predictions, for scripts */
+		if (x->o->dir && (make_dir(x->o->dir, &err) < 0 ?
+				  error_perr(&err) : save_files(x, &s)) < 0)
+			rc = 1;
+		vsummary_release(&s);
+		return rc;
+	}
+	x->shim = x->o->runner ? NULL : run_find_shim(NULL);
+	if (!x->shim && !x->o->runner) {
+		error("cannot find libpandia-pin.so next to "
+			"pandia (build it with make, or set "
+			"PANDIA_PIN_LIB)");
+		return 1;
+	}
+	if (x->o->dir && make_dir(x->o->dir, &err) < 0) {
+		perr_print(&err, stderr);
+		return 1;
+	}
+	if (!x->o->quiet)
+		fprintf(stderr, "pandia validate: %d placements to run (%s of "
+			"%zu ranked, up to %d thread%s per PU, the defaults"
+			"%s), %d run%s each%s\n", x->vs.n_rows,
+			x->o->placements, x->r.n, x->o->k,
+			x->o->k == 1 ? "" : "s",
+			x->o->sweep ? ", the sweep" : "", x->o->reps,
+			x->o->reps == 1 ? "" : "s",
+			x->o->warmup ? " after a warm-up" : "");
+	if (save_now(x) < 0)
+		return 1;
+	order = run_order(&x->vs);
+	for (i = 0; i < x->vs.n_rows; i++) {
+		sig = run_row(x, order[i], i + 1, x->vs.n_rows);
+		if (sig)
+			break;
+		if (save_now(x) < 0)
+			goto out;
+	}
+	x->info.complete = !sig;
+	x->info.interrupted = sig;
+	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
+	if (save_files(x, &s) < 0) {
+		vsummary_release(&s);
+		goto out;
+	}
+	if (sig) {
+		error("interrupted by signal %d: %d of %d "
+			"placements measured%s%s", sig, s.measured, s.rows,
+			x->o->dir ? ", written to " : "",
+			x->o->dir ? x->o->dir : "");
+		vsummary_release(&s);
+		free(order);
+		order = NULL;
+		run_reraise(sig);
+	}
+	draw(x, &s);
+	print_report(x, &s);
+	if (s.failed)
+		error("%d of %d placements failed (see "
+			"above)", s.failed, s.rows);
+	ret = s.failed || !s.have_metrics ? 1 : 0;
+	vsummary_release(&s);
+out:
+	free(order);
+	return ret;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct pandia_error err;
+	struct cli o;
+	struct vctx x;
+	char *why = NULL, *mpath = NULL;
+	int ret = 1, i;
+
+	parse_args(argc, argv, &o);
+	if (o.workload2)
+		return corun(&o);
+	memset(&x, 0, sizeof(x));
+	x.o = &o;
+	x.t0 = now_seconds();
+	x.m = open_machine("validate", o.machine_path, true, &mpath);
+	if (!x.m)
+		return 1;
+	o.machine_path = mpath;
+	x.w = workload_load(o.workload_path, &err);
+	if (!x.w) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	if (!o.argv && (x.w->n_command || (!o.dry_run && !o.runner))) {
+		if (!x.w->n_command)
+			usage_error("validate", "no command given, and '%s' "
+				    "records none: pandia validate ... -- "
+				    "CMD [ARG...]", o.workload_path);
+		o.argv = xcalloc((size_t)x.w->n_command + 1, sizeof(char *));
+		for (i = 0; i < x.w->n_command; i++)
+			o.argv[i] = x.w->command[i];
+		o.own_argv = true;
+		fprintf(stderr, "pandia validate: running the command '%s' "
+			"was profiled with\n", o.workload_path);
+	}
+	if (!workload_machine_matches(x.w, x.m, &why)) {
+		if (!o.force) {
+			error("workload '%s' was profiled on "
+				"another machine than '%s': %s\npandia: "
+				"profile it on this machine, or use --force "
+				"to validate anyway", o.workload_path,
+				o.machine_path, why);
+			goto out;
+		}
+		warning("workload '%s' was profiled "
+			"on another machine (%s); validating anyway",
+			o.workload_path, why);
+	}
+	if (!o.dry_run && !o.runner &&
+	    check_this_host(x.m, o.machine_path, o.force, "validating",
+			    "(or --runner for a workload that runs on "
+			    "another machine or in a simulator)") < 0)
+		goto out;
+	if (o.argv)
+		check_command(&o, x.w);
+
+	iso_date_now(x.date, sizeof(x.date));
+	x.info.machine_file = o.machine_path;
+	x.info.workload_file = o.workload_path;
+	x.info.host = x.m->host;
+	x.info.argv = o.argv;
+	x.info.placements = o.placements;
+	x.info.oversubscribe = o.k;
+	x.info.repetitions = o.reps;
+	x.info.warmup = o.warmup;
+	x.info.time_from = o.time_from;
+	x.info.date = x.date;
+	read_loadavg(x.info.load_start);
+	ret = validate(&x);
+out:
+	free(why);
+	free(mpath);
+	free(x.shim);
+	vset_release(&x.vs);
+	if (x.have_ranking)
+		rank_release(&x.r);
+	space_free(x.sp);
+	if (o.own_argv)
+		free(o.argv);
+	workload_free(x.w);
+	machine_free(x.m);
+	return ret;
+}

@@ -1,0 +1,95 @@
+/*
+ * tool.c - helper programs (gnuplot) run to completion: the one place
+ * besides run_execute() where pandia starts a process (profiler/run.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "profiler/run.h"
+
+char *run_tool_find(const char *name, const char *env)
+{
+	const char *path = getenv("PATH");
+	const char *over = env ? getenv(env) : NULL;
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (over && *over)
+		name = over;
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *cand = xasprintf("%s/%s", *dir ? dir : ".", name);
+
+		if (access(cand, X_OK) == 0)
+			found = cand;
+		else
+			free(cand);
+	}
+	free(copy);
+	return found;
+}
+
+int run_tool(const char *name, const char *env, const char *dir,
+	     char *const *args, struct pandia_error *err)
+{
+	char *prog = run_tool_find(name, env);
+	char **argv = NULL;
+	int n = 0, i, status, ret = -1;
+	pid_t pid;
+
+	if (!prog) {
+		errno = ENOENT;
+		perr_set(err, "%s not found%s%s%s", name, env ? " (nor $" : "",
+			 env ? env : "", env ? ")" : "");
+		return -1;
+	}
+	while (args && args[n])
+		n++;
+	argv = xcalloc((size_t)n + 2, sizeof(char *));
+	argv[0] = prog;
+	for (i = 0; i < n; i++)
+		argv[i + 1] = args[i];
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perr_errno(err, "cannot run %s", name);
+		goto out;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0)
+			dup2(fd, 0);
+		if (dir && chdir(dir) < 0)
+			_exit(126);
+		execv(prog, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			perr_errno(err, "cannot wait for %s", name);
+			goto out;
+		}
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		ret = 0;
+	} else {
+		errno = 0;
+		perr_set(err, "%s failed (%s %d)", name,
+			 WIFEXITED(status) ? "exit" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) :
+			 WTERMSIG(status));
+	}
+out:
+	free(argv);
+	free(prog);
+	return ret;
+}

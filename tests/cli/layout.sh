@@ -1,0 +1,32 @@
+# The layout of docs/architecture.md, checked: which folder may include
+# which, and that only the runner starts processes.
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+
+# includes DIR ALLOWED-REGEX: every #include "x/..." of DIR's sources
+# names a folder matching ALLOWED
+includes() {
+	bad=$(grep -rn '^#include "' "$1" --include='*.c' --include='*.h' |
+		grep -Ev "#include \"($2)/" || true)
+	[ -z "$bad" ] || fail "$1 may include only $2:
+$bad"
+}
+includes common 'common'
+includes stress 'common|stress'
+includes predictor 'common|predictor'
+includes profiler 'common|stress|predictor|profiler'
+includes workloads 'workloads'
+
+# only the runner (profiler/run.c, profiler/tool.c) starts processes;
+# the pinning library (profiler/shim/) wraps the program's own fork and
+# exec, starting none itself
+bad=$(grep -rlE '\b(fork|vfork|execv|execvp|execve|execl|execlp|posix_spawn|posix_spawnp|popen|system)[[:space:]]*\(' \
+	common stress predictor profiler --include='*.c' |
+	grep -Ev '^profiler/((run|tool)\.c|shim/)' || true)
+[ -z "$bad" ] || fail "only profiler/run.c and profiler/tool.c start processes:
+$bad"
+
+# every model's table row names a file that exists, and the table has
+# the Pandia model first
+grep -q '&model_pandia,' predictor/models.c || fail "no pandia row"
+echo "layout as docs/architecture.md says"

@@ -1,0 +1,91 @@
+# Programs that pinning cannot take as planned, and pandia says so: one
+# that never creates a thread, one with hundreds, one that exits while
+# its threads run, one that sets its own affinity, a static binary.
+set -u
+. tests/cli/run.inc
+need_pus 0 1
+TP="$B/tests/progs/threadprog"
+TO="$B/tests/progs/threadsof"
+[ -x "$TP" ] && [ -x "$TO" ] || fail "test programs not built (make tests)"
+
+# run ARGS...: pandia run -r 1 ARGS --json; threads[] into $T/threads
+run() {
+	"$P" run -r 1 --json "$@" >"$T/j" 2>"$T/err" ||
+		{ cat "$T/err"; fail "pandia run $*"; }
+	"$TO" "$T/j" >"$T/threads" || fail "threads[] of $*"
+}
+
+# no thread created: its main thread is the worker, on the first PU,
+# and pandia says the command did not use the other PU
+run --cpus 0,1 -- "$TP" --spin 150
+cat "$T/threads" "$T/err"
+[ "$(wc -l <"$T/threads")" -eq 1 ] || fail "one thread expected"
+awk '$1 == 0 && $4 == 0 && $15 == 1 { ok = 1 } END { exit !ok }' \
+	"$T/threads" || fail "the main thread: a worker on PU 0"
+grep -q "warning: at most 1 worker thread at once for 2 listed PUs" \
+	"$T/err" || fail "no warning about the unused PU"
+
+# hundreds of threads: every one accounted, the text table cut short
+run --cpus 0,1 -- "$TP" --many 300
+n=$(wc -l <"$T/threads")
+[ "$n" -eq 301 ] || fail "300 threads and main: $n accounted"
+awk '$1 < 0 || $6 < $5 { bad = 1 } END { exit bad }' "$T/threads" ||
+	fail "a thread without an index or with end before start"
+"$P" run -q -r 1 --no-warmup --cpus 0,1 -- "$TP" --many 300 >"$T/t" ||
+	fail "text output of 300 threads"
+grep -q "^  \.\.\. and 237 more (--json lists every thread)" "$T/t" ||
+	{ tail -n 3 "$T/t"; fail "the text table is not cut at 64 rows"; }
+
+# exits while two threads still spin: they are accounted up to the exit
+run --cpus 0,1 -- "$TP" --exit-early
+cat "$T/threads"
+[ "$(wc -l <"$T/threads")" -eq 3 ] || fail "exit-early: 3 threads"
+awk '$1 > 0 && !($6 > 0.05 && $7 > 0.02 && $15 == 1) { bad = 1 }
+     END { exit bad }' "$T/threads" ||
+	fail "exit-early: the spinning threads' end and CPU time"
+grep -q '"ended": false' "$T/j" && fail "exit-early: a thread not ended"
+
+# sets its own affinity: pandia's pin was overridden, and it says so
+run --cpus 0,1 -- "$TP" --setaffinity 1 --work 100
+cat "$T/err"
+grep -q '"overridden": 1' "$T/j" || fail "setaffinity: not counted"
+grep -q "warning: the program set the affinity of 1 thread itself" \
+	"$T/err" || fail "setaffinity: no warning"
+
+# a static binary: LD_PRELOAD cannot act; it runs on the set, said
+cat >"$T/static.c" <<'SRC'
+#include <pthread.h>
+#include <time.h>
+static void *spin(void *a)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 3e8);
+	return a;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, 0, spin, 0);
+	spin(0);
+	return pthread_join(t, 0);
+}
+SRC
+if ${CC:-cc} -static -O2 -pthread -o "$T/static" "$T/static.c" 2>"$T/cc"; then
+	run --cpus 0,1 -- "$T/static"
+	cat "$T/threads" "$T/err"
+	grep -q '"static": true' "$T/j" || fail "static: not recognised"
+	grep -q "warning: '.*static' is statically linked: LD_PRELOAD cannot" \
+		"$T/err" || fail "static: no warning"
+	grep -q '"misplaced": 0' "$T/j" || fail "static: not on the set"
+	awk '$4 != -1 || $1 != -1 { bad = 1 } END { exit bad }' \
+		"$T/threads" || fail "static: a thread with a PU or index"
+	[ "$(wc -l <"$T/threads")" -eq 2 ] ||
+		fail "static: its two threads, from /proc"
+else
+	cat "$T/cc"
+	echo "no static C library: the static binary case not tried"
+fi
+exit 0
