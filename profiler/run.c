@@ -9,6 +9,12 @@
  * pandia is a child subreaper while it runs, so whatever the command
  * leaves behind becomes pandia's child when its parent exits, and is
  * found and killed after each run even if it left group C.
+ *
+ * Where the kernel allows, group C lives in a PID namespace of its own
+ * (see "the command's own PID namespace" below):
+ *   pandia ── init (pid 1, pgid C) ── command (pid 2) ── ...
+ * so that even a SIGKILL of pandia, which no subreaper outlives, ends
+ * the whole tree.
  */
 #include "profiler/run.h"
 
@@ -28,6 +34,7 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -36,6 +43,7 @@
 #include <numa.h>
 #include <numaif.h>
 
+#include "common/cmd.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/strbuf.h"
@@ -470,6 +478,7 @@ void run_result_release(struct run_result *r)
 	free(r->helpers);
 	free(r->stderr_tail);
 	free(r->numa_maps);
+	free(r->no_namespace);
 	run_result_init(r);
 }
 
@@ -689,6 +698,9 @@ struct ctx {
 	int n_pids;
 	double next_sample, sample_step;
 	pid_t cmd_pid;		/* the command, also once reaped */
+	int ns_flags;		/* clone flags of its namespace: 0 not
+				   chosen yet, -1 none (see ns_choose) */
+	int ns_fd;		/* its init's message (struct ns_msg), or -1 */
 	int aff_unknown;	/* affinities set for unknown threads */
 	char *numa_path;	/* {numa_maps} of a template, or NULL */
 
@@ -729,10 +741,10 @@ static bool read_signals(struct ctx *c)
 /* ------------------------------------------------------------------ */
 /* children of ours: the subreaper sweep                               */
 
-/* our child processes now: pids into *out (caller frees) */
-static int list_children(pid_t **out, bool running_only)
+/* PARENT's child processes now: pids into *out (caller frees) */
+static int list_children(pid_t self, pid_t **out, bool running_only)
 {
-	pid_t self = getpid(), *v = NULL;
+	pid_t *v = NULL;
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int n = 0;
@@ -803,7 +815,7 @@ static int sweep(struct ctx *c)
 	for (iter = 0; iter < 100; iter++) {
 		int found = 0;
 
-		n = list_children(&kids, false);
+		n = list_children(getpid(), &kids, false);
 		for (i = 0; i < n; i++) {
 			pid_t pgid;
 
@@ -862,7 +874,7 @@ static int setup_signals(struct ctx *c)
 	if (prctl(PR_GET_CHILD_SUBREAPER, &c->old_subreaper) < 0)
 		c->old_subreaper = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	c->n_before = list_children(&c->before, false);
+	c->n_before = list_children(getpid(), &c->before, false);
 	return 0;
 }
 
@@ -1811,12 +1823,350 @@ static void terminate(struct ctx *c, double *kill_at)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* the command's own PID namespace                                     */
+
+/*
+ * The command runs under an init of pandia's own: the first process of
+ * a new PID namespace (clone(2) with CLONE_NEWPID, and CLONE_NEWUSER
+ * where pandia is not root, with the user's own ids mapped to
+ * themselves).  The init forks the command, reaps whatever is
+ * reparented to it and, when the command exits, sends pandia the time,
+ * the command's status and how many of its children still run, then
+ * exits: the kernel kills whatever is left in the namespace.  The init
+ * dies with pandia (PR_SET_PDEATHSIG), even of a SIGKILL, and takes
+ * the namespace with it.  The command is not the first process itself:
+ * that one ignores every signal it has no handler for, which would
+ * change how the command behaves.
+ *
+ * Ids: /proc is the one of pandia's namespace, so the init and the
+ * pinning library read their ids there (/proc/self, /proc/thread-self),
+ * and every id pandia is told is one of its own namespace.
+ *
+ * PANDIA_PID_NAMESPACE=0 in the environment turns it off.
+ */
+
+static void __attribute__((noreturn))
+exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
+	     int ex_w);
+
+struct ns_msg {
+	double t1;		/* when the command exited */
+	int status;		/* its wait status */
+	int left;		/* its children still running */
+};
+
+/* the calling process's id where /proc belongs, or -1 */
+static pid_t proc_self_pid(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (pid_t)atoi(buf);
+}
+
+/*
+ * fork(), with CLONE_FLAGS as well.  The child goes on from here, on a
+ * copy of the stack, as after fork(); it must not rely on what glibc
+ * caches of its thread (it only sets up, forks and waits).
+ */
+static pid_t clone_fork(unsigned long flags)
+{
+	return (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL,
+			      0L);
+}
+
+/* write TEXT to /proc/PID/NAME; 0 or -1 with errno */
+static int write_proc(pid_t pid, const char *name, const char *text)
+{
+	char path[64];
+	int fd, e = 0;
+	size_t len = strlen(text);
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len)
+		e = errno ? errno : EIO;
+	close(fd);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+/* the user's ids mapped to themselves in the init's user namespace */
+static int map_ids(pid_t pid)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "%u %u 1\n", (unsigned)getuid(),
+		 (unsigned)getuid());
+	if (write_proc(pid, "uid_map", line) < 0)
+		return -1;
+	if (write_proc(pid, "setgroups", "deny") < 0 && errno != ENOENT)
+		return -1;
+	snprintf(line, sizeof(line), "%u %u 1\n", (unsigned)getgid(),
+		 (unsigned)getgid());
+	return write_proc(pid, "gid_map", line);
+}
+
+/* why a namespace could not be had: said once per pandia */
+static void no_namespace(struct ctx *c, const char *what, int e)
+{
+	static bool told;
+
+	c->ns_flags = -1;
+	free(c->r->no_namespace);
+	c->r->no_namespace = xasprintf("%s: %s", what, strerror(e));
+	if (!told)
+		warning("the command runs without a PID namespace of its "
+			"own (%s): should pandia be killed by SIGKILL, "
+			"processes the command started may outlive it",
+			c->r->no_namespace);
+	told = true;
+}
+
+/*
+ * Whether the command can have a namespace: 0 not yet tried, -1 not,
+ * else the clone flags.  Asked once per pandia run.
+ */
+static void ns_choose(struct ctx *c)
+{
+	const char *env = getenv("PANDIA_PID_NAMESPACE");
+
+	c->ns_flags = CLONE_NEWPID;
+	if (geteuid() != 0)
+		c->ns_flags |= CLONE_NEWUSER;
+	if (env && !strcmp(env, "0"))
+		no_namespace(c, "PANDIA_PID_NAMESPACE=0", ECANCELED);
+	else if (proc_self_pid() != getpid()) {
+		no_namespace(c, "/proc is not this process's", ENOENT);
+	}
+}
+
+/*
+ * The namespace's init: starts the command (exec_command), waits for
+ * it, reaping the orphans reparented to it, and tells pandia how it
+ * ended on MSG_W.  GO_R says pandia is there (and has mapped the ids).
+ */
+static void __attribute__((noreturn))
+ns_init(struct ctx *c, const cpu_set_t *set, int go_r, int msg_w,
+	int out_w, int err_w, int ex_w)
+{
+	struct ns_msg m = { 0, 0, 0 };
+	pid_t h, w, self;
+	char go;
+	int st, i, n;
+	pid_t *kids;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* pandia may have died before the line above: then no byte */
+	while ((n = (int)read(go_r, &go, 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1)
+		_exit(127);
+	close(go_r);
+	h = fork();
+	if (h == 0) {
+		pid_t me = proc_self_pid();
+
+		close(msg_w);
+		while (write(ex_w, &me, sizeof(me)) < 0 && errno == EINTR)
+			;
+		exec_command(c, set, out_w, err_w, ex_w);
+	}
+	if (h < 0) {
+		pid_t none = 0;
+
+		while (write(ex_w, &none, sizeof(none)) < 0 && errno == EINTR)
+			;
+		_exit(127);
+	}
+	close(out_w);
+	close(err_w);
+	close(ex_w);
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w == h)
+			break;
+		if (w < 0 && errno != EINTR)
+			_exit(127);
+	}
+	m.t1 = now_seconds();
+	m.status = st;
+	/* the orphans reparented to the init, as list_children counts */
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	self = proc_self_pid();
+	n = list_children(self, &kids, true);
+	for (i = 0; i < n; i++)
+		m.left++;
+	free(kids);
+	while (write(msg_w, &m, sizeof(m)) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/* the command's end as its init told it; false when it did not */
+static bool ns_result(struct ctx *c, struct ns_msg *m)
+{
+	ssize_t n;
+
+	if (c->ns_fd < 0)
+		return false;
+	do
+		n = read(c->ns_fd, m, sizeof(*m));
+	while (n < 0 && errno == EINTR);
+	close(c->ns_fd);
+	c->ns_fd = -1;
+	return n == (ssize_t)sizeof(*m);
+}
+
+/*
+ * What the command's process does after the fork: its CPUs, standard
+ * streams and memory policy, then exec.  A failure is written to EX_W,
+ * as a negative errno for the policy, a positive one for exec.
+ */
+static void __attribute__((noreturn))
+exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
+	     int ex_w)
+{
+	int e;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (c->local && c->o->pin != RUN_PIN_NONE)
+		sched_setaffinity(0, sizeof(*set), set);
+	if (isatty(0)) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		if (fd >= 0 && fd != 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+	}
+	dup2(out_w, 1);
+	dup2(err_w, 2);
+	/* a failed policy is told apart by its sign */
+	if (apply_mempolicy(c->o->mem) < 0) {
+		e = -errno;
+		while (write(ex_w, &e, sizeof(e)) < 0 && errno == EINTR)
+			;
+		_exit(127);
+	}
+	execvpe(c->argv[0], c->argv, c->envp);
+	e = errno;
+	while (write(ex_w, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	_exit(127);
+}
+
+/*
+ * Start the command's process: its init in a namespace of its own
+ * where it can (c->pid is the init, *CMD its first process, from EX),
+ * else forked alone (*CMD is c->pid).  0, or -1 with errno.
+ */
+static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
+			int out_w, int err_w, pid_t *cmd)
+{
+	int go[2] = { -1, -1 }, msg[2] = { -1, -1 }, e;
+	pid_t pid;
+	ssize_t n;
+
+	*cmd = 0;
+	if (c->ns_flags == 0)
+		ns_choose(c);
+	if (c->ns_flags > 0 && (pipe2(go, O_CLOEXEC) < 0 ||
+				pipe2(msg, O_CLOEXEC) < 0)) {
+		e = errno;
+		goto plain;
+	}
+	if (c->ns_flags > 0) {
+		pid = clone_fork((unsigned long)c->ns_flags);
+		if (pid == 0) {
+			close(go[1]);
+			close(msg[0]);
+			close(ex[0]);
+			child_signals(c);
+			ns_init(c, set, go[0], msg[1], out_w, err_w, ex[1]);
+		}
+		e = errno;
+		close(go[0]);
+		close(msg[1]);
+		go[0] = msg[1] = -1;
+		if (pid < 0) {
+			no_namespace(c, "clone", e);
+			goto plain;
+		}
+		if ((c->ns_flags & CLONE_NEWUSER) && map_ids(pid) < 0) {
+			e = errno;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			no_namespace(c, "cannot map the user's ids", e);
+			goto plain;
+		}
+		setpgid(pid, pid);
+		while (write(go[1], "g", 1) < 0 && errno == EINTR)
+			;
+		close(go[1]);
+		c->pid = pid;
+		c->ns_fd = msg[0];
+		/* the command's id, or 0 when its fork failed */
+		do
+			n = read(ex[0], cmd, sizeof(*cmd));
+		while (n < 0 && errno == EINTR);
+		if (n != sizeof(*cmd) || *cmd <= 0)
+			*cmd = 0;
+		c->r->pid_namespace = true;
+		return 0;
+	}
+	e = 0;
+plain:
+	if (go[0] >= 0) {
+		close(go[0]);
+		close(go[1]);
+	}
+	if (msg[0] >= 0) {
+		close(msg[0]);
+		close(msg[1]);
+	}
+	c->r->pid_namespace = false;
+	pid = fork();
+	if (pid == 0) {
+		close(ex[0]);
+		setpgid(0, 0);
+		child_signals(c);
+		exec_command(c, set, out_w, err_w, ex[1]);
+	}
+	if (pid < 0)
+		return -1;
+	setpgid(pid, pid);
+	c->pid = *cmd = pid;
+	(void)e;
+	return 0;
+}
+
+/* the command failed to start: its process (or init) reaped */
+static void reap_failed(struct ctx *c)
+{
+	waitpid(c->pid, NULL, 0);
+	c->pid = 0;
+	if (c->ns_fd >= 0) {
+		close(c->ns_fd);
+		c->ns_fd = -1;
+	}
+}
+
 /* fork and exec the command; 0 or -1 with err */
 static int start_command(struct ctx *c)
 {
 	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, ex[2] = { -1, -1 };
 	int ret = -1, e = 0, k;
 	cpu_set_t set;
+	pid_t cmd;
 	ssize_t n;
 
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
@@ -1840,44 +2190,12 @@ static int start_command(struct ctx *c)
 	signal_stressors(c, SIGUSR1);
 	fflush(NULL);
 	c->t0 = now_seconds();
-	c->pid = fork();
-	if (c->pid < 0) {
+	if (fork_command(c, &set, ex, out[1], errp[1], &cmd) < 0) {
 		c->pid = 0;
 		perr_errno(c->err, "cannot start '%s'", c->argv[0]);
 		goto out_close;
 	}
-	if (!c->pid) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		child_signals(c);
-		if (c->local && c->o->pin != RUN_PIN_NONE)
-			sched_setaffinity(0, sizeof(set), &set);
-		if (isatty(0)) {
-			int fd = open("/dev/null", O_RDONLY);
-
-			if (fd >= 0 && fd != 0) {
-				dup2(fd, 0);
-				close(fd);
-			}
-		}
-		dup2(out[1], 1);
-		dup2(errp[1], 2);
-		/* a failed policy is told apart by its sign */
-		if (apply_mempolicy(c->o->mem) < 0) {
-			e = -errno;
-			while (write(ex[1], &e, sizeof(e)) < 0 &&
-			       errno == EINTR)
-				;
-			_exit(127);
-		}
-		execvpe(c->argv[0], c->argv, c->envp);
-		e = errno;
-		while (write(ex[1], &e, sizeof(e)) < 0 && errno == EINTR)
-			;
-		_exit(127);
-	}
-	setpgid(c->pid, c->pid);
-	c->cmd_pid = c->pid;
+	c->cmd_pid = cmd > 0 ? cmd : c->pid;
 	close(ex[1]);
 	ex[1] = -1;
 	do
@@ -1890,15 +2208,13 @@ static int start_command(struct ctx *c)
 		perr_errno(c->err, "cannot set the memory policy %s for '%s'",
 			   run_mempolicy_text(c->o->mem, pol, sizeof(pol)),
 			   c->argv[0]);
-		waitpid(c->pid, NULL, 0);
-		c->pid = 0;
+		reap_failed(c);
 		goto out_close;
 	}
 	if (n == sizeof(e)) {
 		errno = e;
 		perr_errno(c->err, "cannot run '%s'", c->argv[0]);
-		waitpid(c->pid, NULL, 0);
-		c->pid = 0;
+		reap_failed(c);
 		goto out_close;
 	}
 	for (k = 0; k < 2; k++) {
@@ -1910,7 +2226,7 @@ static int start_command(struct ctx *c)
 		c->fd[k] = p[0];
 		p[0] = -1;
 	}
-	add_pid(c, c->pid);
+	add_pid(c, c->cmd_pid);
 	ret = 0;
 out_close:
 	for (k = 0; k < 2; k++) {
@@ -1928,7 +2244,7 @@ out_close:
 static int count_leftovers(const struct ctx *c)
 {
 	pid_t *kids;
-	int n = list_children(&kids, true), left = 0, i;
+	int n = list_children(getpid(), &kids, true), left = 0, i;
 
 	for (i = 0; i < n; i++)
 		left += !in_list(c->before, c->n_before, kids[i]) &&
@@ -2041,6 +2357,7 @@ static int stop_corun(struct ctx *c)
 static bool command_exited(struct ctx *c)
 {
 	siginfo_t si = { 0 };
+	struct ns_msg m;
 	int st, left;
 
 	if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0
@@ -2050,11 +2367,17 @@ static bool command_exited(struct ctx *c)
 	if (stop_corun(c) < 0)
 		c->co_failed = true;
 	left = count_leftovers(c);
-	if (left > c->r->leftovers)
-		c->r->leftovers = left;
 	kill(-c->pid, SIGKILL);
 	waitpid(c->pid, &st, 0);
 	c->status = st;
+	if (ns_result(c, &m)) {
+		/* the command's end, not its init's */
+		c->t1 = m.t1;
+		c->status = m.status;
+		left += m.left;
+	}
+	if (left > c->r->leftovers)
+		c->r->leftovers = left;
 	c->pid = 0;
 	sweep(c);
 	return true;
@@ -2665,7 +2988,7 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		struct run_result *r, struct pandia_error *err)
 {
 	struct ctx c = { .o = o, .r = r, .err = err, .sfd = -1,
-			 .fd = { -1, -1 }, .co_pipe = -1 };
+			 .fd = { -1, -1 }, .co_pipe = -1, .ns_fd = -1 };
 	char *cpus = NULL, *shim = NULL;
 	int ret = -1, run, i, k;
 
@@ -2986,5 +3309,10 @@ json_t *run_result_to_json(const struct run_opts *o,
 				    placement_json(o, r));
 	}
 	json_object_set_new(root, "left_behind", json_integer(r->leftovers));
+	json_object_set_new(root, "pid_namespace",
+			    json_boolean(r->pid_namespace));
+	json_object_set_new(root, "no_pid_namespace",
+			    r->no_namespace ? json_string(r->no_namespace) :
+			    json_null());
 	return root;
 }

@@ -340,6 +340,9 @@ struct run_result {
 	int interrupted;	/* signal pandia got, 0 if none */
 	int leftovers;		/* processes one run left running after the
 				   command exited (killed); most of any run */
+	bool pid_namespace;	/* the command ran in a PID namespace of
+				   its own: a SIGKILL of pandia ends it all */
+	char *no_namespace;	/* why not, when it did not (owned) */
 	int corun_restarts;	/* times the co-running command ended and
 				   was started again, in the last run */
 	char *stderr_tail;	/* last lines of its stderr (owned) */

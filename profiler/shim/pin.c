@@ -63,6 +63,7 @@
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -164,9 +165,47 @@ static int (*real_setaffinity_np)(pthread_t, size_t, const cpu_set_t *);
 
 /* ---- small things that are safe anywhere -------------------------- */
 
+/*
+ * Ids as pandia sees them.  pandia may run the command in a PID
+ * namespace of its own (profiler/run.c), where getpid() and gettid()
+ * give the namespace's ids; /proc is pandia's, so its self links give
+ * pandia's.  pin_ns says which: set at load and in a forked child.
+ */
+static bool pin_ns;
+
+/* the number after the last '/' of the link LINK, or -1 */
+static int link_id(const char *link)
+{
+	char buf[64], *p;
+	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, '/');
+	return atoi(p ? p + 1 : buf);
+}
+
+static int getpid_(void)
+{
+	int id = pin_ns ? link_id("/proc/self") : -1;
+
+	return id > 0 ? id : getpid();
+}
+
 static int gettid_(void)
 {
-	return (int)syscall(SYS_gettid);
+	int id = pin_ns ? link_id("/proc/thread-self") : -1;
+
+	return id > 0 ? id : (int)syscall(SYS_gettid);
+}
+
+/* whether this process's ids differ from pandia's */
+static void find_ns(void)
+{
+	int id = link_id("/proc/self");
+
+	pin_ns = id > 0 && id != getpid();
 }
 
 static int64_t mono_ns(void)
@@ -438,7 +477,7 @@ static void report_start(const struct pin_rec *r, const char *flags)
 	long n;
 
 	put_str(&l, "start ");
-	put_int(&l, getpid());
+	put_int(&l, getpid_());
 	put_str(&l, " ");
 	put_int(&l, r->tid);
 	put_str(&l, " ");
@@ -516,7 +555,7 @@ static void rec_end(struct pin_rec *r)
 	read_schedstat(r->tid, &cpu, &runq);
 	t = mono_ns();
 	put_str(&l, "end ");
-	put_int(&l, getpid());
+	put_int(&l, getpid_());
 	put_str(&l, " ");
 	put_int(&l, r->tid);
 	put_str(&l, " ");
@@ -617,7 +656,8 @@ static void fork_child(void)
 		return;
 	pthread_mutex_init(&list_lock, NULL);
 	atomic_store(&pin_local_next, 1);
-	r->tid = getpid();
+	find_ns();
+	r->tid = getpid_();
 	r->self = pthread_self();
 	r->index = take_index();
 	r->local = 0;
@@ -708,7 +748,8 @@ __attribute__((constructor)) static void pin_init(void)
 	if (path && *path)
 		pin_report = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 
-	main_rec.tid = getpid();
+	find_ns();
+	main_rec.tid = getpid_();
 	main_rec.self = pthread_self();
 	memcpy(main_rec.routine, "main", 5);
 	pp = find_proc(main_rec.tid);
@@ -756,7 +797,7 @@ __attribute__((destructor)) static void pin_fini(void)
 	for (r = pin_list; r; r = r->next)
 		rec_end(r);
 	real_mutex_unlock(&list_lock);
-	pp = find_proc(getpid());
+	pp = find_proc(getpid_());
 	if (pp)
 		atomic_store(&pp->pid, 0);
 }
@@ -1001,7 +1042,7 @@ static void report_affinity(int tid, const cpu_set_t *set, size_t size)
 	struct line l = { .len = 0 };
 
 	put_str(&l, "affinity ");
-	put_int(&l, getpid());
+	put_int(&l, getpid_());
 	put_str(&l, " ");
 	put_int(&l, tid);
 	put_str(&l, " ");
@@ -1014,7 +1055,8 @@ int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 	long rc = syscall(SYS_sched_setaffinity, pid, size, set);
 
 	if (rc == 0 && pin_n > 0)
-		report_affinity(pid ? (int)pid : gettid_(), set, size);
+		report_affinity(pid && pid != (pid_t)syscall(SYS_gettid) ?
+				(int)pid : gettid_(), set, size);
 	return rc ? -1 : 0;
 }
 

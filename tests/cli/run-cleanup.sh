@@ -35,6 +35,37 @@ grep -q "left 3 processes running; pandia killed them" "$T/err" ||
 	{ cat "$T/err"; fail "leftovers: no warning"; }
 none_left "leftovers"
 
+# SIGKILL of pandia, which no subreaper outlives: the command's own PID
+# namespace ends the whole tree with it.  Where pandia cannot have one
+# it says so; PANDIA_PID_NAMESPACE=0 shows that message here.
+PANDIA_PID_NAMESPACE=0 "$P" run -r 1 --no-warmup --json --cpus 0 -- true \
+	>"$T/json" 2>"$T/err" || fail "PANDIA_PID_NAMESPACE=0 run"
+grep -q "warning: the command runs without a PID namespace of its own (PANDIA_PID_NAMESPACE=0: .*may outlive it" \
+	"$T/err" || { cat "$T/err"; fail "no namespace: no warning"; }
+"$J" pid_namespace <"$T/json" | grep -qx false ||
+	fail "no namespace: JSON pid_namespace not false"
+"$P" run -r 1 --no-warmup --json --cpus 0 -- true >"$T/json" 2>"$T/err" ||
+	fail "namespace probe run"
+ns=$("$J" pid_namespace <"$T/json")
+if [ "$ns" = true ]; then
+	"$J" no_pid_namespace <"$T/json" | grep -qx null ||
+		fail "namespace: a reason given"
+	PANDIA_TEST_TAG=$TAG "$P" run -r 3 --cpus 0 -- \
+		sh -c 'sleep 100 & setsid sleep 100 & (sleep 100 &); sleep 100' \
+		>/dev/null 2>"$T/err" &
+	pid=$!
+	# pandia, the namespace's init, sh and 4 sleeps
+	wait_tagged 7
+	kill -KILL $pid
+	wait $pid
+	none_left "SIGKILL"
+	echo "SIGKILL: nothing left behind"
+else
+	grep -q "warning: the command runs without a PID namespace" \
+		"$T/err" || { cat "$T/err"; fail "no namespace, not said"; }
+	echo "no PID namespace here: $("$J" no_pid_namespace <"$T/json")"
+fi
+
 # SIGINT and SIGTERM to pandia while the command and stressors run.
 # A shell starts background commands with SIGINT ignored, which pandia
 # respects; env --default-signal gives it back its default.
