@@ -386,6 +386,25 @@ static const char *runner_text(const char *text)
 	return text;
 }
 
+/*
+ * The roles found by another run of the command with as many threads
+ * as R (R's twin: run 1 for a probe beside it), or NULL.
+ */
+static const char *helpers_of_twin(const struct prof *P,
+				   const struct prun *R)
+{
+	int i;
+
+	for (i = 0; i < P->n_runs; i++) {
+		const struct prun *T = &P->runs[i];
+
+		if (T != R && !T->calibration && T->helpers &&
+		    T->n_cpus == R->n_cpus)
+			return T->helpers;
+	}
+	return NULL;
+}
+
 /* Make one measured repetition of R (after its warm-up, the first time). */
 static int call_run(struct prof *P, struct prun *R, int index)
 {
@@ -415,8 +434,11 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	ro.machine = P->m;
 	ro.shim_path = o->shim_path;
 	ro.size = R->calibration ? NAN : R->size;
-	/* the helpers run 2 found (below), else the run's own */
-	ro.helpers = P->helpers ? P->helpers : R->helpers;
+	/* the helpers run 2 found (below), else the run's own, else
+	   those of a run with as many threads (run 1's serve the probes
+	   beside it): no run made only to find them again */
+	ro.helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
+		     R->calibration ? NULL : helpers_of_twin(P, R);
 	ro.mem = o->mem;
 	/* where the pages are: run 3, over two sockets (a template's
 	   program writes {numa_maps}; here, with two nodes or more) */
