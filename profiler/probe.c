@@ -129,21 +129,36 @@ void probe_disturb_begin(struct probe_disturb *d)
 	probe_cpu_begin(&d->cpu);
 }
 
-/* The workers' run-queue wait as a share of their lives. */
+/*
+ * The most a worker waited for a CPU, as a share of its life.  The
+ * most, not the mean: a run lasts as long as its slowest thread, and
+ * another tenant on one of two PUs halves the mean of what it does to
+ * the thread there.  A worker that lived less than a tenth of the
+ * longest life is left out: one scheduling delay is a large share of
+ * a short life.
+ */
 static double runqueue_share(const struct run_result *r)
 {
-	double wait = 0, life = 0;
+	double most = 0, longest = 0;
 	int i;
 
 	for (i = 0; r && i < r->n_threads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
-		if (!t->worker || !(t->end > t->start))
-			continue;
-		wait += t->runqueue_wait;
-		life += t->end - t->start;
+		if (t->worker && t->end - t->start > longest)
+			longest = t->end - t->start;
 	}
-	return life > 0 ? wait / life : 0;
+	for (i = 0; r && i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		double life = t->end - t->start;
+
+		if (!t->worker || !(life > 0) || life < 0.1 * longest ||
+		    !isfinite(t->runqueue_wait))
+			continue;
+		if (t->runqueue_wait / life > most)
+			most = t->runqueue_wait / life;
+	}
+	return most;
 }
 
 double probe_disturb_end(struct probe_disturb *d, const int *pus, int n,
@@ -221,8 +236,9 @@ const char *probe_disturbance_text(const struct probe_disturbance *dd,
 		n += snprintf(buf + n, size - (size_t)n, " (the hypervisor "
 			      "%.0f%%)", 100 * dd->steal);
 	if (dd->runqueue >= 0.005 && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, ", its threads waited "
-			 "%.0f%% of their time for a CPU", 100 * dd->runqueue);
+		snprintf(buf + n, size - (size_t)n, ", a worker thread "
+			 "waited %.0f%% of its time for a CPU",
+			 100 * dd->runqueue);
 	return buf;
 }
 

@@ -108,8 +108,8 @@ double probe_disturb_end(struct probe_disturb *d, const int *pus, int n,
 			 struct probe_disturbance *out);
 
 /*
- * "others took 23% of its PUs' time (steal 20%), its threads waited
- * 5% of their time for a CPU" into buf (returned).
+ * "others took 23% of its PUs' time (steal 20%), a worker thread waited
+ * 5% of its time for a CPU" into buf (returned).
  */
 const char *probe_disturbance_text(const struct probe_disturbance *dd,
 				   char *buf, size_t size);

@@ -7,7 +7,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
   set terminal png size 1000,560
 }
 set output "validate.png"
-set title "sh -c ... on vm: median error 12.2%, offset error 11.7%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
+set title "sh -c ... on vm: median error 8.8%, offset error 7.9%, best-placement gap 0.0% (5 placements, -r 3)" noenhanced
 set xlabel "placement (by threads, then threads per core); ticks: thread count"
 set ylabel "time / best measured time"
 set key below horizontal
@@ -17,12 +17,12 @@ set offsets 0.5, 0.5, 0, 0
 set xtics ("1" 1, "2" 2, "3" 4, "4" 5)
 $data << EOD
 # x measured predicted threads cpus
-1 2.05523 2.48923 1 0
-2 1 1.24461 2 0,1
-3 2.31415 2.48923 2 0,0
-4 1.25906 1.24461 3 0,0,1
-5 1.41786 1.24461 4 0,0,1,1
+1 2.09589 2.18295 1 0
+2 1 1.09147 2 0,1
+3 2.36368 2.22903 2 0,0
+4 1.20984 1.10287 3 0,0,1
+5 1.44794 1.11452 4 0,0,1,1
 EOD
 plot $data using 1:2 with linespoints pt 7 ps 0.8 lw 1.5 lc rgb "#1f4e9c" title "measured", \
      $data using 1:3 with linespoints pt 6 ps 0.8 lw 1.5 dt 2 lc rgb "#d9480f" title "predicted", \
-     0.924054 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
+     1.11597 with lines lw 1 dt 3 lc rgb "#555555" title "2 threads unpinned, the OS scheduler (measured)"
