@@ -4,7 +4,10 @@
 # spells of 0.2 to 1 s about half the time.  In (b) the profile either
 # gives p within 0.05 of (a), or refuses with its message (and writes
 # nothing); it never gives a wrong p silently.  When (a) itself is
-# refused, the host is too busy to tell: skipped.
+# refused, the host is too busy to tell: skipped; (a) is made twice,
+# and where the two differ by more than 0.05 the host's own
+# repeatability is too poor to tell either: skipped, with the numbers.
+# (b) is compared with their mean.
 . "$(dirname "$0")/profile.inc"
 need_pus 0 1
 readelf -d "$WL/serial" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san' &&
@@ -32,6 +35,22 @@ if [ $? -ne 0 ]; then
 	skip "(a) was refused: the host is too busy to compare with"
 fi
 pa=$(wl_get "$T/quiet.json" p)
+# (a) again: where two quiet profiles already differ by more than 0.05
+# (a guest whose idle vCPU is slow to wake, by a varying amount), the
+# host cannot show the 0.05 this test asks of (b)
+prof quiet2
+if [ $? -ne 0 ]; then
+	cat "$T/quiet2.err"
+	grep -q "too uncertain\|not reliable" "$T/quiet2.err" ||
+		fail "(a) again failed for another reason than uncertainty"
+	skip "(a) again was refused: the host is too busy to compare with"
+fi
+pa2=$(wl_get "$T/quiet2.json" p)
+awk -v a="$pa" -v b="$pa2" 'BEGIN { d = a - b; if (d < 0) d = -d;
+	exit !(d <= 0.05) }' ||
+	skip "(a) twice gave p $pa and $pa2: this host's own repeatability" \
+		"is above the 0.05 asked of (b), not checked"
+pa=$(awk -v a="$pa" -v b="$pa2" 'BEGIN { print (a + b) / 2 }')
 
 "$D" 1 120 0.2 1 "$$" &
 dpid=$!

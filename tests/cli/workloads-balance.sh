@@ -7,7 +7,8 @@
 # "must show"): be at least 1.2 times as fast, static/dynamic >= 1.2.
 # On dedicated cores (0,1) the two must be alike (ratio 0.9 to 1.1).
 # Medians of interleaved pairs, one retry, "host busy" skip as in
-# workloads.inc.
+# workloads.inc; at 0,1 also a skip where PUs 0 and 1 themselves differ
+# give less than two full PUs at once (pus_unequal), with the numbers.
 . "$(dirname "$0")/workloads.inc"
 need_pus 0 1
 need_workload balance
@@ -40,5 +41,10 @@ for try in 1 2; do
 		"others took $BUSY)"
 	within 0.9 "$RATIO" 1.1 && exit 0
 done
+r01=$RATIO
+pus_unequal && skip "PUs 0 and 1 do not give two full PUs at once here" \
+	"(compute's speedup at 0,1 $PU_RATIO): a static partition waits" \
+	"for the slower, not checked: at 0,1 static/dynamic $r01"
+RATIO=$r01
 busy_or_fail "at 0,1 static and dynamic differ (static/dynamic $RATIO," \
 	"want 0.9 to 1.1)"
