@@ -41,10 +41,8 @@ for try in 1 2; do
 		"others took $BUSY)"
 	within 0.9 "$RATIO" 1.1 && exit 0
 done
-r01=$RATIO
 pus_unequal && skip "PUs 0 and 1 do not give two full PUs at once here" \
 	"(compute's speedup at 0,1 $PU_RATIO): a static partition waits" \
-	"for the slower, not checked: at 0,1 static/dynamic $r01"
-RATIO=$r01
+	"for the slower, not checked: at 0,1 static/dynamic $RATIO"
 busy_or_fail "at 0,1 static and dynamic differ (static/dynamic $RATIO," \
 	"want 0.9 to 1.1)"

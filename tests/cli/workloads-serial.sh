@@ -28,6 +28,12 @@ for f in 0.3 0.6; do
 			break
 		fi
 	done
+	# Amdahl's law takes two full PUs: where compute itself does not
+	# reach 1.8 at 0,1 (a guest's vCPUs shared unseen), not checked
+	[ -z "$ok" ] && pus_unequal 1.8 &&
+		skip "PUs 0 and 1 do not give two PUs at once here (compute's" \
+			"speedup at 0,1 $PU_RATIO): serial F=$f at 2 threads" \
+			"$err off Amdahl's law, not checked"
 	[ -n "$ok" ] || busy_or_fail "serial F=$f at 2 threads is $err off" \
 		"Amdahl's law"
 done
