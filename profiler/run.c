@@ -1957,10 +1957,9 @@ ns_init(struct ctx *c, const cpu_set_t *set, int go_r, int msg_w,
 	int out_w, int err_w, int ex_w)
 {
 	struct ns_msg m = { 0, 0, 0 };
-	pid_t h, w, self;
+	pid_t h, w, *kids;
 	char go;
-	int st, i, n;
-	pid_t *kids;
+	int st, n;
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -2001,10 +2000,7 @@ ns_init(struct ctx *c, const cpu_set_t *set, int go_r, int msg_w,
 	/* the orphans reparented to the init, as list_children counts */
 	while (waitpid(-1, &st, WNOHANG) > 0)
 		;
-	self = proc_self_pid();
-	n = list_children(self, &kids, true);
-	for (i = 0; i < n; i++)
-		m.left++;
+	m.left = list_children(proc_self_pid(), &kids, true);
 	free(kids);
 	while (write(msg_w, &m, sizeof(m)) < 0 && errno == EINTR)
 		;
@@ -2072,7 +2068,7 @@ exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
 static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 			int out_w, int err_w, pid_t *cmd)
 {
-	int go[2] = { -1, -1 }, msg[2] = { -1, -1 }, e;
+	int go[2] = { -1, -1 }, msg[2] = { -1, -1 }, e, k;
 	pid_t pid;
 	ssize_t n;
 
@@ -2080,10 +2076,8 @@ static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 	if (c->ns_flags == 0)
 		ns_choose(c);
 	if (c->ns_flags > 0 && (pipe2(go, O_CLOEXEC) < 0 ||
-				pipe2(msg, O_CLOEXEC) < 0)) {
-		e = errno;
+				pipe2(msg, O_CLOEXEC) < 0))
 		goto plain;
-	}
 	if (c->ns_flags > 0) {
 		pid = clone_fork((unsigned long)c->ns_flags);
 		if (pid == 0) {
@@ -2123,15 +2117,12 @@ static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 		c->r->pid_namespace = true;
 		return 0;
 	}
-	e = 0;
 plain:
-	if (go[0] >= 0) {
-		close(go[0]);
-		close(go[1]);
-	}
-	if (msg[0] >= 0) {
-		close(msg[0]);
-		close(msg[1]);
+	for (k = 0; k < 2; k++) {
+		if (go[k] >= 0)
+			close(go[k]);
+		if (msg[k] >= 0)
+			close(msg[k]);
 	}
 	c->r->pid_namespace = false;
 	pid = fork();
@@ -2145,7 +2136,6 @@ plain:
 		return -1;
 	setpgid(pid, pid);
 	c->pid = *cmd = pid;
-	(void)e;
 	return 0;
 }
 
