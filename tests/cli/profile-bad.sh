@@ -102,6 +102,15 @@ grep -q 'two threads time-sharing each PU (no SMT' "$T/w.json" ||
 	fail "b does not say what was measured instead of SMT"
 grep -q '"backend": "probe"' "$T/w.json" || fail "the backend is not probe"
 
+# two busy processes alive at once, but one after the other (the parent
+# waits for its child): one PU's worth ran, so the same warning
+loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+prof --time-from 'time: ([0-9.]+)' -- sh -c \
+	"$loop; sh -c '$loop; echo time: 0.05'"
+[ $rc -eq 0 ] || fail "two serial processes: exit status $rc"
+grep -q "warning:.*{threads}.*OMP_NUM_THREADS" "$T/err" ||
+	fail "two serial processes: no warning naming {threads}"
+
 # --counters perf where perf cannot count: why, and the probe backend
 prof --counters perf -- sh -c 'echo time: 0.01'
 if [ $rc -ne 0 ]; then
