@@ -117,6 +117,16 @@ struct model_def {
 		    const struct pandia_workload *w, struct model_run **runs,
 		    struct pandia_error *err);
 	/*
+	 * Where the profile's one warm-up runs, before the first run:
+	 * the placement of a later run with several threads, so that the
+	 * warm-up costs a fraction of run 1's time and finds the roles
+	 * of that run's threads (no run made to find them).  Fills *run
+	 * and returns 1, or returns 0 (the first run's first call is the
+	 * warm-up) or -1 with err.  May be NULL: 0.
+	 */
+	int (*warmup)(const struct model_env *env, struct model_run *run,
+		      struct pandia_error *err);
+	/*
 	 * Fit the parameters from the runs in w->runs into w.  Returns
 	 * 0 or -1 with err.
 	 */

@@ -610,11 +610,12 @@ static int run_once(struct xctx *x, struct place *p, int rep,
 	if (!x->hw)
 		return run_execute(&ro, x->o->argv, r, err);
 
-	if (!helpers) {
+	if (!helpers && !run_one_pu(p->os, p->n)) {
 		/*
 		 * The counters count every run of the command, so the
 		 * run that finds the workers is not the counted one: one
-		 * plain run first (after the warm-up), not counted.
+		 * plain run first (after the warm-up), not counted (on
+		 * one PU no roles are found, none needed).
 		 */
 		ret = run_execute(&ro, x->o->argv, r, err);
 		if (ret < 0 || r->threads_created < 0 || !r->helpers)

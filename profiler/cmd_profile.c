@@ -296,7 +296,10 @@ static void show_progress(const struct profile_progress *pp, void *arg)
 	if (pp->left >= 0)
 		snprintf(left, sizeof(left), ", about %.0f s left",
 			 ceil(pp->left));
-	if (pp->run)
+	if (pp->rep == 0)
+		fprintf(stderr, "pandia profile: the warm-up, at the "
+			"placement of %s (%s): not timed\n", pp->id, pp->what);
+	else if (pp->run)
 		fprintf(stderr, "pandia profile: run %d of 6, repetition %d "
 			"of %d (%s)%s\n", pp->run, pp->rep, pp->reps, pp->what,
 			left);

@@ -114,6 +114,7 @@ struct prun {
 	bool probe;		/* spec[0] is a bandwidth probe */
 	bool calibration;	/* the command is sleep: probes alone */
 	bool count_cpu;		/* measure the command's CPU use */
+	bool warmup_only;	/* the profile's warm-up: not timed */
 	int n_times;
 	double *times;
 	double *rates;		/* probe runs: probes' total, per rep */
@@ -150,6 +151,9 @@ struct prof {
 	char sleep_secs[32];
 	bool warmed;		/* the profile's one warm-up was made */
 	char *helpers;		/* helper threads the first run found */
+	int helpers_n;		/* in a run of that many threads */
+	bool warm_helpers;	/* found by the warm-up: not yet checked
+				   against the run that needs them */
 	double budget;		/* seconds of wall time; 0: none */
 	int min_reps;
 };
@@ -276,7 +280,10 @@ static struct prun *new_run(struct prof *P, const char *id, int run,
 
 static const char *run_label(const struct prun *R, char *buf, size_t size)
 {
-	if (R->run)
+	if (R->warmup_only)
+		snprintf(buf, size, "the warm-up, at the placement of %s "
+			 "(%s)", R->id, R->purpose);
+	else if (R->run)
 		snprintf(buf, size, "run %d of 6 (%s)", R->run, R->purpose);
 	else if (R->probe || R->calibration)
 		snprintf(buf, size, "probe run '%s' (%s)", R->id, R->purpose);
@@ -287,11 +294,11 @@ static const char *run_label(const struct prun *R, char *buf, size_t size)
 
 static double est_call(const struct prof *P, const struct prun *R)
 {
-	const struct prun *R1 = &P->runs[0];
-
 	if (R->calls)
 		return R->wall / R->calls;
-	return R1->calls ? R1->wall / R1->calls : -1;
+	if (!P->n_runs)
+		return -1;
+	return P->runs[0].calls ? P->runs[0].wall / P->runs[0].calls : -1;
 }
 
 static void progress(struct prof *P, struct prun *R, int index, int rep)
@@ -419,15 +426,16 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	double t0;
 	int ret = -1, rc, i, *busy = NULL, n_busy = 0;
 
-	progress(P, R, index, R->n_times + 1);
+	progress(P, R, index, R->warmup_only ? 0 : R->n_times + 1);
 	run_opts_init(&ro);
 	ro.cpus = R->cpus;
 	ro.n_cpus = R->n_cpus;
 	ro.stress = R->stress;
 	ro.n_stress = R->n_stress;
-	ro.repetitions = 1;
+	ro.repetitions = R->warmup_only ? 0 : 1;
 	/* one warm-up for the whole profile: later runs are warm */
-	ro.warmup = o->warmup && !P->warmed && !R->calibration;
+	ro.warmup = R->warmup_only ||
+		    (o->warmup && !P->warmed && !R->calibration);
 	ro.timeout = o->timeout;
 	ro.time_from = R->calibration ? NULL : o->time_from;
 	ro.runner = o->runner;
@@ -470,10 +478,12 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	}
 	if (rc < 0) {
 		run_label(R, label, sizeof(label));
-		if (rr.failed_run == 0)
-			snprintf(rep, sizeof(rep), "warm-up");
+		if (R->warmup_only)
+			rep[0] = 0;
+		else if (rr.failed_run == 0)
+			snprintf(rep, sizeof(rep), ", warm-up");
 		else
-			snprintf(rep, sizeof(rep), "repetition %d of %d",
+			snprintf(rep, sizeof(rep), ", repetition %d of %d",
 				 R->n_times + 1, o->repetitions);
 		P->res->interrupted = rr.interrupted;
 		if (rr.stderr_tail)
@@ -482,22 +492,22 @@ static int call_run(struct prof *P, struct prun *R, int index)
 			perr_set(P->err, "%s", e.text);
 		else if (rr.failed_run < 0 || rr.exit_status < 0) {
 			if (rr.timed_out)
-				perr_set(P->err, "%s, %s: the command timed "
+				perr_set(P->err, "%s%s: the command timed "
 					 "out after %g s", label, rep,
 					 o->timeout);
 			else if (rr.term_signal)
-				perr_set(P->err, "%s, %s: the command was "
+				perr_set(P->err, "%s%s: the command was "
 					 "killed by signal %d (%s)", label,
 					 rep, rr.term_signal,
 					 strsignal(rr.term_signal));
 			else
-				perr_set(P->err, "%s, %s: %s", label, rep,
+				perr_set(P->err, "%s%s: %s", label, rep,
 					 runner_text(e.text));
 		} else if (rr.exit_status > 0) {
-			perr_set(P->err, "%s, %s: the command exited with "
+			perr_set(P->err, "%s%s: the command exited with "
 				 "status %d", label, rep, rr.exit_status);
 		} else {
-			perr_set(P->err, "%s, %s: %s", label, rep,
+			perr_set(P->err, "%s%s: %s", label, rep,
 				 runner_text(e.text));
 		}
 		goto out;
@@ -511,8 +521,14 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	 * one discovery run, not one per placement.  Run 1's, on one PU,
 	 * would tell apart only what time-shares it.
 	 */
-	if (!P->helpers && rr.helpers && runs_alone(R) && R->n_cpus > 1)
+	if (!P->helpers && rr.helpers && runs_alone(R) && R->n_cpus > 1) {
 		P->helpers = xstrdup(rr.helpers);
+		P->helpers_n = R->n_cpus;
+	}
+	if (R->warmup_only) {
+		ret = 0;
+		goto out;
+	}
 	if (dd.share > DISTURBED) {
 		if (R->redone < o->repetitions && budget_left(P, R)) {
 			/* others took its PUs: make it again, later */
@@ -1258,6 +1274,41 @@ static void set_memory(struct prof *P, struct pandia_workload *w)
 }
 
 /* The run called ID among those made, or NULL. */
+/*
+ * The profile's one warm-up where the model places it (the Pandia
+ * model: run 2's placement), before any run: not timed, and its roles
+ * serve the later runs with as many threads.  0 (also when the model
+ * names no place: the first run's first call is the warm-up) or -1.
+ */
+static int warm_up(struct prof *P, const struct model_def *model,
+		   const struct model_env *env)
+{
+	struct model_run *mr;
+	struct prun W;
+	int rc;
+
+	if (!P->o->warmup || !model->warmup)
+		return 0;
+	mr = xcalloc(1, sizeof(*mr));
+	rc = model->warmup(env, mr, P->err);
+	if (rc <= 0) {
+		model_runs_free(mr, 1);
+		return rc;
+	}
+	new_run(P, mr->id, 0, mr->pus, mr->n, NULL, 0, "cpu",
+		xstrdup(mr->purpose));
+	model_runs_free(mr, 1);
+	W = P->runs[--P->n_runs];	/* not one of the profile's runs */
+	if (!strncmp(W.id, "run", 3))
+		W.run = atoi(W.id + 3);
+	W.warmup_only = true;
+	W.count_cpu = false;
+	rc = call_run(P, &W, 0);
+	P->warm_helpers = P->helpers != NULL;
+	prun_release(&W);
+	return rc;
+}
+
 static struct prun *run_named(struct prof *P, const char *id)
 {
 	int i;
@@ -1345,6 +1396,8 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	 * repetitions of every run interleaved, so that a burst of other
 	 * activity does not fall on one run.
 	 */
+	if (warm_up(&P, model, &env) < 0)
+		goto out;
 	for (stage = 0;; stage++) {
 		struct model_run *mr = NULL;
 		int n;
@@ -1381,6 +1434,16 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		}
 		model_runs_free(mr, n);
 		n_model = P.n_runs - first_model;
+		/* the warm-up's roles: for the run they were found for */
+		for (i = P.n_runs - n; P.warm_helpers && i < P.n_runs; i++) {
+			if (!runs_alone(&P.runs[i]) || P.runs[i].n_cpus < 2)
+				continue;
+			if (P.runs[i].n_cpus != P.helpers_n) {
+				free(P.helpers);
+				P.helpers = NULL;
+			}
+			P.warm_helpers = false;
+		}
 		if (stage > 0)
 			P.total = P.n_runs;
 		for (i = P.n_runs - n; i < P.n_runs; i++)

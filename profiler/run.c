@@ -2974,6 +2974,16 @@ static void build_corun(struct ctx *c, const char *shim)
 	free(cpus);
 }
 
+bool run_one_pu(const int *cpus, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (cpus[i] != cpus[0])
+			return false;
+	return true;
+}
+
 int run_execute(const struct run_opts *o, char *const *argv,
 		struct run_result *r, struct pandia_error *err)
 {
@@ -2986,7 +2996,7 @@ int run_execute(const struct run_opts *o, char *const *argv,
 	c.local = !o->runner;
 	if (o->n_cpus < 1 || !o->cpus)
 		return perr_set(err, "no PU list given");
-	if (o->repetitions < 1)
+	if (o->repetitions < (o->warmup ? 0 : 1))
 		return perr_set(err, "the number of repetitions must be at "
 				"least 1");
 	if (c.local && (!argv || !argv[0]))
@@ -3042,9 +3052,11 @@ int run_execute(const struct run_opts *o, char *const *argv,
 
 	if (o->pin == RUN_PIN_WORKERS && o->helpers && o->n_skip < 0)
 		r->helpers = xstrdup(o->helpers);
-	/* the first run finds the workers, every thread on the set */
+	/* the first run finds the workers, every thread on the set;
+	   not on one PU, where every thread runs whatever its role */
 	c.discover = c.env_skip >= 0 && o->pin == RUN_PIN_WORKERS &&
-		     o->n_skip < 0 && !o->helpers && !c.static_exe;
+		     o->n_skip < 0 && !o->helpers && !c.static_exe &&
+		     !run_one_pu(o->cpus, o->n_cpus);
 	if (setup_signals(&c) < 0)
 		goto out_argv;
 	for (run = o->warmup || c.discover ? 0 : 1; run <= o->repetitions;

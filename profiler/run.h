@@ -153,7 +153,8 @@ struct run_opts {
 	int n_cpus;
 	const struct run_stressor *stress;
 	int n_stress;
-	int repetitions;	/* measured runs, >= 1 */
+	int repetitions;	/* measured runs, >= 1; 0 with warmup: the
+				   warm-up alone (its roles in helpers) */
 	bool warmup;		/* one run first, not counted */
 	double timeout;		/* seconds per run; 0: none */
 	const char *time_from;	/* POSIX extended regex or NULL: wall */
@@ -170,7 +171,8 @@ struct run_opts {
 	/*
 	 * RUN_PIN_WORKERS: the helpers by role, as a previous result's
 	 * r->helpers; NULL: the first run (the warm-up, or a run made
-	 * for it) finds them, every thread on the set.
+	 * for it) finds them, every thread on the set, unless the list
+	 * names one PU (every thread runs there whatever its role).
 	 */
 	const char *helpers;
 	const char *shim_path;	/* NULL: run_find_shim(NULL) */
@@ -367,6 +369,12 @@ int run_execute(const struct run_opts *o, char *const *argv,
  * reported r->interrupted = SIG).  Does not return.
  */
 void run_reraise(int sig) __attribute__((noreturn));
+
+/*
+ * Whether CPUS[0..N-1] name one PU, however many times: every thread
+ * runs there whatever its role, so run_execute() finds no roles.
+ */
+bool run_one_pu(const int *cpus, int n);
 
 /*
  * Tell the worker threads from the helpers in t[0..n-1], one run's

@@ -131,6 +131,29 @@ static int pandia_plan(const struct model_env *env,
 	return n;
 }
 
+/*
+ * The warm-up at run 2's placement as planned before any demand is
+ * known (every core of socket 0, an even count): half run 1's time or
+ * less, and the roles of run 2's threads.  The demands can make run 2
+ * smaller (a run that would oversubscribe a link); the profiler then
+ * finds run 2's roles in its first call, as without the warm-up.
+ */
+static int pandia_warmup(const struct model_env *env, struct model_run *run,
+			 struct pandia_error *err)
+{
+	struct model_params base;
+	struct fit_plan pl;
+
+	memset(&base, 0, sizeof(base));
+	base.t1 = 1;
+	base.p = 1;
+	if (fit_plan_make(&pl, env->m, &base, err) < 0)
+		return -1;
+	run_from_plan(&pl, PR2, run);
+	fit_plan_release(&pl);
+	return 1;
+}
+
 static double median_times(const struct wl_run *r)
 {
 	return r && r->n_times ? median_of(r->times, r->n_times) : NAN;
@@ -543,6 +566,7 @@ const struct model_def model_pandia = {
 		   "(EuroSys 2017, sections 4 and 5)",
 	.demands = true,
 	.plan = pandia_plan,
+	.warmup = pandia_warmup,
 	.fit = pandia_fit,
 	.open = pandia_open,
 	.predict = pandia_predict,

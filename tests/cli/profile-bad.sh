@@ -46,10 +46,11 @@ prof() {	# prof [OPTION...] -- CMD...: exit status in $rc
 	cat "$T/err"
 }
 
-# not found: run 1 names it
+# not found: the warm-up (the first run made) names it
 prof -- "$T/no-such-command" --threads '{threads}'
 [ $rc -eq 1 ] || fail "a missing command: exit status $rc, not 1"
-grep -q "run 1 of 6" "$T/err" || fail "a missing command: run 1 not named"
+grep -q "the warm-up, at the placement of run2 (p: 2 threads" "$T/err" ||
+	fail "a missing command: the warm-up not named"
 grep -q "no-such-command.*No such file" "$T/err" ||
 	fail "a missing command: the reason is not given"
 [ ! -e "$T/w.json" ] || fail "a missing command: a description was written"
@@ -57,8 +58,8 @@ grep -q "no-such-command.*No such file" "$T/err" ||
 # an old description stays as it was when profiling fails
 echo "old" >"$T/w.json"
 
-# non-zero exit in the first run
-prof -- sh -c 'echo "boom: no input" >&2; exit 3'
+# non-zero exit in the first run (no warm-up: run 1)
+prof --no-warmup -- sh -c 'echo "boom: no input" >&2; exit 3'
 [ $rc -eq 1 ] || fail "exit 3: exit status $rc, not 1"
 grep -q "run 1 of 6.*exited with status 3" "$T/err" ||
 	fail "exit 3: the run and the status are not named"
@@ -70,15 +71,15 @@ prof --time-from 'time: ([0-9.]+)' -- sh -c \
 	'if [ "$PANDIA_THREADS" -gt 1 ]; then echo "too many threads" >&2;
 	 exit 4; fi; echo "time: 0.01"'
 [ $rc -eq 1 ] || fail "exit 4 in run 2: exit status $rc, not 1"
-grep -q "run 2 of 6 (p: 2 threads" "$T/err" ||
-	fail "exit 4 in run 2: run 2 is not named"
+grep -q "placement of run2 (p: 2 threads.*status 4" "$T/err" ||
+	fail "exit 4 with two threads: the warm-up at run 2's placement is not named"
 grep -q "too many threads" "$T/err" || fail "exit 4: its stderr is not shown"
 [ "$(cat "$T/w.json")" = old ] || fail "exit 4: the old file was changed"
 
 # a crash
 prof -- sh -c 'echo "about to crash" >&2; kill -SEGV $$'
 [ $rc -eq 1 ] || fail "SIGSEGV: exit status $rc, not 1"
-grep -q "run 1 of 6.*killed by signal 11" "$T/err" ||
+grep -q "the warm-up, at .*killed by signal 11" "$T/err" ||
 	fail "SIGSEGV: the run and the signal are not named"
 grep -q "about to crash" "$T/err" || fail "SIGSEGV: its stderr is not shown"
 [ "$(cat "$T/w.json")" = old ] || fail "SIGSEGV: the old file was changed"
