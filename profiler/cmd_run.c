@@ -37,6 +37,9 @@ const char usage_run[] =
 "                          command runs: cpu (integer loop), bw:LEVEL\n"
 "                          (reads at L1, L2, L3 or dram; bw:LEVEL:rw for\n"
 "                          read-modify-write); repeatable\n"
+"      --stress-alone SEC  let the stressors run SEC seconds alone before\n"
+"                          the command in every run, and report their\n"
+"                          rate then beside their rate with it\n"
 "  -r, --repetitions N     measured runs (default 3)\n"
 "      --no-warmup         no unmeasured run first\n"
 "      --time-from REGEX   time from the output: the number after the\n"
@@ -360,6 +363,10 @@ static void print_text(const struct run_opts *o, const struct run_result *r)
 
 		printf("stressor:  %s on PU %d: ", s->kind, s->pu);
 		print_rate(stdout, s->median, s->unit);
+		if (o->stress_alone > 0) {
+			printf("; alone before the command ");
+			print_rate(stdout, s->alone_median, s->unit);
+		}
 		putchar('\n');
 	}
 	if (!o->runner && r->n_threads)
@@ -474,7 +481,7 @@ out:
 enum {
 	OPT_NO_WARMUP = 256, OPT_TIME_FROM, OPT_TIMEOUT, OPT_JSON,
 	OPT_PIN, OPT_RUNNER, OPT_SHOW_OUTPUT, OPT_SIZE, OPT_RECORD,
-	OPT_SKIP, OPT_MEM,
+	OPT_SKIP, OPT_STRESS_ALONE, OPT_MEM,
 };
 
 int cmd_run(int argc, char **argv)
@@ -484,6 +491,7 @@ int cmd_run(int argc, char **argv)
 		{ "stress", required_argument, NULL, 's' },
 		{ "repetitions", required_argument, NULL, 'r' },
 		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
+		{ "stress-alone", required_argument, NULL, OPT_STRESS_ALONE },
 		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "pin", required_argument, NULL, OPT_PIN },
@@ -540,6 +548,13 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_TIMEOUT:
 			o.timeout = opt_timeout("run", optarg);
+			break;
+		case OPT_STRESS_ALONE:
+			if (!parse_double(optarg, &o.stress_alone) ||
+			    !(o.stress_alone > 0) || o.stress_alone > 60)
+				usage_error("run", "--stress-alone takes "
+					    "seconds, above 0 and at most 60, "
+					    "not '%s'", optarg);
 			break;
 		case OPT_PIN:
 			if (!strcmp(optarg, "workers"))

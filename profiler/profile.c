@@ -26,9 +26,12 @@
 #define PANDIA_VERSION "unknown"
 #endif
 
-/* Calibration runs of the probes (the probes alone) last this long. */
-#define PROBE_CAL_MIN 0.3
-#define PROBE_CAL_MAX 0.6
+/*
+ * The probes run alone this long before the command in their co-run
+ * (their rate alone, to calibrate; at most t1).
+ */
+#define PROBE_ALONE_MIN 0.2
+#define PROBE_ALONE_MAX 0.4
 /*
  * A repetition during which other processes (or the hypervisor) took
  * more than this share of the time of the PUs it used is disturbed:
@@ -112,12 +115,12 @@ struct prun {
 	char *spec[2];		/* [0] co-runner or probe, [1] loops */
 	struct run_stressor stress[2];
 	bool probe;		/* spec[0] is a bandwidth probe */
-	bool calibration;	/* the command is sleep: probes alone */
 	bool count_cpu;		/* measure the command's CPU use */
 	bool warmup_only;	/* the profile's warm-up: not timed */
 	int n_times;
 	double *times;
 	double *rates;		/* probe runs: probes' total, per rep */
+	double *alone;		/* and alone before the command */
 	int calls;
 	double wall;		/* seconds spent in its calls */
 	double cpu, cpu_wall;	/* CPU use over its calls */
@@ -148,7 +151,7 @@ struct prof {
 	struct prun *runs;	/* grown by new_run(): index, never keep
 				   a pointer across it */
 	int total;		/* runs to make in all, for progress */
-	char sleep_secs[32];
+	double alone_secs;	/* probes alone before their co-run */
 	bool warmed;		/* the profile's one warm-up was made */
 	char *helpers;		/* helper threads the first run found */
 	int helpers_n;		/* in a run of that many threads */
@@ -171,6 +174,7 @@ static void prun_release(struct prun *R)
 	}
 	free(R->times);
 	free(R->rates);
+	free(R->alone);
 	free(R->numa_maps);
 	free(R->helpers);
 }
@@ -285,7 +289,7 @@ static const char *run_label(const struct prun *R, char *buf, size_t size)
 			 "(%s)", R->id, R->purpose);
 	else if (R->run)
 		snprintf(buf, size, "run %d of 6 (%s)", R->run, R->purpose);
-	else if (R->probe || R->calibration)
+	else if (R->probe)
 		snprintf(buf, size, "probe run '%s' (%s)", R->id, R->purpose);
 	else
 		snprintf(buf, size, "run '%s' (%s)", R->id, R->purpose);
@@ -313,7 +317,7 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.id = R->id;
 	pp.what = R->purpose;
 	pp.run = R->run;
-	pp.probe = R->probe || R->calibration;
+	pp.probe = R->probe;
 	pp.index = index;
 	pp.total = P->total;
 	pp.rep = rep;
@@ -337,17 +341,16 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 	P->o->progress(&pp, P->o->progress_arg);
 }
 
-/* The OS PUs R keeps busy: the command's (not for sleep) and the
-   stressors'.  *n gets their count; a new array. */
+/* The OS PUs R keeps busy: the command's and the stressors'.  *n
+   gets their count; a new array. */
 static int *busy_pus(const struct prun *R, int *n)
 {
 	int *v = xcalloc((size_t)R->n_cpus + 1 + 2 * 4096, sizeof(int));
 	int i, j;
 
 	*n = 0;
-	if (!R->calibration)
-		for (i = 0; i < R->n_cpus; i++)
-			v[(*n)++] = R->cpus[i];
+	for (i = 0; i < R->n_cpus; i++)
+		v[(*n)++] = R->cpus[i];
 	for (i = 0; i < R->n_stress; i++)
 		for (j = 0; j < R->stress[i].n_pus && *n < R->n_cpus + 8192;
 		     j++)
@@ -361,7 +364,7 @@ static bool runs_alone(const struct prun *R)
 {
 	int i, j;
 
-	if (R->n_stress || R->calibration)
+	if (R->n_stress)
 		return false;
 	for (i = 0; i < R->n_cpus; i++)
 		for (j = 0; j < i; j++)
@@ -405,7 +408,7 @@ static const char *helpers_of_twin(const struct prof *P,
 	for (i = 0; i < P->n_runs; i++) {
 		const struct prun *T = &P->runs[i];
 
-		if (T != R && !T->calibration && T->helpers &&
+		if (T != R && T->helpers &&
 		    T->n_cpus == R->n_cpus)
 			return T->helpers;
 	}
@@ -416,7 +419,6 @@ static const char *helpers_of_twin(const struct prof *P,
 static int call_run(struct prof *P, struct prun *R, int index)
 {
 	const struct profile_opts *o = P->o;
-	char *const sleep_argv[] = { "sleep", P->sleep_secs, NULL };
 	struct run_opts ro;
 	struct run_result rr;
 	struct pandia_error e;
@@ -434,19 +436,20 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	ro.n_stress = R->n_stress;
 	ro.repetitions = R->warmup_only ? 0 : 1;
 	/* one warm-up for the whole profile: later runs are warm */
-	ro.warmup = R->warmup_only ||
-		    (o->warmup && !P->warmed && !R->calibration);
+	ro.warmup = R->warmup_only || (o->warmup && !P->warmed);
+	/* the probes' rate alone, just before the command beside them */
+	ro.stress_alone = R->probe && !o->runner ? P->alone_secs : 0;
 	ro.timeout = o->timeout;
-	ro.time_from = R->calibration ? NULL : o->time_from;
+	ro.time_from = o->time_from;
 	ro.runner = o->runner;
 	ro.machine = P->m;
 	ro.shim_path = o->shim_path;
-	ro.size = R->calibration ? NAN : R->size;
+	ro.size = R->size;
 	/* the helpers run 2 found (below), else the run's own, else
 	   those of a run with as many threads (run 1's serve the probes
 	   beside it): no run made only to find them again */
 	ro.helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
-		     R->calibration ? NULL : helpers_of_twin(P, R);
+		     helpers_of_twin(P, R);
 	ro.mem = o->mem;
 	/* where the pages are: run 3, over two sockets (a template's
 	   program writes {numa_maps}; here, with two nodes or more) */
@@ -458,7 +461,7 @@ static int call_run(struct prof *P, struct prun *R, int index)
 		probe_disturb_begin(&pd);
 	}
 	t0 = now_seconds();
-	rc = run_execute(&ro, R->calibration ? sleep_argv : o->argv, &rr, &e);
+	rc = run_execute(&ro, o->argv, &rr, &e);
 	R->wall += now_seconds() - t0;
 	R->calls++;
 	if (!o->runner) {
@@ -544,14 +547,19 @@ static int call_run(struct prof *P, struct prun *R, int index)
 			    (size_t)(R->n_times + 1));
 	R->times[R->n_times] = rr.times[0];
 	if (R->probe) {
-		double sum = 0;
+		double sum = 0, alone = 0;
 
 		for (i = 0; i < rr.n_stress; i++)
-			if (!strcmp(rr.stress[i].spec, R->spec[0]))
+			if (!strcmp(rr.stress[i].spec, R->spec[0])) {
 				sum += rr.stress[i].rates[0];
+				alone += rr.stress[i].alone[0];
+			}
 		R->rates = xrealloc(R->rates, sizeof(double) *
 				    (size_t)(R->n_times + 1));
 		R->rates[R->n_times] = sum;
+		R->alone = xrealloc(R->alone, sizeof(double) *
+				    (size_t)(R->n_times + 1));
+		R->alone[R->n_times] = alone;
 	}
 	R->n_times++;
 	if (rr.numa_maps) {
@@ -648,19 +656,15 @@ static int plan_probe(struct prof *P, int pu0, int lvl,
 	}
 	l = os_list(m, pus, n);
 	snprintf(kind, sizeof(kind), "bw:%s", ln);
-	if (!P->o->runner) {
-		snprintf(id, sizeof(id), "probe-%s-alone", ln);
-		R = new_run(P, id, 0, &pu0, 1, pus, n, kind,
-			    xasprintf("%s probes on PUs %s alone: their "
-				      "rate, to calibrate (the command is "
-				      "'sleep')", ln, l));
-		R->probe = R->calibration = true;
-		R->level = lvl;
-	}
 	snprintf(id, sizeof(id), "probe-%s", ln);
-	R = new_run(P, id, 0, &pu0, 1, pus, n, kind,
+	R = P->o->runner ?
+	    new_run(P, id, 0, &pu0, 1, pus, n, kind,
 		    xasprintf("%s demand: run 1 beside %s probes on PUs %s",
-			      ln, ln, l));
+			      ln, ln, l)) :
+	    new_run(P, id, 0, &pu0, 1, pus, n, kind,
+		    xasprintf("%s demand: run 1 beside %s probes on PUs %s, "
+			      "their rate alone measured for %.2g s before "
+			      "it", ln, ln, l, P->alone_secs));
 	R->probe = true;
 	R->level = lvl;
 	free(l);
@@ -676,14 +680,14 @@ static int count_probe_runs(const struct prof *P, int pu0)
 
 	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
 		if (probe_pus(P->m, pu0, lvl, &pus, &why) > 0) {
-			n += P->o->runner ? 1 : 2;
+			n++;
 			free(pus);
 		}
 	return n;
 }
 
-/* The demand at a probed level from its runs. */
-static void probe_demand(struct prof *P, struct prun *cal, struct prun *co,
+/* The demand at a probed level from its co-run. */
+static void probe_demand(struct prof *P, struct prun *co,
 			 struct pandia_workload *w)
 {
 	const struct pandia_machine *m = P->m;
@@ -697,8 +701,8 @@ static void probe_demand(struct prof *P, struct prun *cal, struct prun *co,
 	in.n_probes = n;
 	in.per_core_bw = lk->per_core_bw;
 	in.aggregate_bw = lk->aggregate_bw;
-	if (cal) {
-		in.alone = med(cal->rates, cal->n_times);
+	if (!P->o->runner) {
+		in.alone = med(co->alone, co->n_times);
 	} else {
 		/* a runner template: the description's figures */
 		in.alone = n * lk->per_core_bw;
@@ -745,7 +749,7 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 	if (R->n_times)
 		memcpy(wr->times, R->times, sizeof(double) *
 		       (size_t)R->n_times);
-	wr->has_size = !isnan(R->size) && !R->calibration;
+	wr->has_size = !isnan(R->size);
 	wr->size = wr->has_size ? R->size : 0;
 	if (R->count_cpu && R->cpu_wall > 0) {
 		wl_run_add_counter(wr, "cpu_seconds", R->cpu);
@@ -754,6 +758,9 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 	if (R->probe)
 		wl_run_add_counter(wr, "probe_bytes_per_s",
 			    med(R->rates, R->n_times));
+	if (R->probe && isfinite(med(R->alone, R->n_times)))
+		wl_run_add_counter(wr, "probe_alone_bytes_per_s",
+			    med(R->alone, R->n_times));
 	if (R->threads_created >= 0 && R->threads > 0) {
 		/* the model's threads are the workers */
 		wl_run_add_counter(wr, "threads_seen", R->threads);
@@ -868,14 +875,8 @@ static int demands(struct prof *P, int pu0, struct pandia_workload *w,
 	for (i = first; i < P->n_runs; i++)
 		if (make_run(P, &P->runs[i], i + 1) < 0)
 			goto out;
-	for (i = first; i < P->n_runs; i++) {
-		struct prun *R = &P->runs[i];
-
-		if (R->calibration)
-			continue;
-		probe_demand(P, i > first && P->runs[i - 1].calibration ?
-			     &P->runs[i - 1] : NULL, R, w);
-	}
+	for (i = first; i < P->n_runs; i++)
+		probe_demand(P, &P->runs[i], w);
 	if (P->runs[0].count_cpu && P->runs[0].cpu_wall > 0)
 		demand_unknown(w, WR_INSTRUCTIONS, xasprintf(
 			"not measured: instructions need hardware counters "
@@ -1459,10 +1460,9 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		if (stage == 0 && model->demands) {
 			/* the demands, beside the first run */
 			/* the probes' rate alone needs no longer */
-			snprintf(P.sleep_secs, sizeof(P.sleep_secs), "%.3f",
-				 res->t1 > PROBE_CAL_MAX ? PROBE_CAL_MAX :
-				 res->t1 > PROBE_CAL_MIN ? res->t1 :
-				 PROBE_CAL_MIN);
+			P.alone_secs = res->t1 > PROBE_ALONE_MAX ?
+				PROBE_ALONE_MAX : res->t1 > PROBE_ALONE_MIN ?
+				res->t1 : PROBE_ALONE_MIN;
 			if (demands(&P, machine_pu_index(m, R1->cpus[0]), w,
 				    &ev1) < 0)
 				goto out;
@@ -1482,7 +1482,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 			struct prun *R = &P.runs[x];
 			double sp;
 
-			if (R->probe || R->calibration ||
+			if (R->probe ||
 			    R->n_times >= o->repetitions)
 				continue;
 			sp = R->n_times > 1 ? 2 * half_range(R->times,

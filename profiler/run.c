@@ -472,6 +472,7 @@ void run_result_release(struct run_result *r)
 		free(r->stress[i].spec);
 		free(r->stress[i].kind);
 		free(r->stress[i].rates);
+		free(r->stress[i].alone);
 	}
 	free(r->stress);
 	free_threads(r);
@@ -550,6 +551,8 @@ struct st_msg {
 	int type;
 	double work;		/* during the marked window */
 	double seconds;
+	double alone_work;	/* from ready to the first mark */
+	double alone_seconds;
 	char text[200];
 };
 
@@ -585,7 +588,7 @@ static void stressor_main(int fd, enum stress_kind kind, int pu,
 	struct pandia_error err;
 	struct stress_buf buf = { 0 };
 	struct sigaction sa = { 0 };
-	double total = 0, mark_work = 0, mark_t, t;
+	double total = 0, mark_work = 0, mark_t, ready_t, t;
 	sig_atomic_t seen = 0;
 	cpu_set_t set;
 	sigset_t none;
@@ -618,14 +621,18 @@ static void stressor_main(int fd, enum stress_kind kind, int pu,
 		goto out_send;
 	}
 	st_send(fd, &m);
-	mark_t = now_seconds();
+	mark_t = ready_t = now_seconds();
 	for (;;) {
 		total += stress_run_until(kind, &buf, &st_stop);
 		st_stop = 0;
 		if (st_marks != seen) {
+			mark_t = now_seconds();
+			if (!seen) {	/* alone until the command started */
+				m.alone_work = total;
+				m.alone_seconds = mark_t - ready_t;
+			}
 			seen = st_marks;
 			mark_work = total;
-			mark_t = now_seconds();
 		}
 		if (st_quit)
 			break;
@@ -1030,6 +1037,26 @@ out:
 	return ret;
 }
 
+/*
+ * Let the stressors run alone for o->stress_alone seconds before the
+ * command starts, pandia's signals watched.  0 or -1 with err.
+ */
+static int stressors_alone(struct ctx *c)
+{
+	struct pollfd pf = { .fd = c->sfd, .events = POLLIN };
+	double end = now_seconds() + c->o->stress_alone;
+	int ms;
+
+	while ((ms = (int)((end - now_seconds()) * 1000)) > 0) {
+		if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+			return perr_errno(c->err, "poll");
+		if (read_signals(c))
+			return perr_set(c->err, "interrupted by signal %d",
+					c->r->interrupted);
+	}
+	return 0;
+}
+
 static void signal_stressors(struct ctx *c, int sig)
 {
 	int i;
@@ -1069,6 +1096,11 @@ static int stop_stressors(struct ctx *c, bool record, int slot)
 		if (ret == 0 && record && slot >= 0 &&
 		    s->state == MSG_DONE && s->msg.seconds > 0)
 			sr->rates[slot] = s->msg.work / s->msg.seconds;
+		if (ret == 0 && record && slot >= 0 &&
+		    s->state == MSG_DONE && c->o->stress_alone > 0 &&
+		    s->msg.alone_seconds > 0)
+			sr->alone[slot] = s->msg.alone_work /
+					  s->msg.alone_seconds;
 	}
 	free(c->sp);
 	c->sp = NULL;
@@ -2533,7 +2565,8 @@ static int one_run(struct ctx *c, int run)
 
 	if (c->local && c->n_sp) {
 		if (start_stressors(c) < 0 ||
-		    wait_stressors(c, MSG_READY, READY_SECONDS) < 0) {
+		    wait_stressors(c, MSG_READY, READY_SECONDS) < 0 ||
+		    (c->o->stress_alone > 0 && stressors_alone(c) < 0)) {
 			stop_stressors(c, false, -1);
 			r->failed_run = run;
 			goto out;
@@ -2836,9 +2869,11 @@ static int plan_stressors(struct ctx *c)
 			sr->working_set = ws;
 			sr->rates = xmalloc(sizeof(double) *
 					    (size_t)o->repetitions);
+			sr->alone = xmalloc(sizeof(double) *
+					    (size_t)o->repetitions);
 			for (k = 0; k < o->repetitions; k++)
-				sr->rates[k] = NAN;
-			sr->median = NAN;
+				sr->rates[k] = sr->alone[k] = NAN;
+			sr->median = sr->alone_median = NAN;
 			c->stress_pus[r->n_stress++] = s->pus[j];
 		}
 	}
@@ -2974,6 +3009,20 @@ static void build_corun(struct ctx *c, const char *shim)
 	free(cpus);
 }
 
+/* The median of the known (not NAN) values of v[0..n-1], or NAN. */
+static double median_known(const double *v, int n)
+{
+	double *k = xmalloc(sizeof(*k) * (size_t)(n ? n : 1)), m;
+	int i, got = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			k[got++] = v[i];
+	m = got ? median_of(k, got) : NAN;
+	free(k);
+	return m;
+}
+
 bool run_one_pu(const int *cpus, int n)
 {
 	int i;
@@ -3073,14 +3122,9 @@ int run_execute(const struct run_opts *o, char *const *argv,
 	run_stats(r->times, r->n_times, r);
 	for (i = 0; i < r->n_stress; i++) {
 		struct run_stress_result *sr = &r->stress[i];
-		double *v = xmalloc(sizeof(*v) * (size_t)r->n_times);
-		int n = 0, j;
 
-		for (j = 0; j < r->n_times; j++)
-			if (!isnan(sr->rates[j]))
-				v[n++] = sr->rates[j];
-		sr->median = n ? median_of(v, n) : NAN;
-		free(v);
+		sr->median = median_known(sr->rates, r->n_times);
+		sr->alone_median = median_known(sr->alone, r->n_times);
 	}
 	ret = 0;
 out_argv:
@@ -3301,6 +3345,18 @@ json_t *run_result_to_json(const struct run_opts *o,
 			      "working_set", (json_int_t)sr->working_set,
 			      "rates", rates,
 			      "median", num_or_null(sr->median));
+		if (o->stress_alone > 0) {
+			json_t *alone = json_array();
+
+			for (j = 0; j < r->n_times; j++)
+				json_array_append_new(alone,
+					num_or_null(sr->alone[j]));
+			json_object_set_new(s, "alone", alone);
+			json_object_set_new(s, "alone_median",
+					    num_or_null(sr->alone_median));
+			json_object_set_new(s, "alone_seconds",
+					    json_real(o->stress_alone));
+		}
 		json_array_append_new(a, s);
 	}
 	json_object_set_new(root, "stressors", a);

@@ -156,6 +156,12 @@ struct run_opts {
 	int repetitions;	/* measured runs, >= 1; 0 with warmup: the
 				   warm-up alone (its roles in helpers) */
 	bool warmup;		/* one run first, not counted */
+	/*
+	 * Seconds the stressors run alone, after their set-up and before
+	 * the command starts, in every run: their rate alone then, in
+	 * run_stress_result.alone (no runner template).  0: none.
+	 */
+	double stress_alone;
 	double timeout;		/* seconds per run; 0: none */
 	const char *time_from;	/* POSIX extended regex or NULL: wall */
 	const char *runner;	/* command template or NULL */
@@ -238,6 +244,10 @@ struct run_stress_result {
 	const char *unit;	/* "ops/s" or "bytes/s" (static) */
 	size_t working_set;	/* bytes; 0 for cpu */
 	double *rates;		/* per measured run; NAN: not known */
+	double *alone;		/* its rate alone before the command
+				   (opts.stress_alone), per measured run;
+				   NAN: not known */
+	double alone_median;	/* of alone; NAN when none known */
 	double median;		/* of rates; NAN when none known */
 };
 

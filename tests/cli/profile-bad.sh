@@ -102,6 +102,14 @@ grep -q '"o_s_status": "not measured: this machine has one socket' \
 grep -q 'two threads time-sharing each PU (no SMT' "$T/w.json" ||
 	fail "b does not say what was measured instead of SMT"
 grep -q '"backend": "probe"' "$T/w.json" || fail "the backend is not probe"
+# the probes' rate alone comes from their co-run, no run of its own
+grep -q '"id": "probe-[A-Za-z0-9]*-alone"' "$T/w.json" &&
+	fail "a probe run made only to calibrate"
+grep -q '"id": "probe-dram"' "$T/w.json" || fail "no DRAM probe run"
+a=$(sed -n 's/^ *"probe_alone_bytes_per_s": *\([0-9.eE+]*\).*/\1/p' \
+	"$T/w.json" | tail -n 1)
+awk -v a="$a" 'BEGIN { exit !(a > 1e8) }' ||
+	fail "the probes' rate alone: '$a' bytes/s"
 
 # two busy processes alive at once, but one after the other (the parent
 # waits for its child): one PU's worth ran, so the same warning

@@ -1,5 +1,6 @@
 # pandia run --json: times (one per repetition), median, cpus,
-# stressors with their rates; --time-from takes the program's number.
+# stressors with their rates (alone too with --stress-alone);
+# --time-from takes the program's number.
 set -u
 . tests/cli/run.inc
 need_pus 0 1
@@ -29,6 +30,24 @@ grep -q '"unit": "ops/s"' "$T/j" || fail "stressor unit"
 r=$(sed -n '/"stressors"/,$p' "$T/j" | sed -n 's/^ *"median": *\([0-9.eE+]*\).*/\1/p' | head -n 1)
 awk -v r="$r" 'BEGIN { exit !(r > 1e6) }' ||
 	fail "stressor rate '$r' ops/s"
+grep -q '"alone' "$T/j" && fail "alone rates without --stress-alone"
+
+# --stress-alone: the stressors' rate alone before the command, which
+# does not count in the command's time
+"$P" run -q -r 2 --json --cpus 0 --stress cpu@1 --stress-alone 0.2 -- \
+	sleep 0.2 >"$T/j" 2>"$T/err" || { cat "$T/err"; fail "--stress-alone"; }
+m=$(json_num "$T/j" median)
+awk -v m="$m" 'BEGIN { exit !(m >= 0.19 && m < 0.35) }' ||
+	fail "--stress-alone: the command's median $m s for sleep 0.2"
+a=$(sed -n 's/^ *"alone_median": *\([0-9.eE+]*\).*/\1/p' "$T/j")
+r=$(sed -n '/"stressors"/,$p' "$T/j" | sed -n 's/^ *"median": *\([0-9.eE+]*\).*/\1/p' | head -n 1)
+awk -v a="$a" -v r="$r" 'BEGIN { exit !(a > 1e6 && a < 2 * r && r < 2 * a) }' ||
+	{ cat "$T/j"; fail "--stress-alone: alone $a ops/s, beside sleep $r"; }
+grep -q '"alone_seconds": 0.2' "$T/j" || fail "--stress-alone: alone_seconds"
+"$P" run -q -r 1 --cpus 0 --stress cpu@1 --stress-alone 0.1 -- true \
+	>"$T/t" || fail "--stress-alone, text"
+grep -q "^stressor: .*alone before the command [0-9]" "$T/t" ||
+	{ cat "$T/t"; fail "--stress-alone: no rate alone in the text"; }
 
 # text output: the same numbers for people
 "$P" run -q -r 2 --cpus 0 -- sleep 0.05 >"$T/t" || fail "text"
