@@ -908,6 +908,17 @@ static void check_threads(struct prof *P, const struct prun *R1,
 		     "created none: put {threads} in its arguments or make "
 		     "it honour OMP_NUM_THREADS (pandia sets both, and "
 		     "PANDIA_THREADS)", R2->n_cpus);
+	else if (R2->threads_created == 0 && R2->count_cpu &&
+		 R2->cpu_wall > 0 && R2->cpu < 1.15 * R2->cpu_wall &&
+		 r2 > 0.9)
+		/* processes alive at once, but run one after the other */
+		warn(P->res, "run 2 asked the command for %d threads; it "
+		     "created none, and its %d processes kept %.2f PUs "
+		     "busy and took %.0f%% of the time of run 1: the "
+		     "command may ignore the thread count; put {threads} "
+		     "in its arguments or make it honour OMP_NUM_THREADS",
+		     R2->n_cpus, R2->processes, R2->cpu / R2->cpu_wall,
+		     100 * r2);
 	else if (R2->threads_created >= 0 &&
 		 (R2->most_workers <= 1 || !(R2->busiest[0] >= RUN_BUSY_SHARE *
 					     med(R2->times, R2->n_times))))
@@ -920,15 +931,6 @@ static void check_threads(struct prof *P, const struct prun *R1,
 		     "OMP_NUM_THREADS", R2->n_cpus, R2->threads,
 		     R2->most_workers <= 1 ? "one at a time" : "none",
 		     R2->busiest[0], R2->busiest[1], 100 * r2);
-	else if (R2->count_cpu && R2->cpu_wall > 0 && r2 > 0.9 &&
-		 R2->cpu < 1.15 * R2->cpu_wall)
-		/* whatever was alive at once, one PU's worth ran */
-		warn(P->res, "run 2 asked the command for %d threads; it kept "
-		     "%.2f PUs busy and took %.0f%% of the time of run 1: "
-		     "the command may ignore the thread count; put "
-		     "{threads} in its arguments or make it honour "
-		     "OMP_NUM_THREADS", R2->n_cpus, R2->cpu / R2->cpu_wall,
-		     100 * r2);
 	else if (R2->threads_created < 0 && r2 > 0.9)
 		warn(P->res, "run 2 (%d threads) took %.0f%% of the time of "
 		     "run 1 (one thread): the command may ignore the thread "
