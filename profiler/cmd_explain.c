@@ -407,25 +407,6 @@ static void plan_t1(struct xctx *x)
 
 /* ---- hardware counters -------------------------------------------- */
 
-/*
- * The reasons of counters.h end with the profiler's alternative, "use
- * --counters probe": not one of this command's; cut it off.
- */
-static void drop_probe_advice(char *why)
-{
-	char *p = strstr(why, "use --counters probe");
-	size_t n;
-
-	if (!p)
-		return;
-	*p = '\0';
-	for (n = strlen(why); n > 0 && strchr(" ,;", why[n - 1]); n--)
-		why[n - 1] = '\0';
-	if (n > 3 && !strcmp(why + n - 3, " or"))
-		why[n - 3] = '\0';
-	why[strcspn(why, "\n")] = '\0';
-}
-
 /* EXPLAIN_EVENTS_ENV: 0 when it gave events, -1 when it did not */
 static int test_events(struct xctx *x)
 {
@@ -486,7 +467,7 @@ static void plan_hardware(struct xctx *x)
 		why = xstrdup("the clock frequency of this host is not known "
 			      "(to turn stall cycles into seconds)");
 	if (why) {
-		drop_probe_advice(why);
+		counters_drop_probe_advice(why);
 		if (x->o->hw == HW_PERF)
 			die("no hardware stall counts: %s", why);
 		x->hw_note = why;

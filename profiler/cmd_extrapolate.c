@@ -1007,25 +1007,6 @@ static void thread_counts(struct collect *x)
 	}
 }
 
-/*
- * The reasons of counters.h end with the profiler's alternative, "use
- * --counters probe": no alternative of this command; cut it off.
- */
-static void drop_probe_advice(char *why)
-{
-	char *p = strstr(why, "use --counters probe");
-	size_t n;
-
-	if (!p)
-		return;
-	*p = '\0';
-	for (n = strlen(why); n > 0 && strchr(" ,;", why[n - 1]); n--)
-		why[n - 1] = '\0';
-	if (n > 3 && !strcmp(why + n - 3, " or"))
-		why[n - 3] = '\0';
-	why[strcspn(why, "\n")] = '\0';
-}
-
 /* perf or not, before anything runs */
 static void plan_hardware(struct collect *x)
 {
@@ -1045,7 +1026,7 @@ static void plan_hardware(struct collect *x)
 	else if (!(x->pmu = counters_host_pmu(&err)))
 		why = xstrdup(err.text);
 	if (why) {
-		drop_probe_advice(why);
+		counters_drop_probe_advice(why);
 		if (o->hw == HW_PERF)
 			die("no hardware stall categories: %s", why);
 		warning("no hardware stall categories: %s; going on "

@@ -1011,6 +1011,24 @@ bool counters_host_usable(const struct counters_host *h, bool *kernel,
 	return false;
 }
 
+void counters_drop_probe_advice(char *why)
+{
+	char *p = strstr(why, "use --counters probe");
+	size_t n;
+
+	if (!p)
+		return;
+	*p = '\0';
+	/* "..., or " and "...; " go too: the sentence ends before them */
+	for (n = strlen(why); n > 0 && strchr(" ,;", why[n - 1]); n--)
+		why[n - 1] = '\0';
+	if (n > 3 && !strcmp(why + n - 3, " or"))
+		why[n -= 3] = '\0';
+	for (; n > 0 && strchr(" ,;", why[n - 1]); n--)
+		why[n - 1] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+}
+
 bool counters_perf_available(bool *kernel, char **why)
 {
 	struct counters_host h;

@@ -220,6 +220,13 @@ bool counters_host_usable(const struct counters_host *h, bool *kernel,
 /* counters_host_probe() then counters_host_usable(). */
 bool counters_perf_available(bool *kernel, char **why);
 
+/*
+ * Cut the profiler's alternative ("use --counters probe") off the end
+ * of WHY, for a command that has no probe backend (explain,
+ * extrapolate).
+ */
+void counters_drop_probe_advice(char *why);
+
 /* ---- event encoding ---------------------------------------------- */
 
 struct counters_encoding {

@@ -952,6 +952,33 @@ START_TEST(test_encode_kernel_and_errors)
 }
 END_TEST
 
+/* The profiler's alternative cut off a reason, and nothing else. */
+static const struct {
+	const char *in, *out;
+} advice_rows[] = {
+	{ "no PMU is exposed; enable a virtual PMU (QEMU/KVM: -cpu "
+	  "host,pmu=on) or use --counters probe, which needs no PMU",
+	  "no PMU is exposed; enable a virtual PMU (QEMU/KVM: -cpu "
+	  "host,pmu=on)" },
+	{ "perf_event_paranoid is 3; lower it, or use --counters probe",
+	  "perf_event_paranoid is 3; lower it" },
+	{ "seccomp forbids perf_event_open; use --counters probe\nmore",
+	  "seccomp forbids perf_event_open" },
+	{ "nothing to cut, or\nsecond line",
+	  "nothing to cut, or\nsecond line" },
+	{ "", "" },
+};
+
+START_TEST(test_drop_probe_advice)
+{
+	char *why = xstrdup(advice_rows[_i].in);
+
+	counters_drop_probe_advice(why);
+	ck_assert_str_eq(why, advice_rows[_i].out);
+	free(why);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("counters");
@@ -983,6 +1010,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_encode_codes, 0,
 			    (int)ARRAY_SIZE(code_rows));
 	tcase_add_test(tc, test_encode_kernel_and_errors);
+	tcase_add_loop_test(tc, test_drop_probe_advice, 0,
+			    (int)ARRAY_SIZE(advice_rows));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
