@@ -298,11 +298,15 @@ static const char *run_label(const struct prun *R, char *buf, size_t size)
 
 static double est_call(const struct prof *P, const struct prun *R)
 {
+	double e;
+
 	if (R->calls)
 		return R->wall / R->calls;
-	if (!P->n_runs)
+	if (!P->n_runs || !P->runs[0].calls)
 		return -1;
-	return P->runs[0].calls ? P->runs[0].wall / P->runs[0].calls : -1;
+	e = P->runs[0].wall / P->runs[0].calls;
+	/* a probes' co-run: the probes alone first */
+	return R->probe && !P->o->runner ? e + P->alone_secs : e;
 }
 
 static void progress(struct prof *P, struct prun *R, int index, int rep)
@@ -323,11 +327,13 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.rep = rep;
 	pp.reps = P->o->repetitions;
 	pp.elapsed = now_seconds() - P->start;
-	/* every call left, at the time such a call took so far */
+	/* every call planned and not made, at the time such a call took
+	   so far: a probe run gets one, the others their least number
+	   (more only where their spread and the budget call for them) */
 	for (i = 0; i < P->n_runs && left >= 0; i++) {
 		double e = est_call(P, &P->runs[i]);
 
-		n = P->o->repetitions - P->runs[i].n_times;
+		n = (P->runs[i].probe ? 1 : P->min_reps) - P->runs[i].n_times;
 		if (n > 0)
 			left = e < 0 ? -1 : left + n * e;
 	}
@@ -335,7 +341,7 @@ static void progress(struct prof *P, struct prun *R, int index, int rep)
 		double e = est_call(P, &P->runs[0]);
 
 		left = e < 0 ? -1 :
-			left + (P->total - P->n_runs) * P->o->repetitions * e;
+			left + (P->total - P->n_runs) * P->min_reps * e;
 	}
 	pp.left = left;
 	P->o->progress(&pp, P->o->progress_arg);
