@@ -219,11 +219,12 @@ static int add_stress(struct prof *P, struct prun *R, char *text)
 }
 
 /*
- * A new run: PUS (m->pus indexes) for the command, CORUN PUs for the
- * co-runner or probe of KIND ("cpu", "bw:dram"), and with --busy-idle
- * a core-local loop on the first PU of every core left idle.
+ * A new run called ID ("runN" ids are the model's numbered runs): PUS
+ * (m->pus indexes) for the command, CORUN PUs for the co-runner or
+ * probe of KIND ("cpu", "bw:dram"), and with --busy-idle a core-local
+ * loop on the first PU of every core left idle.
  */
-static struct prun *new_run(struct prof *P, const char *id, int run,
+static struct prun *new_run(struct prof *P, const char *id,
 			    const int *pus, int n, const int *corun,
 			    int n_corun, const char *kind, char *purpose)
 {
@@ -242,7 +243,7 @@ static struct prun *new_run(struct prof *P, const char *id, int run,
 	memset(R, 0, sizeof(*R));
 	R->size = P->o->size;	/* a model's run may ask for its own */
 	R->id = xstrdup(id);
-	R->run = run;
+	R->run = strncmp(id, "run", 3) ? 0 : atoi(id + 3);
 	R->level = -1;
 	R->threads_created = -1;
 	R->n_cpus = n;
@@ -451,9 +452,9 @@ static int call_run(struct prof *P, struct prun *R, int index)
 	ro.machine = P->m;
 	ro.shim_path = o->shim_path;
 	ro.size = R->size;
-	/* the helpers run 2 found (below), else the run's own, else
-	   those of a run with as many threads (run 1's serve the probes
-	   beside it): no run made only to find them again */
+	/* the helpers the warm-up or run 2 found (below), else the
+	   run's own, else those of a run with as many threads: no run
+	   made only to find them again */
 	ro.helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
 		     helpers_of_twin(P, R);
 	ro.mem = o->mem;
@@ -650,7 +651,7 @@ static int plan_probe(struct prof *P, int pu0, int lvl,
 {
 	const struct pandia_machine *m = P->m;
 	const char *why, *ln = level_name(lvl);
-	char id[64], kind[32], *l;
+	char id[64], kind[32], alone[96] = "", *l;
 	struct prun *R;
 	int *pus, n;
 
@@ -663,14 +664,12 @@ static int plan_probe(struct prof *P, int pu0, int lvl,
 	l = os_list(m, pus, n);
 	snprintf(kind, sizeof(kind), "bw:%s", ln);
 	snprintf(id, sizeof(id), "probe-%s", ln);
-	R = P->o->runner ?
-	    new_run(P, id, 0, &pu0, 1, pus, n, kind,
-		    xasprintf("%s demand: run 1 beside %s probes on PUs %s",
-			      ln, ln, l)) :
-	    new_run(P, id, 0, &pu0, 1, pus, n, kind,
-		    xasprintf("%s demand: run 1 beside %s probes on PUs %s, "
-			      "their rate alone measured for %.2g s before "
-			      "it", ln, ln, l, P->alone_secs));
+	if (!P->o->runner)
+		snprintf(alone, sizeof(alone), ", their rate alone measured "
+			 "for %.2g s before it", P->alone_secs);
+	R = new_run(P, id, &pu0, 1, pus, n, kind,
+		    xasprintf("%s demand: run 1 beside %s probes on PUs %s%s",
+			      ln, ln, l, alone));
 	R->probe = true;
 	R->level = lvl;
 	free(l);
@@ -1282,7 +1281,6 @@ static void set_memory(struct prof *P, struct pandia_workload *w)
 		     100 * nf.share[nf.kind]);
 }
 
-/* The run called ID among those made, or NULL. */
 /*
  * The profile's one warm-up where the model places it (the Pandia
  * model: run 2's placement), before any run: not timed, and its roles
@@ -1304,20 +1302,18 @@ static int warm_up(struct prof *P, const struct model_def *model,
 		model_runs_free(mr, 1);
 		return rc;
 	}
-	new_run(P, mr->id, 0, mr->pus, mr->n, NULL, 0, "cpu",
+	new_run(P, mr->id, mr->pus, mr->n, NULL, 0, "cpu",
 		xstrdup(mr->purpose));
 	model_runs_free(mr, 1);
 	W = P->runs[--P->n_runs];	/* not one of the profile's runs */
-	if (!strncmp(W.id, "run", 3))
-		W.run = atoi(W.id + 3);
 	W.warmup_only = true;
-	W.count_cpu = false;
 	rc = call_run(P, &W, 0);
 	P->warm_helpers = P->helpers != NULL;
 	prun_release(&W);
 	return rc;
 }
 
+/* The run called ID among those made, or NULL. */
 static struct prun *run_named(struct prof *P, const char *id)
 {
 	int i;
@@ -1428,16 +1424,13 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 			P.total = n;
 		}
 		for (i = 0; i < n; i++) {
-			struct prun *R = new_run(&P, mr[i].id, 0, mr[i].pus,
+			struct prun *R = new_run(&P, mr[i].id, mr[i].pus,
 						 mr[i].n, mr[i].corun,
 						 mr[i].n_corun,
 						 mr[i].corun_kind ?
 						 mr[i].corun_kind : "cpu",
 						 xstrdup(mr[i].purpose));
 
-			/* "runN" ids are the model's numbered runs */
-			if (!strncmp(R->id, "run", 3))
-				R->run = atoi(R->id + 3);
 			if (!isnan(mr[i].size))
 				R->size = mr[i].size;
 		}

@@ -1093,12 +1093,11 @@ static int stop_stressors(struct ctx *c, bool record, int slot)
 		}
 		if (s->fd >= 0)
 			close(s->fd);
-		if (ret == 0 && record && slot >= 0 &&
-		    s->state == MSG_DONE && s->msg.seconds > 0)
+		if (ret < 0 || !record || slot < 0 || s->state != MSG_DONE)
+			continue;
+		if (s->msg.seconds > 0)
 			sr->rates[slot] = s->msg.work / s->msg.seconds;
-		if (ret == 0 && record && slot >= 0 &&
-		    s->state == MSG_DONE && c->o->stress_alone > 0 &&
-		    s->msg.alone_seconds > 0)
+		if (c->o->stress_alone > 0 && s->msg.alone_seconds > 0)
 			sr->alone[slot] = s->msg.alone_work /
 					  s->msg.alone_seconds;
 	}
