@@ -18,6 +18,7 @@
 #include "common/workload.h"
 #include "predictor/defaults.h"
 #include "predictor/models.h"
+#include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
@@ -1343,6 +1344,12 @@ static int do_rank(struct ctx *x)
 				       "placements shown tie with it (=: "
 				       "their ranges overlap)\n", best_lo,
 				       best_hi, ties);
+			else
+				printf("            no range: the description "
+				       "gives its parameters no uncertainty "
+				       "(a profile of one repetition per "
+				       "run, as --quick makes, cannot tell "
+				       "how much the runs spread)\n");
 			if (tie_threads)
 				printf("            the parameters are too "
 				       "uncertain to choose the thread "
@@ -2098,6 +2105,14 @@ out:
  * The Pandia model's parameters: there, t1 at --size, and warnings
  * for those not measured.  0, or -1 after saying why.
  */
+/* Why a parameter was not measured: its status less "not measured: ". */
+static const char *why_not_measured(const struct wl_param *q)
+{
+	const char *s = q->status ? q->status : "no reason given";
+
+	return !strncmp(s, "not measured: ", 14) ? s + 14 : s;
+}
+
 static int pandia_checks(struct ctx *x)
 {
 	const struct cli *o = x->o;
@@ -2125,15 +2140,15 @@ static int pandia_checks(struct ctx *x)
 	if (!x->w->o_s.known && x->m->n_sockets > 1)
 		warning("o_s was not measured (%s): "
 			"predicting without inter-socket overhead",
-			x->w->o_s.status ? x->w->o_s.status : "no reason given");
-	if (!x->w->l.known)
+			why_not_measured(&x->w->o_s));
+	if (!x->w->l.known && fit_l_decides(x->m, o->k))
 		warning("l was not measured (%s): "
 			"predicting with l = 0 (lock-step)",
-			x->w->l.status ? x->w->l.status : "no reason given");
-	if (!x->w->b.known && (machine_smt(x->m) != 1 || o->k > 1))
+			why_not_measured(&x->w->l));
+	if (!x->w->b.known && fit_b_decides(x->m, o->k))
 		warning("b was not measured (%s): "
 			"predicting without burstiness",
-			x->w->b.status ? x->w->b.status : "no reason given");
+			why_not_measured(&x->w->b));
 	{
 		int lvl, r;
 

@@ -58,6 +58,9 @@ struct model_env {
 	const struct pandia_machine *m;
 	bool paper;		/* closed forms instead of the fit (the
 				   Pandia model's --paper) */
+	bool quick;		/* the profile's --quick: the runs of a
+				   parameter that changes no placement with
+				   one thread per PU may be left out */
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
 	/*

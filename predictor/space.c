@@ -722,6 +722,12 @@ void space_free(struct space *sp)
 
 /* ---- counting and enumerating ----------------------------------- */
 
+bool space_threads_alike(const struct space *sp)
+{
+	return sp->k == 1 && sp->n_slots == 1 && sp->n_groups == 1 &&
+		sp->groups[0].n_pus == 1;
+}
+
 struct space_count space_count_all(const struct space *sp)
 {
 	struct space_count c = { 1, false };

@@ -134,6 +134,16 @@ struct space *space_new(const struct pandia_machine *m, int k,
 			struct pandia_error *err);
 void space_free(struct space *sp);
 
+/*
+ * Whether every thread of every placement of sp is in the same
+ * position: at most one thread per PU, one socket, and one core group
+ * of one-PU cores (the same caches, NUMA node and kind of core).  The
+ * threads of a placement then never differ in speed, so a parameter
+ * that acts only between unequal threads (the Pandia model's l)
+ * changes no placement's time.
+ */
+bool space_threads_alike(const struct space *sp);
+
 /* The number of canonical placements (at least one thread). */
 struct space_count {
 	unsigned __int128 n;

@@ -18,6 +18,7 @@
 
 #include "common/cpulist.h"
 #include "common/util.h"
+#include "predictor/pandia/fit.h"
 #include "profiler/numamaps.h"
 #include "profiler/probe.h"
 #include "profiler/run.h"
@@ -1012,12 +1013,20 @@ static int unreliable(struct prof *P, const struct pandia_workload *w,
 	};
 	const struct prun *R;
 	char times[256], dist[192];
+	/* l where it changes no placement of one thread per PU: kept,
+	   said, and left to predict -k 2's ranges */
+	const char *kept = "kept, since l changes no placement with one "
+		"thread per PU on this machine: predict -k 2 shows it in the "
+		"ranges of the placements that time-share a PU (for a firmer "
+		"l, profile at a quieter time or with more repetitions)";
+	bool l_ranked = fit_l_decides(P->m, 1);
 	size_t k;
 	int i, len;
 
 	for (k = 0; k < ARRAY_SIZE(checks); k++) {
 		const struct wl_param *q = checks[k].prm;
 		double u = q->uncertainty;
+		bool ranked = q != &w->l || l_ranked;
 
 		if (!q->known)
 			continue;
@@ -1029,6 +1038,14 @@ static int unreliable(struct prof *P, const struct pandia_workload *w,
 			    !strstr(q->source, R->id))
 				continue;
 			probe_disturbance_text(&R->worst, dist, sizeof(dist));
+			if (!ranked) {
+				warn(P->res, "%s = %.3g: %d of the %d "
+				     "repetitions of %s ran disturbed (%s): %s",
+				     checks[k].name, q->value, R->disturbed,
+				     R->n_times, R->id, dist, kept);
+				u = NAN;	/* said once */
+				break;
+			}
 			return perr_set(err, "%s = %.3g is not reliable: %d of "
 					"the %d repetitions of %s (%s) ran "
 					"disturbed (%s) and the budget of %g x "
@@ -1048,6 +1065,12 @@ static int unreliable(struct prof *P, const struct pandia_workload *w,
 			u /= q->value;
 		if (!(u > checks[k].max))
 			continue;
+		if (!ranked) {
+			warn(P->res, "%s = %.3g +- %.2g is uncertain (more than "
+			     "%g): %s", checks[k].name, q->value, u,
+			     checks[k].max, kept);
+			continue;
+		}
 		R = worst_run(P, q->source);
 		times[0] = '\0';
 		for (i = 0, len = 0; R && i < R->n_times && len < 200; i++)
@@ -1333,7 +1356,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		.m = m, .paper = o->solve == FIT_PAPER, .warn = model_warn,
 		.warn_arg = res, .sizes = o->sizes, .n_sizes = o->n_sizes,
 		.threads = o->threads, .n_threads = o->n_threads,
-		.degree = o->degree,
+		.degree = o->degree, .quick = o->quick,
 	};
 	struct prof P;
 	struct pandia_workload *w = NULL;
@@ -1418,7 +1441,11 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		if (!P.total && model->demands) {
 			int pu0 = n ? mr[0].pus[0] : 0;
 
-			P.total = 1 + (m->n_sockets < 2 ? 4 : 5) +
+			/* runs 1, 2, 4, 5, 6 (3 and 7 on two sockets),
+			   less those --quick leaves out */
+			P.total = 1 + (m->n_sockets < 2 ? 4 : 6) -
+				(o->quick && !fit_l_decides(m, 1) ? 2 : 0) -
+				(o->quick && !fit_b_decides(m, 1) ? 1 : 0) +
 				(perf ? 0 : count_probe_runs(&P, pu0));
 		} else if (!P.total) {
 			P.total = n;

@@ -22,6 +22,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 #include "stress/assume.h"
@@ -1371,6 +1372,96 @@ START_TEST(test_bound_demand)
 }
 END_TEST
 
+/*
+ * --quick leaves out the runs of l and b where they change no
+ * placement with one thread per PU (fit_l_decides(), fit_b_decides()).
+ * Checked on the model itself: on the machines said to need neither,
+ * no placement of one thread per PU changes time with l or b, for
+ * random parameters; where they are said to decide, some placement
+ * does; with two threads per PU both always decide.
+ */
+static const struct {
+	const char *topo;
+	bool l, b;		/* decide with one thread per PU */
+} decide_rows[] = {
+	{ "Package:1 [NUMANode(memory=1073741824)] Core:3 PU:1", false,
+	  false },
+	{ "Package:1 [NUMANode(memory=1073741824)] L3Cache:1"
+	  "(size=8388608) Core:4 PU:1", false, false },
+	{ "Package:1 [NUMANode(memory=1073741824)] L3Cache:1"
+	  "(size=8388608) L2Cache:2(size=524288) Core:2 PU:1", true,
+	  false },
+	{ "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:1", true,
+	  false },
+	{ "Package:1 [NUMANode(memory=1073741824)] Core:2 PU:2", true,
+	  true },
+};
+
+/* The largest relative change of time over TRIALS random placements
+   of at most K threads per PU when l (WHICH 0) or b (1) goes 0 -> 1. */
+static double param_effect(const struct pandia_machine *m, int k,
+			   int which, unsigned seed)
+{
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, k, &mem, &err);
+	double worst = 0;
+	int trial, pus[64];
+
+	ck_assert_msg(sp != NULL, "%s", err.text);
+	for (trial = 0; trial < 300; trial++) {
+		struct model_params prm;
+		struct model md;
+		double t0, t1;
+		int n;
+
+		random_params(&prm, &seed);
+		n = random_placement(m, k, &seed, pus);
+		model_init(&md, sp, &prm);
+		md.accelerate = false;
+		md.tol = 1e-13;
+		*(which ? &md.prm.b : &md.prm.l) = 0;
+		t0 = model_time_pus(&md, pus, n);
+		*(which ? &md.prm.b : &md.prm.l) = 1;
+		t1 = model_time_pus(&md, pus, n);
+		if (fabs(t1 / t0 - 1) > worst)
+			worst = fabs(t1 / t0 - 1);
+		model_release(&md);
+	}
+	space_free(sp);
+	return worst;
+}
+
+START_TEST(test_quick_decides)
+{
+	struct pandia_machine *m = machine_of(decide_rows[_i].topo, ASSUME);
+	bool want[2] = { decide_rows[_i].l, decide_rows[_i].b };
+	bool got[2] = { fit_l_decides(m, 1), fit_b_decides(m, 1) };
+	const char *name[2] = { "l", "b" };
+	int w;
+
+	for (w = 0; w < 2; w++) {
+		double e1 = param_effect(m, 1, w, 11 + (unsigned)_i);
+		double e2 = param_effect(m, 2, w, 17 + (unsigned)_i);
+
+		ck_assert_msg(got[w] == want[w], "row %d: %s decides %d, not "
+			      "%d", _i, name[w], got[w], want[w]);
+		if (want[w])
+			ck_assert_msg(e1 > 1e-6, "row %d: %s changes no time "
+				      "with one thread per PU (%.3g) though "
+				      "said to decide", _i, name[w], e1);
+		else
+			ck_assert_msg(e1 < 1e-9, "row %d: %s changes a time "
+				      "by %.3g with one thread per PU though "
+				      "said to decide none", _i, name[w], e1);
+		ck_assert(fit_l_decides(m, 2) && fit_b_decides(m, 2));
+		ck_assert_msg(e2 > 1e-6, "row %d: %s changes no time with two "
+			      "threads per PU (%.3g)", _i, name[w], e2);
+	}
+	machine_free(m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -1402,6 +1493,8 @@ static Suite *model_suite(void)
 	tcase_add_loop_test(tc, test_reference_as_they_are, 0,
 			    ARRAY_SIZE(as_they_are));
 	tcase_add_test(tc, test_kind_one_thread);
+	tcase_add_loop_test(tc, test_quick_decides, 0,
+			    ARRAY_SIZE(decide_rows));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robust");

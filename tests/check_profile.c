@@ -229,6 +229,66 @@ START_TEST(test_solve_exact)
 }
 END_TEST
 
+/*
+ * --quick: the runs of l and b left out where they change no placement
+ * with one thread per PU (one socket of one-PU cores: runs 4, 5 and 6;
+ * two sockets without SMT: run 6), the rest solved as before, and l
+ * and b said to be not measured, with why.
+ */
+START_TEST(test_solve_quick)
+{
+	const struct hidden *r = &hidden_rows[_i];
+	struct pandia_machine *m = machine_of(r->machine);
+	struct model_params h, base;
+	struct fit_plan pl;
+	struct fit_solution s;
+	struct pandia_error err;
+	double t[FIT_RUNS], delta[FIT_RUNS], unc[4];
+	bool l_out = m->n_sockets == 1 && machine_smt(m) == 1;
+	bool b_out = machine_smt(m) == 1;
+	int x;
+
+	hidden_params(r, &h);
+	base = h;
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
+	ck_assert_int_eq(fit_plan_quick(&pl), 2 * l_out + b_out);
+	ck_assert(pl.made[PR4] == !l_out && pl.made[PR5] == !l_out);
+	ck_assert(pl.made[PR6] == !b_out);
+	ck_assert(pl.made[PR1] && pl.made[PR2]);
+	ck_assert(pl.made[PR3] == (m->n_sockets > 1));
+	times_of(&pl, &h, r->corun, t);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	ck_assert_msg(fabs(s.p - r->p) < 1e-6, "row %d: p %g", r->line, s.p);
+	if (pl.made[PR3])
+		ck_assert_msg(fabs(s.o_s - r->o_s) < 1e-6, "row %d: o_s %g",
+			      r->line, s.o_s);
+	ck_assert(s.have_l == !l_out && s.have_b == !b_out);
+	if (l_out)
+		ck_assert_msg(strstr(s.l_status, "--quick left out runs 4 "
+				     "and 5") && strstr(s.l_status, "-k 2"),
+			      "row %d: %s", r->line, s.l_status);
+	else
+		ck_assert_msg(fabs(s.l - r->l) < 1e-5, "row %d: l %g",
+			      r->line, s.l);
+	if (b_out)
+		ck_assert_msg(strstr(s.b_status, "--quick left out run 6"),
+			      "row %d: %s", r->line, s.b_status);
+	else
+		ck_assert_msg(fabs(s.b - r->b) < 1e-6, "row %d: b %g",
+			      r->line, s.b);
+	fit_solution_release(&s);
+	/* no uncertainty for a parameter not measured */
+	for (x = 0; x < FIT_RUNS; x++)
+		delta[x] = pl.made[x] ? 0.01 * t[x] : NAN;
+	fit_uncertainty(&pl, &base, t, delta, FIT_MODEL, unc);
+	ck_assert(unc[0] > 0);
+	ck_assert(l_out ? unc[2] < 0 : unc[2] >= 0);
+	ck_assert(b_out ? unc[3] < 0 : unc[3] >= 0);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
 /* Deterministic noise: splitmix64 and Box-Muller. */
 static uint64_t mix(uint64_t *st)
 {
@@ -481,6 +541,7 @@ static Suite *profile_suite(void)
 	tc = tcase_create("solve");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_solve_exact, 0, ARRAY_SIZE(hidden_rows));
+	tcase_add_loop_test(tc, test_solve_quick, 0, ARRAY_SIZE(hidden_rows));
 	tcase_add_loop_test(tc, test_solve_noise, 0, 8);
 	tcase_add_test(tc, test_closed_forms);
 	tcase_add_test(tc, test_solve_edges);

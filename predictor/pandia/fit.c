@@ -196,6 +196,83 @@ out:
 	return ret;
 }
 
+/*
+ * Whether l (b) changes the time of any placement of at most K
+ * threads per PU on m: l acts only between threads that run at
+ * different speeds, b only between threads sharing a core.  A machine
+ * the space cannot describe gets true (nothing left out).
+ */
+static void decides(const struct pandia_machine *m, int k, bool *l, bool *b)
+{
+	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, k, &mem, &err);
+	int g;
+
+	*l = *b = true;
+	if (!sp)
+		return;
+	*l = !space_threads_alike(sp);
+	*b = k > 1;
+	for (g = 0; g < sp->n_groups; g++)
+		if (sp->groups[g].n_pus > 1)
+			*b = true;
+	space_free(sp);
+}
+
+bool fit_l_decides(const struct pandia_machine *m, int k)
+{
+	bool l, b;
+
+	decides(m, k, &l, &b);
+	return l;
+}
+
+bool fit_b_decides(const struct pandia_machine *m, int k)
+{
+	bool l, b;
+
+	decides(m, k, &l, &b);
+	return b;
+}
+
+static void leave_out(struct fit_plan *pl, int x, const char *why)
+{
+	if (!pl->made[x])
+		return;
+	pl->made[x] = false;
+	free(pl->why_not[x]);
+	pl->why_not[x] = xstrdup(why);
+}
+
+int fit_plan_quick(struct fit_plan *pl)
+{
+	bool l, b;
+	int n = 0;
+
+	decides(pl->m, 1, &l, &b);
+	if (!l) {
+		const char *why = "--quick left out runs 4 and 5: l "
+			"changes no placement with one thread per PU on this "
+			"machine (one socket, one kind of core, no SMT: the "
+			"threads are alike); profile without --quick for "
+			"placements that time-share a PU (-k 2)";
+
+		n += pl->made[PR4] + pl->made[PR5];
+		leave_out(pl, PR4, why);
+		leave_out(pl, PR5, why);
+	}
+	if (!b) {
+		n += pl->made[PR6];
+		leave_out(pl, PR6, "--quick left out run 6: b changes no "
+			  "placement with one thread per PU on this machine "
+			  "(no SMT: no two threads share a core); profile "
+			  "without --quick for placements that time-share a "
+			  "PU (-k 2)");
+	}
+	return n;
+}
+
 int fit_plan_set_memory(struct fit_plan *pl,
 			const struct pandia_mempolicy *mem,
 			struct pandia_error *err)
@@ -500,6 +577,12 @@ static void solve_l(const struct fit_plan *pl, struct model_params *prm,
 	double n = pl->n, p = prm->p, u2, sl, s5, slock, sbal;
 	int cl;
 
+	if (!pl->made[PR4] || !pl->made[PR5]) {
+		s->l_status = xasprintf("not measured: %s",
+					pl->why_not[pl->made[PR4] ? PR5 : PR4]);
+		prm->l = 0;
+		return;
+	}
 	u2 = t[PR2] / fit_model_time(pl, prm, PR2, 1, NULL, NULL);
 	step_of(s, pl, prm, t, PR4, 1, NULL);
 	step_of(s, pl, prm, t, PR5, 1, NULL);
@@ -552,6 +635,11 @@ static void solve_b(const struct fit_plan *pl, struct model_params *prm,
 	bool shared;
 	int cl = 0;
 
+	if (!pl->made[PR6]) {
+		s->b_status = xasprintf("not measured: %s", pl->why_not[PR6]);
+		prm->b = 0;
+		return;
+	}
 	ft.prm.b = 0;
 	u2 = t[PR2] / fit_model_time(pl, &ft.prm, PR2, 1, NULL, NULL);
 	step_of(s, pl, &ft.prm, t, PR6, 1, &f6);

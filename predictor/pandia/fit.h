@@ -109,6 +109,24 @@ int fit_plan_set_memory(struct fit_plan *pl,
 			const struct pandia_mempolicy *mem,
 			struct pandia_error *err);
 
+/*
+ * Whether the parameter l (b) changes the predicted time of any
+ * placement of at most K threads per PU on m: l acts only between
+ * threads that run at different speeds (SMT, several sockets, or
+ * several kinds of core or cache domains), b only between threads that
+ * share a core (SMT, or K > 1).
+ */
+bool fit_l_decides(const struct pandia_machine *m, int k);
+bool fit_b_decides(const struct pandia_machine *m, int k);
+
+/*
+ * The profile's --quick: leave out the runs whose parameter changes
+ * no placement with one thread per PU on the plan's machine (runs 4
+ * and 5 for l, run 6 for b; made false, why_not says so).  Returns how
+ * many runs were left out.
+ */
+int fit_plan_quick(struct fit_plan *pl);
+
 /* ---- solving ----------------------------------------------------- */
 
 /* What a step found for one run (relative times, section 4). */

@@ -119,6 +119,8 @@ static int pandia_plan(const struct model_env *env,
 	base_params(w, 1, &base);
 	if (fit_plan_make(&pl, env->m, &base, err) < 0)
 		return -1;
+	if (env->quick)
+		fit_plan_quick(&pl);
 	*runs = xcalloc(FIT_RUNS, sizeof(**runs));
 	if (!run_of(w, run_ids[PR1])) {
 		run_from_plan(&pl, PR1, &(*runs)[n++]);
@@ -232,6 +234,9 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		fit_plan_release(&pl);
 		return -1;
 	}
+	/* the runs --quick left out (fit_plan_quick() decides alike) */
+	if (env->quick || !xr[PR4] || !xr[PR5] || !xr[PR6])
+		fit_plan_quick(&pl);
 	memset(&sol, 0, sizeof(sol));
 	fit_solve(&pl, &base, t, mode, &sol);
 	fit_uncertainty(&pl, &base, t, delta, mode, unc);

@@ -10,22 +10,6 @@
 . "$(dirname "$0")/profile.inc"
 [ -x "$SIM" ] || fail "$SIM is not built (run make tests)"
 
-hidden() {	# FILE P O_S L B DEMANDS
-	cat >"$1" <<EOT
-{
-  "schema": "pandia-workload/1",
-  "command": [],
-  "memory": "local",
-  "note": "the hidden true parameters of a simulated workload",
-  "runs": [],
-  "model": {
-    "t1": 10, "p": $2, "o_s": $3, "l": $4, "b": $5,
-    "demands": { $6 }
-  }
-}
-EOT
-}
-
 # profile_sim NAME MACHINE HIDDEN SEED: profile, print the result
 profile_sim() {
 	rm -f "$T/$1.state"
