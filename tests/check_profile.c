@@ -179,19 +179,31 @@ static void hidden_params(const struct hidden *r, struct model_params *h)
 	h->d[WR_DRAM] = r->dram;
 }
 
+/* Row R's machine, its hidden parameters in *h (their demands plan
+   the runs) and the plan of the runs on it. */
+static struct pandia_machine *row_plan(const struct hidden *r,
+				       struct model_params *h,
+				       struct fit_plan *pl)
+{
+	struct pandia_machine *m = machine_of(r->machine);
+	struct pandia_error err;
+
+	hidden_params(r, h);
+	ck_assert_msg(fit_plan_make(pl, m, h, &err) == 0, "row %d: %s",
+		      r->line, err.text);
+	return m;
+}
+
 START_TEST(test_solve_exact)
 {
 	const struct hidden *r = &hidden_rows[_i];
-	struct pandia_machine *m = machine_of(r->machine);
 	struct model_params h, base;
 	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
 	struct fit_solution s;
-	struct pandia_error err;
 	double t[FIT_RUNS];
 
-	hidden_params(r, &h);
 	base = h;
-	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	times_of(&pl, &h, r->corun, t);
 	ck_assert_msg(fabs(t[PR1] - 10) < 1e-9, "row %d: t1 %g", r->line,
 		      t[PR1]);
@@ -238,19 +250,16 @@ END_TEST
 START_TEST(test_solve_quick)
 {
 	const struct hidden *r = &hidden_rows[_i];
-	struct pandia_machine *m = machine_of(r->machine);
 	struct model_params h, base;
 	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
 	struct fit_solution s;
-	struct pandia_error err;
 	double t[FIT_RUNS], delta[FIT_RUNS], unc[4];
 	bool l_out = m->n_sockets == 1 && machine_smt(m) == 1;
 	bool b_out = machine_smt(m) == 1;
 	int x;
 
-	hidden_params(r, &h);
 	base = h;
-	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
 	ck_assert_int_eq(fit_plan_quick(&pl), 2 * l_out + b_out);
 	ck_assert(pl.made[PR4] == !l_out && pl.made[PR5] == !l_out);
 	ck_assert(pl.made[PR6] == !b_out);
