@@ -48,6 +48,8 @@ void die(const char *fmt, ...)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "pandia: warning: MESSAGE" on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a callback that says TEXT (ARG unused). */
+void warning_text(void *arg, const char *text);
 /* A library error as "pandia: FILE:LINE:COL: TEXT"; returns -1. */
 int error_perr(const struct pandia_error *err);
 /* A progress line "pandia CMD: MESSAGE" on stderr. */

@@ -51,6 +51,12 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void warning_text(void *arg, const char *text)
+{
+	(void)arg;
+	warning("%s", text);
+}
+
 int error_perr(const struct pandia_error *err)
 {
 	perr_print(err, stderr);

@@ -2105,14 +2105,6 @@ out:
  * The Pandia model's parameters: there, t1 at --size, and warnings
  * for those not measured.  0, or -1 after saying why.
  */
-/* Why a parameter was not measured: its status less "not measured: ". */
-static const char *why_not_measured(const struct wl_param *q)
-{
-	const char *s = q->status ? q->status : "no reason given";
-
-	return !strncmp(s, "not measured: ", 14) ? s + 14 : s;
-}
-
 static int pandia_checks(struct ctx *x)
 {
 	const struct cli *o = x->o;
@@ -2137,18 +2129,7 @@ static int pandia_checks(struct ctx *x)
 		if (warn)
 			warning("size %g: %s", o->size, warn);
 	}
-	if (!x->w->o_s.known && x->m->n_sockets > 1)
-		warning("o_s was not measured (%s): "
-			"predicting without inter-socket overhead",
-			why_not_measured(&x->w->o_s));
-	if (!x->w->l.known && fit_l_decides(x->m, o->k))
-		warning("l was not measured (%s): "
-			"predicting with l = 0 (lock-step)",
-			why_not_measured(&x->w->l));
-	if (!x->w->b.known && fit_b_decides(x->m, o->k))
-		warning("b was not measured (%s): "
-			"predicting without burstiness",
-			why_not_measured(&x->w->b));
+	fit_unmeasured(x->w, x->m, o->k, warning_text, NULL);
 	{
 		int lvl, r;
 

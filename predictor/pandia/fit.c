@@ -236,6 +236,43 @@ bool fit_b_decides(const struct pandia_machine *m, int k)
 	return b;
 }
 
+/* Why a parameter was not measured: its status less "not measured: ". */
+static const char *why_not_measured(const struct wl_param *q)
+{
+	const char *s = q->status ? q->status : "no reason given";
+
+	return !strncmp(s, "not measured: ", 14) ? s + 14 : s;
+}
+
+void fit_unmeasured(const struct pandia_workload *w,
+		    const struct pandia_machine *m, int k,
+		    void (*say)(void *arg, const char *text), void *arg)
+{
+	bool l, b;
+	char *t;
+
+	decides(m, k, &l, &b);
+	if (!w->o_s.known && m->n_sockets > 1) {
+		t = xasprintf("o_s was not measured (%s): predicting without "
+			      "inter-socket overhead",
+			      why_not_measured(&w->o_s));
+		say(arg, t);
+		free(t);
+	}
+	if (!w->l.known && l) {
+		t = xasprintf("l was not measured (%s): predicting with l = 0 "
+			      "(lock-step)", why_not_measured(&w->l));
+		say(arg, t);
+		free(t);
+	}
+	if (!w->b.known && b) {
+		t = xasprintf("b was not measured (%s): predicting without "
+			      "burstiness", why_not_measured(&w->b));
+		say(arg, t);
+		free(t);
+	}
+}
+
 static void leave_out(struct fit_plan *pl, int x, const char *why)
 {
 	if (!pl->made[x])

@@ -44,6 +44,7 @@
 
 #include "common/error.h"
 #include "common/machine.h"
+#include "common/workload.h"
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 
@@ -118,6 +119,16 @@ int fit_plan_set_memory(struct fit_plan *pl,
  */
 bool fit_l_decides(const struct pandia_machine *m, int k);
 bool fit_b_decides(const struct pandia_machine *m, int k);
+
+/*
+ * The parameters of w's Pandia model that were not measured and change
+ * some placement of at most K threads per PU on m (o_s on several
+ * sockets, l, b), each said as one line to say(arg, text): what is
+ * predicted without it, and why it was not measured.
+ */
+void fit_unmeasured(const struct pandia_workload *w,
+		    const struct pandia_machine *m, int k,
+		    void (*say)(void *arg, const char *text), void *arg);
 
 /*
  * The profile's --quick: leave out the runs whose parameter changes

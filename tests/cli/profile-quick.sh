@@ -5,11 +5,11 @@
 # with SMT, none.  Through the simulated workload (tests/progs/
 # simworkload, 1% noise), on described machines: the runs recorded, p
 # given back within 0.02, l and b said to be not measured and why,
-# predict silent about them with one thread per PU and warning with -k
-# 2; the default profile still makes every run.  The same rule decides
-# the refusal of an uncertain l: kept (said, and carried in predict -k
-# 2's ranges) where l changes no placement of one thread per PU,
-# refused where it does.
+# predict and validate silent about them with one thread per PU and
+# warning with -k 2; the default profile still makes every run.  The
+# same rule decides the refusal of an uncertain l: kept (said, and
+# carried in predict -k 2's ranges) where l changes no placement of one
+# thread per PU, refused where it does.
 . "$(dirname "$0")/profile.inc"
 [ -x "$SIM" ] || fail "$SIM is not built (run make tests)"
 
@@ -89,6 +89,16 @@ for prm in l b; do
 		fail "predict -k 2 does not warn that $prm was not measured"; }
 done
 
+# validate says the same as predict (a dry run: nothing measured)
+"$P" validate -n -m "$T/flat.json" -w "$T/flatq.w.json" >/dev/null \
+	2>"$T/va.err" || { cat "$T/va.err"; fail "validate -n failed"; }
+if grep -E '(l|b) was not measured' "$T/va.err"; then
+	fail "validate warns of l or b, which change no placement it runs"
+fi
+"$P" validate -n -k 2 -m "$T/flat.json" -w "$T/flatq.w.json" >/dev/null \
+	2>"$T/va2.err" || { cat "$T/va2.err"; fail "validate -n -k 2 failed"; }
+grep -q "warning: l was not measured (--quick left out" "$T/va2.err" ||
+	{ cat "$T/va2.err"; fail "validate -k 2 does not warn that l was not measured"; }
 grep -q 'no range: the description gives its parameters no uncertainty' \
 	"$T/pr.out" || { cat "$T/pr.out"; fail "predict does not say why no range"; }
 
