@@ -1444,8 +1444,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 			/* runs 1, 2, 4, 5, 6 (3 and 7 on two sockets),
 			   less those --quick leaves out */
 			P.total = 1 + (m->n_sockets < 2 ? 4 : 6) -
-				(o->quick && !fit_l_decides(m, 1) ? 2 : 0) -
-				(o->quick && !fit_b_decides(m, 1) ? 1 : 0) +
+				(o->quick ? fit_quick_left_out(m) : 0) +
 				(perf ? 0 : count_probe_runs(&P, pu0));
 		} else if (!P.total) {
 			P.total = n;

@@ -260,6 +260,7 @@ START_TEST(test_solve_quick)
 	int x;
 
 	base = h;
+	ck_assert_int_eq(fit_quick_left_out(m), 2 * l_out + b_out);
 	ck_assert_int_eq(fit_plan_quick(&pl), 2 * l_out + b_out);
 	ck_assert(pl.made[PR4] == !l_out && pl.made[PR5] == !l_out);
 	ck_assert(pl.made[PR6] == !b_out);

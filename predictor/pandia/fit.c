@@ -282,6 +282,14 @@ static void leave_out(struct fit_plan *pl, int x, const char *why)
 	pl->why_not[x] = xstrdup(why);
 }
 
+int fit_quick_left_out(const struct pandia_machine *m)
+{
+	bool l, b;
+
+	decides(m, 1, &l, &b);
+	return (l ? 0 : 2) + (b ? 0 : 1);
+}
+
 int fit_plan_quick(struct fit_plan *pl)
 {
 	bool l, b;

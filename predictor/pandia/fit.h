@@ -137,6 +137,9 @@ void fit_unmeasured(const struct pandia_workload *w,
  * many runs were left out.
  */
 int fit_plan_quick(struct fit_plan *pl);
+/* How many of the runs fit_plan_quick() leaves out on machine m (0 to 3),
+   before any run is planned: for the profile's progress. */
+int fit_quick_left_out(const struct pandia_machine *m);
 
 /* ---- solving ----------------------------------------------------- */
 

@@ -234,8 +234,8 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		fit_plan_release(&pl);
 		return -1;
 	}
-	/* the runs --quick left out (fit_plan_quick() decides alike) */
-	if (env->quick || !xr[PR4] || !xr[PR5] || !xr[PR6])
+	/* the runs --quick left out, as pandia_plan() did */
+	if (env->quick)
 		fit_plan_quick(&pl);
 	memset(&sol, 0, sizeof(sol));
 	fit_solve(&pl, &base, t, mode, &sol);
