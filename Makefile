@@ -37,10 +37,14 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -DPANDIA_VERSION='"$(VERSION)"' \
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 LIBS := $(PKG_LIBS) $(PFM_LIBS) -lpthread -lm
 
-# The library: every .c directly in these directories except main.c.
+# The library: every .c directly in these directories.  The commands
+# (the dispatcher pandia.c and builtin/) link against it and are no
+# part of it.
 LIB_DIRS := common stress profiler predictor predictor/pandia
-LIB_SRC := $(filter-out common/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_SRC := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CMD_SRC := pandia.c $(wildcard builtin/*.c)
+CMD_OBJ := $(CMD_SRC:%.c=$(B)/obj/%.o)
 
 WORKLOAD_SRC := $(wildcard workloads/*.c)
 WORKLOADS := $(WORKLOAD_SRC:workloads/%.c=$(B)/workloads/%)
@@ -62,13 +66,13 @@ $(B)/obj/%.o: %.c
 DATADIR_STAMP := $(B)/datadir.txt
 $(shell mkdir -p $(B) && [ "$$(cat $(DATADIR_STAMP) 2>/dev/null)" = \
 	'$(DATADIR)' ] || echo '$(DATADIR)' >$(DATADIR_STAMP))
-$(B)/obj/common/machdir.o $(B)/obj/common/hostcheck.o: $(DATADIR_STAMP)
+$(B)/obj/common/machdir.o $(B)/obj/builtin/hostcheck.o: $(DATADIR_STAMP)
 
 $(B)/libpandia.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/pandia: $(B)/obj/common/main.o $(B)/libpandia.a
+$(B)/pandia: $(CMD_OBJ) $(B)/libpandia.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 # The pinning shim is preloaded into any program, so it is never built

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/cpulist.h"
+#include "common/report.h"
 #include "common/util.h"
 
 /*
@@ -89,10 +90,8 @@ char *json_to_text(const json_t *root)
 
 	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		       JSON_REAL_PRECISION(10));
-	if (!s) {
-		fputs("pandia: out of memory\n", stderr);
-		abort();
-	}
+	if (!s)
+		report_fatal("out of memory");
 	out = collapse_scalar_arrays(s);
 	free(s);
 	return out;

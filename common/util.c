@@ -1,4 +1,5 @@
 #include "common/util.h"
+#include "common/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +16,8 @@
 
 static void *check_alloc(void *p)
 {
-	if (!p) {
-		fputs("pandia: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		report_fatal("out of memory");
 	return p;
 }
 

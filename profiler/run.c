@@ -43,7 +43,7 @@
 #include <numa.h>
 #include <numaif.h>
 
-#include "common/cmd.h"
+#include "common/report.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/strbuf.h"
@@ -1953,7 +1953,7 @@ static void no_namespace(struct ctx *c, const char *what, int e)
 	free(c->r->no_namespace);
 	c->r->no_namespace = xasprintf("%s: %s", what, strerror(e));
 	if (!told)
-		warning("the command runs without a PID namespace of its "
+		report_warning("the command runs without a PID namespace of its "
 			"own (%s): should pandia be killed by SIGKILL, "
 			"processes the command started may outlive it",
 			c->r->no_namespace);

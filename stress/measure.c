@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/cpulist.h"
+#include "common/report.h"
 #include "common/util.h"
 #include "stress/kernels.h"
 
@@ -1199,8 +1200,8 @@ int stress_measure(struct pandia_machine *m, const struct stress_opts *o,
 			const struct job *j = &p.jobs[i];
 
 			if (o && o->progress)
-				fprintf(stderr, "pandia machine: %s ... "
-					"%d/%d\n", j->what,
+				report_progress("machine", "%s ... %d/%d",
+					j->what,
 					k * p.n_jobs + i + 1,
 					p.t.rounds * p.n_jobs);
 			if (run_job(j, &p.t, &r[i], k * p.t.reps, err) < 0)
@@ -1223,8 +1224,8 @@ int stress_measure(struct pandia_machine *m, const struct stress_opts *o,
 
 			reps_init(&again, p.t.reps);
 			if (o && o->progress)
-				fprintf(stderr, "pandia machine: %s spread "
-					"%.0f%%: measuring it again\n", j->what,
+				report_progress("machine", "%s spread "
+					"%.0f%%: measuring it again", j->what,
 					100 * spread_of(j, &r[i], o));
 			if (run_job(j, &p.t, &again, 0, err) < 0) {
 				reps_release(&again);

@@ -12,6 +12,21 @@ includes() {
 $bad"
 }
 includes common 'common'
+# the commands sit on top: nothing below them includes builtin.h or a
+# file of builtin/
+bad=$(grep -rn '^#include "builtin' common stress predictor profiler \
+	workloads --include='*.c' --include='*.h' || true)
+[ -z "$bad" ] || fail "only pandia.c and builtin/ include the commands:
+$bad"
+# common/ declares no command and prints nothing: it reports through
+# the caller (common/report.h)
+bad=$(grep -rnE '\b(stderr|stdout)\b|\b(printf|puts)[[:space:]]*\(' common \
+	--include='*.c' | grep -v '^[^:]*:[0-9]*:[[:space:]]*\*' || true)
+[ -z "$bad" ] || fail "common/ prints nothing:
+$bad"
+bad=$(grep -rln '^int cmd_' common stress predictor profiler --include='*.[ch]' || true)
+[ -z "$bad" ] || fail "commands live in builtin/:
+$bad"
 includes stress 'common|stress'
 includes predictor 'common|predictor'
 includes profiler 'common|stress|predictor|profiler'

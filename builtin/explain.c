@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"

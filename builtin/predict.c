@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/elfdeps.h"

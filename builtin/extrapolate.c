@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"

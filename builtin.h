@@ -1,14 +1,14 @@
 /*
- * cmd.h - the pandia subcommands and what they share.
+ * builtin.h - the pandia subcommands and what they share.
  *
- * One file per subcommand exports cmd_NAME() and usage_NAME[].  The
- * dispatcher (common/main.c) handles "pandia help NAME" and
+ * One file per subcommand in builtin/ exports cmd_NAME() and
+ * usage_NAME[].  The dispatcher (pandia.c) handles "pandia help NAME" and
  * "pandia NAME --help" (both print usage_NAME to stdout).
  *
  * Exit status: 0 success, 1 failure, 2 usage error.
  */
-#ifndef PANDIA_CMD_H
-#define PANDIA_CMD_H
+#ifndef PANDIA_BUILTIN_H
+#define PANDIA_BUILTIN_H
 
 #include <stdbool.h>
 
@@ -30,9 +30,16 @@ extern const char usage_extrapolate[];
 extern const char usage_cpus[];
 extern const char usage_explain[];
 
-/* ---- talking to people (common/usage.c) --------------------------- */
+/* ---- talking to people (builtin/usage.c) -------------------------- */
 
 #include "common/error.h"
+
+/*
+ * Install the routines through which library code reports
+ * (common/report.h): warnings and progress on stderr as warning() and
+ * progress() print them.  Called once by the dispatcher.
+ */
+void usage_install_report(void);
 
 /*
  * Print "pandia CMD: MESSAGE" and "see 'pandia CMD --help'" to stderr

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
@@ -32,7 +32,7 @@
 #include "predictor/validate.h"
 #include "profiler/probe.h"
 #include "profiler/run.h"
-#include "profiler/validate_corun.h"
+#include "builtin/validate_corun.h"
 
 const char usage_validate[] =
 "usage: pandia validate [-m MACHINE] -w WORKLOAD [options] [-- CMD [ARG...]]\n"

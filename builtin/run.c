@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/machine.h"

@@ -1,6 +1,7 @@
 /*
- * usage.c - how the commands talk to people on stderr (common/cmd.h):
- * git's die(), error() and warning(), and the end of standard output.
+ * usage.c - how the commands talk to people on stderr (builtin.h):
+ * git's die(), error() and warning(), the routines through which the
+ * library reports (common/report.h), and the end of standard output.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
+#include "common/report.h"
 #include "common/util.h"
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -55,6 +57,33 @@ void warning_text(void *arg, const char *text)
 {
 	(void)arg;
 	warning("%s", text);
+}
+
+static void report_warning_stderr(const char *text)
+{
+	warning("%s", text);
+}
+
+static void report_progress_stderr(const char *who, const char *text)
+{
+	progress(who, "%s", text);
+}
+
+static void report_fatal_stderr(const char *text)
+{
+	fflush(stdout);
+	fprintf(stderr, "pandia: %s\n", text);
+}
+
+void usage_install_report(void)
+{
+	static const struct report_ops ops = {
+		.warning = report_warning_stderr,
+		.progress = report_progress_stderr,
+		.fatal = report_fatal_stderr,
+	};
+
+	report_set(&ops);
 }
 
 int error_perr(const struct pandia_error *err)

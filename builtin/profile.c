@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"

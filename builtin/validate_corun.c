@@ -9,7 +9,7 @@
  * measured with the other beside it all along, the steady state that
  * the models predict.  Two runs a division, each with its repetitions.
  */
-#include "profiler/validate_corun.h"
+#include "builtin/validate_corun.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,7 +21,7 @@
 
 #include <jansson.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"

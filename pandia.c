@@ -1,5 +1,5 @@
 /*
- * main.c - the pandia command: a table of subcommands.
+ * pandia.c - the pandia command: a table of subcommands (builtin/).
  */
 #include <errno.h>
 #include <libgen.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 
 struct cmd {
 	const char *name;
@@ -102,6 +102,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	usage_install_report();
 	if (argc < 2) {
 		print_main_usage(stderr);
 		return 2;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/cmd.h"
+#include "builtin.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
