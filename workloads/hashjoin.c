@@ -62,49 +62,71 @@ static inline uint64_t slot_of(uint32_t key, uint64_t mask)
 	return ((uint64_t)key * 0x9e3779b97f4a7c15ULL >> 17) & mask;
 }
 
-int main(int argc, char **argv)
-{
-	struct wl_common c;
-	uint64_t nbuild, nprobe, nslots = 1, mask, expect_n = 0;
-	uint64_t expect_sum = 0, got_n = 0, got_sum = 0;
+/* The join's sizes, data, times and results, shared by the steps. */
+struct join {
+	uint64_t nbuild, nprobe, nslots, mask;
+	uint32_t cut;		/* S row i matches when the low 32 bits
+				   of its hash are below cut */
 	uint64_t *table;
 	uint32_t *probe;
-	double t0 = 0, t1 = 0, t2 = 0;
-	uint32_t cut;
-	int bad_team = 0;
+	double t0, t1, t2;	/* start of build, of probe, end */
+	uint64_t expect_n, expect_sum, got_n, got_sum;
+};
 
-	wl_parse(argc, argv, &prog, &c);
+/* Check the options and size and allocate the table and S. */
+static void join_setup(struct join *jn, const struct wl_common *c)
+{
+	uint64_t nslots = 1;
+
 	if (build_rows < 1 || build_rows > (1LL << 30) || probe_rows < 1 ||
 	    !(match >= 0 && match <= 1))
 		wl_usage_error("--build-rows must be 1 to 2^30, --probe-rows "
 			       "at least 1, --match 0 to 1");
-	nbuild = build_rows;
-	nprobe = (uint64_t)(probe_rows * c.scale + 0.5);
-	if (nprobe < 1)
-		nprobe = 1;
-	while (nslots < 2 * nbuild)
+	jn->nbuild = build_rows;
+	jn->nprobe = (uint64_t)(probe_rows * c->scale + 0.5);
+	if (jn->nprobe < 1)
+		jn->nprobe = 1;
+	while (nslots < 2 * jn->nbuild)
 		nslots <<= 1;
-	mask = nslots - 1;
-	/* S row i matches when the low 32 bits of its hash are below cut */
-	cut = match >= 1 ? UINT32_MAX : (uint32_t)(match * 4294967296.0);
-	table = wl_alloc(nslots * sizeof(*table), 2 << 20);
-	probe = wl_alloc(nprobe * sizeof(*probe), 2 << 20);
+	jn->nslots = nslots;
+	jn->mask = nslots - 1;
+	jn->cut = match >= 1 ? UINT32_MAX :
+		(uint32_t)(match * 4294967296.0);
+	jn->table = wl_alloc(nslots * sizeof(*jn->table), 2 << 20);
+	jn->probe = wl_alloc(jn->nprobe * sizeof(*jn->probe), 2 << 20);
+}
+
+/*
+ * Generate S, build the table and probe it on c->threads threads; the
+ * sizes and arrays are copied to locals (shared in the team) so that
+ * the loops see them as the compiler saw main's.
+ */
+static void join_run(struct join *jn, const struct wl_common *c)
+{
+	const uint64_t nbuild = jn->nbuild, nprobe = jn->nprobe;
+	const uint64_t nslots = jn->nslots, mask = jn->mask;
+	const uint32_t cut = jn->cut;
+	uint64_t *const table = jn->table;
+	uint32_t *const probe = jn->probe;
+	uint64_t expect_n = 0, expect_sum = 0, got_n = 0, got_sum = 0;
+	double t0 = 0, t1 = 0, t2 = 0;
+	int bad_team = 0;
 
 	omp_set_dynamic(0);
-	omp_set_num_threads(c.threads);
-	wl_print_header(&c);
+	omp_set_num_threads(c->threads);
+	wl_print_header(c);
 	fflush(stdout);
 
 #pragma omp parallel reduction(+ : expect_n, expect_sum, got_n, got_sum)
 	{
 		uint64_t i;
 
-		if (omp_get_num_threads() != c.threads) {
+		if (omp_get_num_threads() != c->threads) {
 #pragma omp atomic write
 			bad_team = 1;
 		}
-		if (c.cpus)
-			wl_pin_or_die(c.cpus[omp_get_thread_num()]);
+		if (c->cpus)
+			wl_pin_or_die(c->cpus[omp_get_thread_num()]);
 
 		/* untimed: clear the table and generate S (first touch) */
 #pragma omp for schedule(static)
@@ -164,7 +186,7 @@ int main(int argc, char **argv)
 		}
 #pragma omp master
 		t2 = wl_now();
-		if (c.verbose) {
+		if (c->verbose) {
 			int cpu = sched_getcpu();
 			double cpu_s = wl_thread_cpu_time();
 
@@ -176,25 +198,49 @@ int main(int argc, char **argv)
 	}
 	if (bad_team)
 		wl_die("OpenMP gave a team of another size than %d threads",
-		       c.threads);
+		       c->threads);
+	jn->t0 = t0;
+	jn->t1 = t1;
+	jn->t2 = t2;
+	jn->expect_n = expect_n;
+	jn->expect_sum = expect_sum;
+	jn->got_n = got_n;
+	jn->got_sum = got_sum;
+}
 
+/* Print the sizes, result and times; die when the result is wrong. */
+static void join_report(const struct join *jn)
+{
 	printf("build rows: %llu\nprobe rows: %llu\n",
-	       (unsigned long long)nbuild, (unsigned long long)nprobe);
-	printf("table: %llu slots, %.1f MiB\n", (unsigned long long)nslots,
-	       nslots * 8.0 / (1 << 20));
+	       (unsigned long long)jn->nbuild, (unsigned long long)jn->nprobe);
+	printf("table: %llu slots, %.1f MiB\n",
+	       (unsigned long long)jn->nslots, jn->nslots * 8.0 / (1 << 20));
 	printf("matches: %llu\npayload sum: %llu\n",
-	       (unsigned long long)got_n, (unsigned long long)got_sum);
-	printf("check: %s\n", got_n == expect_n && got_sum == expect_sum ?
-	       "ok" : "WRONG");
-	printf("build: %.6f s\nprobe: %.6f s\n", t1 - t0, t2 - t1);
-	printf("rate: %.1f M probes/s\n", nprobe / (t2 - t1) / 1e6);
-	free(table);
-	free(probe);
-	if (got_n != expect_n || got_sum != expect_sum)
+	       (unsigned long long)jn->got_n, (unsigned long long)jn->got_sum);
+	printf("check: %s\n", jn->got_n == jn->expect_n &&
+	       jn->got_sum == jn->expect_sum ? "ok" : "WRONG");
+	printf("build: %.6f s\nprobe: %.6f s\n", jn->t1 - jn->t0,
+	       jn->t2 - jn->t1);
+	printf("rate: %.1f M probes/s\n",
+	       jn->nprobe / (jn->t2 - jn->t1) / 1e6);
+	free(jn->table);
+	free(jn->probe);
+	if (jn->got_n != jn->expect_n || jn->got_sum != jn->expect_sum)
 		wl_die("wrong result: %llu matches (sum %llu), expected %llu "
-		       "(sum %llu)", (unsigned long long)got_n,
-		       (unsigned long long)got_sum,
-		       (unsigned long long)expect_n,
-		       (unsigned long long)expect_sum);
-	return wl_finish(t2 - t0);
+		       "(sum %llu)", (unsigned long long)jn->got_n,
+		       (unsigned long long)jn->got_sum,
+		       (unsigned long long)jn->expect_n,
+		       (unsigned long long)jn->expect_sum);
+}
+
+int main(int argc, char **argv)
+{
+	struct wl_common c;
+	struct join jn = { 0 };
+
+	wl_parse(argc, argv, &prog, &c);
+	join_setup(&jn, &c);
+	join_run(&jn, &c);
+	join_report(&jn);
+	return wl_finish(jn.t2 - jn.t0);
 }
