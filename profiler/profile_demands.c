@@ -1,0 +1,265 @@
+/*
+ * profile_demands.c - the demands, measured beside run 1: perf's
+ * counted run (profiler/counters.h), or the probe backend's co-runs
+ * of run 1 with bandwidth probes at each level (profiler/probe.h),
+ * and the DRAM demand the probes saw scaled to where the pages are.
+ */
+#include "profiler/profile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "profiler/probe.h"
+#include "profiler/profile_internal.h"
+
+static void demand_unknown(struct pandia_workload *w, int r, char *status)
+{
+	wl_param_release(&w->demand[r]);
+	w->listed[r] = true;
+	w->demand[r].status = status;
+}
+
+/* The probe runs of level LVL for run 1's PU: created, not yet made. */
+static int plan_probe(struct prof *P, int pu0, int lvl,
+		      struct pandia_workload *w)
+{
+	const struct pandia_machine *m = P->m;
+	const char *why, *ln = level_name(lvl);
+	char id[64], kind[32], alone[96] = "", *l;
+	struct prun *R;
+	int *pus, n;
+
+	n = probe_pus(m, pu0, lvl, &pus, &why);
+	if (!n) {
+		demand_unknown(w, WR_L1 + lvl, xasprintf("not measured: %s",
+							 why));
+		return 0;
+	}
+	l = prof_os_list(m, pus, n);
+	snprintf(kind, sizeof(kind), "bw:%s", ln);
+	snprintf(id, sizeof(id), "probe-%s", ln);
+	if (!P->o->runner)
+		snprintf(alone, sizeof(alone), ", their rate alone measured "
+			 "for %.2g s before it", P->alone_secs);
+	R = prof_new_run(P, id, &pu0, 1, pus, n, kind,
+			 xasprintf("%s demand: run 1 beside %s probes on "
+				   "PUs %s%s", ln, ln, l, alone));
+	R->probe = true;
+	R->level = lvl;
+	free(l);
+	free(pus);
+	return n;
+}
+
+/* Number of probe levels run 1's PU allows (for the progress total). */
+int prof_count_probe_runs(const struct prof *P, int pu0)
+{
+	int lvl, n = 0, *pus;
+	const char *why;
+
+	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
+		if (probe_pus(P->m, pu0, lvl, &pus, &why) > 0) {
+			n++;
+			free(pus);
+		}
+	return n;
+}
+
+/* The demand at a probed level from its co-run. */
+static void probe_demand(struct prof *P, struct prun *co,
+			 struct pandia_workload *w)
+{
+	const struct pandia_machine *m = P->m;
+	const struct pandia_link *lk = &m->links[co->level];
+	struct probe_input in = { 0 };
+	struct probe_estimate est;
+	struct wl_param *d = &w->demand[WR_L1 + co->level];
+	int n = co->stress[0].n_pus;
+
+	in.level = co->level;
+	in.n_probes = n;
+	in.per_core_bw = lk->per_core_bw;
+	in.aggregate_bw = lk->aggregate_bw;
+	if (!P->o->runner) {
+		in.alone = prof_med(co->alone, co->n_times);
+	} else {
+		/* a runner template: the description's figures */
+		in.alone = n * lk->per_core_bw;
+		if (in.alone > lk->aggregate_bw)
+			in.alone = lk->aggregate_bw;
+	}
+	in.corun = prof_med(co->rates, co->n_times);
+	in.corun_spread = prof_half_range(co->rates, co->n_times);
+	in.slowdown = prof_med(co->times, co->n_times) / P->res->t1;
+	if (!isfinite(in.corun)) {
+		demand_unknown(w, WR_L1 + co->level, xasprintf(
+			"not measured: the runner template reported no "
+			"probe rate (a line 'pandia-stress: I RATE')"));
+		return;
+	}
+	probe_estimate_demand(&in, &est);
+	wl_param_release(d);
+	w->listed[WR_L1 + co->level] = true;
+	d->known = est.known;
+	d->value = est.value;
+	d->uncertainty = est.uncertainty;
+	d->source = est.known ? xasprintf("run1,%s", co->id) : NULL;
+	d->status = est.status;
+}
+
+/* Run 1's runner options, for the counted run of the perf backend. */
+static void run1_opts(const struct prof *P, const struct prun *R1,
+		      struct run_opts *ro)
+{
+	run_opts_init(ro);
+	ro->cpus = R1->cpus;
+	ro->n_cpus = R1->n_cpus;
+	ro->stress = R1->stress;
+	ro->n_stress = R1->n_stress;
+	ro->repetitions = 1;
+	ro->warmup = false;
+	ro->timeout = P->o->timeout;
+	ro->time_from = P->o->time_from;
+	ro->runner = P->o->runner;
+	ro->machine = P->m;
+	ro->shim_path = P->o->shim_path;
+	ro->size = R1->size;
+	ro->mem = P->o->mem;
+}
+
+/* The backend: perf's counted run, or the probe runs. */
+int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
+			struct wl_run *ev1)
+{
+	const struct profile_opts *o = P->o;
+	struct counters_result cr;
+	struct run_opts ro;
+	int rc, ret = -1, first, i, lvl;
+
+	counters_result_init(&cr);
+	run1_opts(P, &P->runs[0], &ro);
+	rc = counters_demands(o->counters, P->m, &ro, o->argv, "run1", &cr,
+			      P->err);
+	if (rc == COUNTERS_MEASURED) {
+		counters_result_apply(&cr, w, ev1);
+		ret = 0;
+		goto out;
+	}
+	if (rc != COUNTERS_UNAVAILABLE) {
+		struct pandia_error e = *P->err;
+
+		P->res->interrupted = cr.run.interrupted;
+		if (cr.run.stderr_tail)
+			P->res->failed_stderr = xstrdup(cr.run.stderr_tail);
+		if (cr.run.failed_run >= 0 && !cr.run.interrupted)
+			perr_set(P->err, "run 1 of 6, counted with perf: %s",
+				 e.text);
+		goto out;
+	}
+	free(w->counters);
+	w->counters = xstrdup("probe");
+	free(w->counters_note);
+	if (o->counters == COUNTERS_PROBE) {
+		w->counters_note = xstrdup("probe, as asked (--counters "
+					   "probe): CPU use from task-clock, "
+					   "demands at shared levels from "
+					   "co-run bandwidth probes");
+	} else {
+		w->counters_note = xasprintf("auto: %s; used the probe "
+					     "backend instead", cr.why);
+		P->res->backend_note = xasprintf("%s (--counters auto: "
+						 "using the probe backend)",
+						 cr.why);
+	}
+
+	first = P->n_runs;
+	/* --quick: the DRAM demand only, the one that decides most */
+	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
+		plan_probe(P, pu0, lvl, w);
+	for (i = first; i < P->n_runs; i++)
+		if (prof_make_run(P, &P->runs[i], i + 1) < 0)
+			goto out;
+	for (i = first; i < P->n_runs; i++)
+		probe_demand(P, &P->runs[i], w);
+	if (P->runs[0].count_cpu && P->runs[0].cpu_wall > 0)
+		demand_unknown(w, WR_INSTRUCTIONS, xasprintf(
+			"not measured: instructions need hardware counters "
+			"(probe backend); run 1 kept %.2f PUs busy (%s)",
+			P->runs[0].cpu / P->runs[0].cpu_wall,
+			P->runs[0].cpu_method));
+	else
+		demand_unknown(w, WR_INSTRUCTIONS, xstrdup(
+			"not measured: instructions need hardware counters "
+			"(probe backend)"));
+	ret = 0;
+out:
+	if (ret == 0 && !w->listed[WR_INTERCONNECT])
+		demand_unknown(w, WR_INTERCONNECT, xstrdup(
+			P->m->n_sockets < 2 ?
+			"not measured: this machine has one socket" :
+			"not measured: inter-socket traffic is not counted"));
+	counters_result_release(&cr);
+	return ret;
+}
+
+/*
+ * The DRAM probes of socket S load its nodes only: under a policy that
+ * puts part of run 1's pages elsewhere they see that part of its
+ * demand, so the estimate is divided by it (interleave: the socket's
+ * share of the nodes with memory).  The perf backend counts all of it.
+ */
+void prof_scale_probed_dram(struct prof *P, struct pandia_workload *w)
+{
+	struct wl_param *d = &w->demand[WR_DRAM];
+	const struct pandia_machine *m = P->m;
+	const struct prun *R1 = NULL;
+	int i, s, on = 0, all = 0;
+	double share = 1;
+	char *st;
+
+	if (!w->listed[WR_DRAM] || !d->known || !d->source ||
+	    !strstr(d->source, "probe-dram"))
+		return;
+	for (i = 0; i < P->n_runs; i++)
+		if (P->runs[i].run == 1)
+			R1 = &P->runs[i];
+	i = R1 ? machine_pu_index(m, R1->cpus[0]) : -1;
+	if (i < 0)
+		return;
+	s = m->cores[m->pus[i].core].socket;
+	for (i = 0; i < m->n_numa; i++) {
+		bool mem = m->numa[i].memory > 0;
+
+		all += mem;
+		on += mem && m->numa[i].socket == s;
+	}
+	if (w->memory.kind == MEM_INTERLEAVE && all > 0 && on > 0)
+		share = (double)on / all;
+	else if (w->memory.kind == MEM_NODE)
+		for (i = 0; i < m->n_numa; i++)
+			if (m->numa[i].os_index == w->memory.node &&
+			    m->numa[i].socket != s)
+				share = 0;
+	if (share == 1)
+		return;
+	if (!(share > 0)) {
+		prof_warn(P->res, "the DRAM probes ran on socket %d, but the "
+			  "pages are on node %d: the DRAM demand they gave is "
+			  "not the workload's", m->sockets[s].os_index,
+			  w->memory.node);
+		return;
+	}
+	d->value /= share;
+	if (isfinite(d->uncertainty))
+		d->uncertainty /= share;
+	st = xasprintf("%s%s(the probes of socket %d saw %.0f%% of it: "
+		       "memory %s)", d->status ? d->status : "",
+		       d->status ? "; " : "", m->sockets[s].os_index,
+		       100 * share, w->memory.kind == MEM_INTERLEAVE ?
+		       "interleaved" : "on one node");
+	free(d->status);
+	d->status = st;
+}
