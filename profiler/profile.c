@@ -104,6 +104,289 @@ static struct prun *run_named(struct prof *P, const char *id)
 	return NULL;
 }
 
+/* What profiling needs before anything runs.  0, or -1 with err. */
+static int check_request(const struct profile_opts *o,
+			 struct pandia_error *err)
+{
+	const struct pandia_machine *m = o->m;
+
+	if (o->repetitions < 1)
+		return perr_set(err, "the number of repetitions must be at "
+				"least 1");
+	if ((!o->argv || !o->argv[0]) && !o->runner)
+		return perr_set(err, "no command given");
+	if (m->n_sockets < 1 || m->sockets[0].n_cores < 2)
+		return perr_set(err, "profiling needs two cores on one "
+				"socket; socket 0 of this machine has %d",
+				m->n_sockets < 1 ? 0 : m->sockets[0].n_cores);
+	return 0;
+}
+
+/*
+ * This thread's niceness to o->nice, inherited by all it starts.
+ * Returns whether it was changed (*old then holds the one to restore).
+ */
+static bool set_niceness(const struct profile_opts *o,
+			 struct profile_result *res, int *old)
+{
+	if (!o->set_nice)
+		return false;
+	errno = 0;
+	*old = getpriority(PRIO_PROCESS, 0);
+	if (setpriority(PRIO_PROCESS, 0, o->nice) < 0) {
+		prof_warn(res, "cannot run at niceness %d (%s): profiling "
+			  "at %d", o->nice, strerror(errno), *old);
+		return false;
+	}
+	return true;
+}
+
+/* Whether the demands will come from perf (for the number of runs). */
+static bool perf_expected(const struct profile_opts *o)
+{
+	bool perf = false, kernel = false;
+	char *why = NULL;
+
+	if (o->counters == COUNTERS_PERF)
+		perf = true;
+	else if (o->counters == COUNTERS_AUTO && !o->runner)
+		perf = counters_perf_available(&kernel, &why);
+	free(why);
+	return perf;
+}
+
+/* How many runs the first stage's N (MR) make the profile, for the
+   progress lines. */
+static void plan_total(struct prof *P, const struct model_def *model,
+		       const struct model_run *mr, int n, bool perf)
+{
+	const struct pandia_machine *m = P->m;
+
+	if (!P->total && model->demands) {
+		int pu0 = n ? mr[0].pus[0] : 0;
+
+		/* runs 1, 2, 4, 5, 6 (3 and 7 on two sockets),
+		   less those --quick leaves out */
+		P->total = 1 + (m->n_sockets < 2 ? 4 : 6) -
+			(P->o->quick ? fit_quick_left_out(m) : 0) +
+			(perf ? 0 : prof_count_probe_runs(P, pu0));
+	} else if (!P->total) {
+		P->total = n;
+	}
+}
+
+/* The N runs the model planned (MR), added to P's. */
+static void add_planned(struct prof *P, const struct model_run *mr, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct prun *R = prof_new_run(P, mr[i].id, mr[i].pus,
+					      mr[i].n, mr[i].corun,
+					      mr[i].n_corun,
+					      mr[i].corun_kind ?
+					      mr[i].corun_kind : "cpu",
+					      xstrdup(mr[i].purpose));
+
+		if (!isnan(mr[i].size))
+			R->size = mr[i].size;
+	}
+}
+
+/* The warm-up's roles: for the run they were found for (among the
+   last N added). */
+static void place_warm_helpers(struct prof *P, int n)
+{
+	int i;
+
+	for (i = P->n_runs - n; P->warm_helpers && i < P->n_runs; i++) {
+		if (!prof_runs_alone(&P->runs[i]) || P->runs[i].n_cpus < 2)
+			continue;
+		if (P->runs[i].n_cpus != P->helpers_n) {
+			free(P->helpers);
+			P->helpers = NULL;
+		}
+		P->warm_helpers = false;
+	}
+}
+
+/*
+ * After the first stage: t1 and the budget from run 1 (P->runs[R1]),
+ * and the model's demands, measured beside it.  0 or -1 with err.
+ */
+static int after_first_stage(struct prof *P, const struct model_def *model,
+			     int r1, struct pandia_workload *w,
+			     struct wl_run *ev1)
+{
+	const struct prun *R1 = &P->runs[r1];
+	struct profile_result *res = P->res;
+
+	res->t1 = prof_med(R1->times, R1->n_times);
+	if (P->o->budget > 0)
+		P->budget = P->o->budget * res->t1;
+	if (!model->demands)
+		return 0;
+	/* the demands, beside the first run */
+	/* the probes' rate alone needs no longer */
+	P->alone_secs = res->t1 > PROBE_ALONE_MAX ?
+		PROBE_ALONE_MAX : res->t1 > PROBE_ALONE_MIN ?
+		res->t1 : PROBE_ALONE_MIN;
+	return prof_demands(P, machine_pu_index(P->m, R1->cpus[0]), w, ev1);
+}
+
+/*
+ * The model's runs, stage by stage: one repetition of each as it
+ * comes (the next stage may depend on it), the demands measured
+ * beside the first run (one thread alone).  *first gets the index of
+ * the model's first run (-1: none).  0 or -1 with err.
+ */
+static int run_stages(struct prof *P, const struct model_def *model,
+		      const struct model_env *env, struct pandia_workload *w,
+		      struct wl_run *ev1, bool perf, int *first)
+{
+	int stage, i;
+
+	*first = -1;
+	for (stage = 0;; stage++) {
+		struct model_run *mr = NULL;
+		int n;
+
+		prof_sync_runs(P, w);
+		n = model->plan(env, w, &mr, P->err);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		if (*first < 0)
+			*first = P->n_runs;
+		plan_total(P, model, mr, n, perf);
+		add_planned(P, mr, n);
+		model_runs_free(mr, n);
+		place_warm_helpers(P, n);
+		if (stage > 0)
+			P->total = P->n_runs;
+		for (i = P->n_runs - n; i < P->n_runs; i++)
+			if (prof_call_run(P, &P->runs[i], i + 1) < 0)
+				return -1;
+		if (stage == 0 &&
+		    after_first_stage(P, model, *first, w, ev1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The other repetitions of the model's runs (from FIRST on), round by
+ * round: a repetition of every run that needs one, so the runs'
+ * repetitions interleave (ABAB...) and a slow drift of the machine, or
+ * a burst of other activity, hits them all alike.  A run needs
+ * MIN_REPS; then one more, up to -r, while its repetitions spread more
+ * than SPREAD_MORE and the budget lasts.  0 or -1 with err.
+ */
+static int repeat_rounds(struct prof *P, int first)
+{
+	const struct profile_opts *o = P->o;
+	int x, rep;
+
+	do {
+		rep = 0;
+		for (x = first; x >= 0 && x < P->n_runs; x++) {
+			struct prun *R = &P->runs[x];
+			double sp;
+
+			if (R->probe ||
+			    R->n_times >= o->repetitions)
+				continue;
+			sp = R->n_times > 1 ? 2 * prof_half_range(R->times,
+				R->n_times) / prof_med(R->times, R->n_times) :
+				0;
+			/* runs 4 to 7 (l, b and the forms) get their second
+			   repetition only while the budget lasts */
+			if (!o->fixed_reps && R->run >= 4 && R->n_times >= 1 &&
+			    R->n_times < P->min_reps &&
+			    !prof_budget_left(P, R))
+				continue;
+			if (R->n_times >= P->min_reps &&
+			    (!(sp > SPREAD_MORE) || !prof_budget_left(P, R)))
+				continue;
+			rep++;
+			if (prof_call_run(P, R, x + 1) < 0)
+				return -1;
+		}
+	} while (rep);
+	return 0;
+}
+
+/* w->note: how the profile was made. */
+static void write_note(const struct prof *P, const struct model_def *model,
+		       struct pandia_workload *w)
+{
+	const struct profile_opts *o = P->o;
+	const struct profile_result *res = P->res;
+
+	w->note = xasprintf(
+		"profiled in %.1f s (%.1f x t1): %d runs of %d to %d "
+		"repetitions (median kept)%s, the repetitions of the model's "
+		"runs interleaved; parameters of the %s model %s%s%s",
+		res->seconds, res->seconds / res->t1, P->n_runs,
+		P->min_reps, o->repetitions,
+		o->warmup ? " after one warm-up run" : "",
+		model->name, model != &model_pandia ? "by its fit" :
+		o->solve == FIT_MODEL ?
+		"fitted so that the partial model reproduces each run" :
+		"by the closed forms of sections 4.2-4.5",
+		o->runner ? "; runner template: " : "",
+		o->runner ? o->runner : "");
+}
+
+/*
+ * The description from the runs made: every run as evidence (run 1,
+ * P->runs[R1], with the counters' evidence EV1), the memory, then the
+ * model's fit, the checks of what it rests on and the note.  0 or -1
+ * with err.
+ */
+static int describe(struct prof *P, const struct model_def *model,
+		    const struct model_env *env, int r1,
+		    struct pandia_workload *w, const struct wl_run *ev1)
+{
+	const struct profile_opts *o = P->o;
+	struct profile_result *res = P->res;
+	struct pandia_error *err = P->err;
+	struct prun *R1 = r1 >= 0 ? &P->runs[r1] : NULL, *R2;
+	int i;
+
+	res->t1 = R1 ? prof_med(R1->times, R1->n_times) : NAN;
+	prof_sync_runs(P, w);
+	prof_set_memory(P, w);
+	prof_scale_probed_dram(P, w);
+	for (i = 0; R1 && i < ev1->n_counters; i++)
+		wl_run_add_counter(&w->runs[r1], ev1->counter_names[i],
+			    ev1->counter_values[i]);
+	if (model->fit(env, w, err) < 0)
+		return -1;
+	R2 = run_named(P, "run2");
+	if (R1 && R2)
+		prof_check_threads(P, R1, R2);
+	prof_check_spread(P);
+	res->seconds = now_seconds() - P->start;
+	if (model == &model_pandia && prof_unreliable(P, w, err) < 0) {
+		if (!o->keep_unreliable)
+			return -1;
+		/* --keep-unreliable: written, marked, and said */
+		w->unreliable = xstrdup(err->text);
+		prof_warn(res, "%s", err->text);
+		perr_clear(err);
+	}
+	write_note(P, model, w);
+	if (workload_check(w, err) < 0) {
+		struct pandia_error e = *err;
+
+		return perr_set(err, "internal error: the description is "
+				"not valid: %s", e.text);
+	}
+	return 0;
+}
+
 int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		     struct pandia_error *err)
 {
@@ -118,12 +401,9 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	struct prof P;
 	struct pandia_workload *w = NULL;
 	struct wl_run ev1;
-	struct prun *R1 = NULL, *R2;
-	int r1 = -1;
-	int first_model = -1, n_model = 0, x, i, rep, ret = -1, stage;
-	bool perf = false, kernel = false, niced = false;
+	int first = -1, i, ret = -1;
+	bool perf, niced = false;
 	int old_nice = 0;
-	char *why = NULL;
 
 	memset(&P, 0, sizeof(P));
 	memset(&ev1, 0, sizeof(ev1));
@@ -136,200 +416,28 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	if (P.min_reps > o->repetitions)
 		P.min_reps = o->repetitions;
 	perr_clear(err);
-	if (o->repetitions < 1) {
-		perr_set(err, "the number of repetitions must be at least 1");
+	if (check_request(o, err) < 0)
 		goto out;
-	}
-	if ((!o->argv || !o->argv[0]) && !o->runner) {
-		perr_set(err, "no command given");
-		goto out;
-	}
-	if (m->n_sockets < 1 || m->sockets[0].n_cores < 2) {
-		perr_set(err, "profiling needs two cores on one socket; "
-			 "socket 0 of this machine has %d",
-			 m->n_sockets < 1 ? 0 : m->sockets[0].n_cores);
-		goto out;
-	}
 	w = workload_new();
 	prof_identity(&P, w);
 	if (!isnan(o->size)) {
 		w->has_size = true;
 		w->size = o->size;
 	}
-	if (o->set_nice) {
-		/* this thread's niceness, inherited by all it starts */
-		errno = 0;
-		old_nice = getpriority(PRIO_PROCESS, 0);
-		if (setpriority(PRIO_PROCESS, 0, o->nice) < 0)
-			prof_warn(res, "cannot run at niceness %d (%s): profiling "
-			     "at %d", o->nice, strerror(errno), old_nice);
-		else
-			niced = true;
-	}
-
-	/* how many runs, for the progress lines */
-	if (o->counters == COUNTERS_PERF)
-		perf = true;
-	else if (o->counters == COUNTERS_AUTO && !o->runner)
-		perf = counters_perf_available(&kernel, &why);
-	free(why);
+	niced = set_niceness(o, res, &old_nice);
+	perf = perf_expected(o);
 
 	/*
-	 * The model's runs, stage by stage: one repetition of each as it
-	 * comes (the next stage may depend on it), the demands measured
-	 * beside the first run (one thread alone), then the other
-	 * repetitions of every run interleaved, so that a burst of other
-	 * activity does not fall on one run.
+	 * The model's runs, stage by stage, then the other repetitions of
+	 * every run interleaved, so that a burst of other activity does
+	 * not fall on one run.
 	 */
-	if (prof_warm_up(&P, model, &env) < 0)
+	if (prof_warm_up(&P, model, &env) < 0 ||
+	    run_stages(&P, model, &env, w, &ev1, perf, &first) < 0 ||
+	    repeat_rounds(&P, first) < 0)
 		goto out;
-	for (stage = 0;; stage++) {
-		struct model_run *mr = NULL;
-		int n;
-
-		prof_sync_runs(&P, w);
-		n = model->plan(&env, w, &mr, err);
-		if (n < 0)
-			goto out;
-		if (n == 0)
-			break;
-		if (first_model < 0)
-			first_model = P.n_runs;
-		if (!P.total && model->demands) {
-			int pu0 = n ? mr[0].pus[0] : 0;
-
-			/* runs 1, 2, 4, 5, 6 (3 and 7 on two sockets),
-			   less those --quick leaves out */
-			P.total = 1 + (m->n_sockets < 2 ? 4 : 6) -
-				(o->quick ? fit_quick_left_out(m) : 0) +
-				(perf ? 0 : prof_count_probe_runs(&P, pu0));
-		} else if (!P.total) {
-			P.total = n;
-		}
-		for (i = 0; i < n; i++) {
-			struct prun *R = prof_new_run(&P, mr[i].id, mr[i].pus,
-						 mr[i].n, mr[i].corun,
-						 mr[i].n_corun,
-						 mr[i].corun_kind ?
-						 mr[i].corun_kind : "cpu",
-						 xstrdup(mr[i].purpose));
-
-			if (!isnan(mr[i].size))
-				R->size = mr[i].size;
-		}
-		model_runs_free(mr, n);
-		n_model = P.n_runs - first_model;
-		/* the warm-up's roles: for the run they were found for */
-		for (i = P.n_runs - n; P.warm_helpers && i < P.n_runs; i++) {
-			if (!prof_runs_alone(&P.runs[i]) || P.runs[i].n_cpus < 2)
-				continue;
-			if (P.runs[i].n_cpus != P.helpers_n) {
-				free(P.helpers);
-				P.helpers = NULL;
-			}
-			P.warm_helpers = false;
-		}
-		if (stage > 0)
-			P.total = P.n_runs;
-		for (i = P.n_runs - n; i < P.n_runs; i++)
-			if (prof_call_run(&P, &P.runs[i], i + 1) < 0)
-				goto out;
-		if (stage == 0) {
-			r1 = first_model;
-			R1 = &P.runs[r1];
-			res->t1 = prof_med(R1->times, R1->n_times);
-			if (o->budget > 0)
-				P.budget = o->budget * res->t1;
-		}
-		if (stage == 0 && model->demands) {
-			/* the demands, beside the first run */
-			/* the probes' rate alone needs no longer */
-			P.alone_secs = res->t1 > PROBE_ALONE_MAX ?
-				PROBE_ALONE_MAX : res->t1 > PROBE_ALONE_MIN ?
-				res->t1 : PROBE_ALONE_MIN;
-			if (prof_demands(&P, machine_pu_index(m, R1->cpus[0]), w,
-				    &ev1) < 0)
-				goto out;
-		}
-	}
-	do {
-		/*
-		 * One round: a repetition of every run that needs one,
-		 * so the runs' repetitions interleave (ABAB...) and a
-		 * slow drift of the machine hits them all alike.  A run
-		 * needs MIN_REPS; then one more, up to -r, while its
-		 * repetitions spread more than SPREAD_MORE and the
-		 * budget lasts.
-		 */
-		rep = 0;
-		for (x = first_model; x >= 0 && x < P.n_runs; x++) {
-			struct prun *R = &P.runs[x];
-			double sp;
-
-			if (R->probe ||
-			    R->n_times >= o->repetitions)
-				continue;
-			sp = R->n_times > 1 ? 2 * prof_half_range(R->times,
-				R->n_times) / prof_med(R->times, R->n_times) : 0;
-			/* runs 4 to 7 (l, b and the forms) get their second
-			   repetition only while the budget lasts */
-			if (!o->fixed_reps && R->run >= 4 && R->n_times >= 1 &&
-			    R->n_times < P.min_reps && !prof_budget_left(&P, R))
-				continue;
-			if (R->n_times >= P.min_reps &&
-			    (!(sp > SPREAD_MORE) || !prof_budget_left(&P, R)))
-				continue;
-			rep++;
-			if (prof_call_run(&P, R, x + 1) < 0)
-				goto out;
-		}
-	} while (rep);
-	(void)n_model;
-	R1 = r1 >= 0 ? &P.runs[r1] : NULL;
-	res->t1 = R1 ? prof_med(R1->times, R1->n_times) : NAN;
-
-	/* the description: every run as evidence, then the model's fit */
-	prof_sync_runs(&P, w);
-	prof_set_memory(&P, w);
-	prof_scale_probed_dram(&P, w);
-	for (i = 0; R1 && i < ev1.n_counters; i++)
-		wl_run_add_counter(&w->runs[r1], ev1.counter_names[i],
-			    ev1.counter_values[i]);
-	if (model->fit(&env, w, err) < 0)
+	if (describe(&P, model, &env, first, w, &ev1) < 0)
 		goto out;
-	R2 = run_named(&P, "run2");
-	if (R1 && R2)
-		prof_check_threads(&P, R1, R2);
-	prof_check_spread(&P);
-	res->seconds = now_seconds() - P.start;
-	if (model == &model_pandia && prof_unreliable(&P, w, err) < 0) {
-		if (!o->keep_unreliable)
-			goto out;
-		/* --keep-unreliable: written, marked, and said */
-		w->unreliable = xstrdup(err->text);
-		prof_warn(res, "%s", err->text);
-		perr_clear(err);
-	}
-	w->note = xasprintf(
-		"profiled in %.1f s (%.1f x t1): %d runs of %d to %d "
-		"repetitions (median kept)%s, the repetitions of the model's "
-		"runs interleaved; parameters of the %s model %s%s%s",
-		res->seconds, res->seconds / res->t1, P.n_runs,
-		P.min_reps, o->repetitions,
-		o->warmup ? " after one warm-up run" : "",
-		model->name, model != &model_pandia ? "by its fit" :
-		o->solve == FIT_MODEL ?
-		"fitted so that the partial model reproduces each run" :
-		"by the closed forms of sections 4.2-4.5",
-		o->runner ? "; runner template: " : "",
-		o->runner ? o->runner : "");
-	if (workload_check(w, err) < 0) {
-		struct pandia_error e = *err;
-
-		perr_set(err, "internal error: the description is not valid: "
-			 "%s", e.text);
-		goto out;
-	}
 	res->w = w;
 	w = NULL;
 	ret = 0;

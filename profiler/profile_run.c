@@ -235,6 +235,184 @@ static const char *helpers_of_twin(const struct prof *P,
 	return NULL;
 }
 
+/* The runner's options for one call of R. */
+static void call_opts(const struct prof *P, const struct prun *R,
+		      struct run_opts *ro)
+{
+	const struct profile_opts *o = P->o;
+
+	run_opts_init(ro);
+	ro->cpus = R->cpus;
+	ro->n_cpus = R->n_cpus;
+	ro->stress = R->stress;
+	ro->n_stress = R->n_stress;
+	ro->repetitions = R->warmup_only ? 0 : 1;
+	/* one warm-up for the whole profile: later runs are warm */
+	ro->warmup = R->warmup_only || (o->warmup && !P->warmed);
+	/* the probes' rate alone, just before the command beside them */
+	ro->stress_alone = R->probe && !o->runner ? P->alone_secs : 0;
+	ro->timeout = o->timeout;
+	ro->time_from = o->time_from;
+	ro->runner = o->runner;
+	ro->machine = P->m;
+	ro->shim_path = o->shim_path;
+	ro->size = R->size;
+	/* the helpers the warm-up or run 2 found (below), else the
+	   run's own, else those of a run with as many threads: no run
+	   made only to find them again */
+	ro->helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
+		      helpers_of_twin(P, R);
+	ro->mem = o->mem;
+	/* where the pages are: run 3, over two sockets (a template's
+	   program writes {numa_maps}; here, with two nodes or more) */
+	ro->numa_maps = R->run == 3 && !o->has_memory &&
+		(o->runner || P->m->n_numa > 1);
+}
+
+/*
+ * After a call made without a runner template (RR NULL when it
+ * failed): R's CPU use, and its worst disturbance; *dd gets this
+ * call's.
+ */
+static void call_account(struct prun *R, struct probe_disturb *pd,
+			 const int *busy, int n_busy,
+			 const struct run_result *rr,
+			 struct probe_disturbance *dd)
+{
+	double cpu = 0, w = 0;
+
+	probe_disturb_end(pd, busy, n_busy, rr, prof_runs_alone(R), dd);
+	cpu = pd->cpu_seconds;
+	w = pd->wall_seconds;
+	if (R->count_cpu) {
+		R->cpu += cpu;
+		R->cpu_wall += w;
+		R->cpu_method = pd->cpu.method;
+	}
+	if (dd->share > R->worst.share)
+		R->worst = *dd;
+}
+
+/* A failed call of R: err says which and how, res keeps its stderr. */
+static void call_failed(struct prof *P, const struct prun *R,
+			const struct run_result *rr,
+			const struct pandia_error *e)
+{
+	const struct profile_opts *o = P->o;
+	char label[600], rep[64];
+
+	run_label(R, label, sizeof(label));
+	if (R->warmup_only)
+		rep[0] = 0;
+	else if (rr->failed_run == 0)
+		snprintf(rep, sizeof(rep), ", warm-up");
+	else
+		snprintf(rep, sizeof(rep), ", repetition %d of %d",
+			 R->n_times + 1, o->repetitions);
+	P->res->interrupted = rr->interrupted;
+	if (rr->stderr_tail)
+		P->res->failed_stderr = xstrdup(rr->stderr_tail);
+	if (rr->interrupted)
+		perr_set(P->err, "%s", e->text);
+	else if (rr->failed_run < 0 || rr->exit_status < 0) {
+		if (rr->timed_out)
+			perr_set(P->err, "%s%s: the command timed "
+				 "out after %g s", label, rep,
+				 o->timeout);
+		else if (rr->term_signal)
+			perr_set(P->err, "%s%s: the command was "
+				 "killed by signal %d (%s)", label,
+				 rep, rr->term_signal,
+				 strsignal(rr->term_signal));
+		else
+			perr_set(P->err, "%s%s: %s", label, rep,
+				 runner_text(e->text));
+	} else if (rr->exit_status > 0) {
+		perr_set(P->err, "%s%s: the command exited with "
+			 "status %d", label, rep, rr->exit_status);
+	} else {
+		perr_set(P->err, "%s%s: %s", label, rep,
+			 runner_text(e->text));
+	}
+}
+
+/*
+ * Whether a measured repetition of R that others disturbed (DD) is to
+ * be made again, later, instead of kept; one kept is counted so.
+ */
+static bool redo_disturbed(const struct prof *P, struct prun *R,
+			   const struct probe_disturbance *dd)
+{
+	if (!(dd->share > DISTURBED))
+		return false;
+	if (R->redone < P->o->repetitions && prof_budget_left(P, R)) {
+		/* others took its PUs: make it again, later */
+		R->redone++;
+		return true;
+	}
+	R->disturbed++;
+	if (dd->share > R->foreign)
+		R->foreign = dd->share;
+	return false;
+}
+
+/* Keep RR's time (and a probe run's probe rates) as R's next one. */
+static void keep_time(struct prun *R, const struct run_result *rr)
+{
+	int i;
+
+	R->times = xrealloc(R->times, sizeof(double) *
+			    (size_t)(R->n_times + 1));
+	R->times[R->n_times] = rr->times[0];
+	if (R->probe) {
+		double sum = 0, alone = 0;
+
+		for (i = 0; i < rr->n_stress; i++)
+			if (!strcmp(rr->stress[i].spec, R->spec[0])) {
+				sum += rr->stress[i].rates[0];
+				alone += rr->stress[i].alone[0];
+			}
+		R->rates = xrealloc(R->rates, sizeof(double) *
+				    (size_t)(R->n_times + 1));
+		R->rates[R->n_times] = sum;
+		R->alone = xrealloc(R->alone, sizeof(double) *
+				    (size_t)(R->n_times + 1));
+		R->alone[R->n_times] = alone;
+	}
+	R->n_times++;
+}
+
+/*
+ * Keep the accounting of RR's call in R: where its pages were (taken
+ * from rr), its threads and processes, helpers and busiest threads.
+ */
+static void keep_accounting(struct prun *R, struct run_result *rr)
+{
+	int i;
+
+	if (rr->numa_maps) {
+		free(R->numa_maps);
+		R->numa_maps = rr->numa_maps;
+		rr->numa_maps = NULL;
+	}
+	R->threads_created = rr->threads_created;
+	R->processes = rr->processes;
+	if (!R->helpers)	/* none found (no library): none given */
+		R->helpers = xstrdup(rr->helpers ? rr->helpers : "");
+	R->threads = rr->n_threads;
+	R->most_workers = rr->most_workers;
+	R->busiest[0] = R->busiest[1] = 0;
+	for (i = 0; i < rr->n_threads; i++) {
+		double v = rr->threads[i].cpu_time;
+
+		if (!(v > R->busiest[1]))
+			continue;
+		R->busiest[1] = v > R->busiest[0] ? R->busiest[0] : v;
+		if (v > R->busiest[0])
+			R->busiest[0] = v;
+	}
+}
+
 /* Make one measured repetition of R (after its warm-up, the first time). */
 int prof_call_run(struct prof *P, struct prun *R, int index)
 {
@@ -244,37 +422,11 @@ int prof_call_run(struct prof *P, struct prun *R, int index)
 	struct pandia_error e;
 	struct probe_disturb pd;
 	struct probe_disturbance dd = { 0, 0, 0, 0 };
-	char label[600], rep[64];
 	double t0;
-	int ret = -1, rc, i, *busy = NULL, n_busy = 0;
+	int ret = -1, rc, *busy = NULL, n_busy = 0;
 
 	prof_progress(P, R, index, R->warmup_only ? 0 : R->n_times + 1);
-	run_opts_init(&ro);
-	ro.cpus = R->cpus;
-	ro.n_cpus = R->n_cpus;
-	ro.stress = R->stress;
-	ro.n_stress = R->n_stress;
-	ro.repetitions = R->warmup_only ? 0 : 1;
-	/* one warm-up for the whole profile: later runs are warm */
-	ro.warmup = R->warmup_only || (o->warmup && !P->warmed);
-	/* the probes' rate alone, just before the command beside them */
-	ro.stress_alone = R->probe && !o->runner ? P->alone_secs : 0;
-	ro.timeout = o->timeout;
-	ro.time_from = o->time_from;
-	ro.runner = o->runner;
-	ro.machine = P->m;
-	ro.shim_path = o->shim_path;
-	ro.size = R->size;
-	/* the helpers the warm-up or run 2 found (below), else the
-	   run's own, else those of a run with as many threads: no run
-	   made only to find them again */
-	ro.helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
-		     helpers_of_twin(P, R);
-	ro.mem = o->mem;
-	/* where the pages are: run 3, over two sockets (a template's
-	   program writes {numa_maps}; here, with two nodes or more) */
-	ro.numa_maps = R->run == 3 && !o->has_memory &&
-		(o->runner || P->m->n_numa > 1);
+	call_opts(P, R, &ro);
 	run_result_init(&rr);
 	if (!o->runner) {
 		busy = busy_pus(R, &n_busy);
@@ -284,55 +436,10 @@ int prof_call_run(struct prof *P, struct prun *R, int index)
 	rc = run_execute(&ro, o->argv, &rr, &e);
 	R->wall += now_seconds() - t0;
 	R->calls++;
-	if (!o->runner) {
-		double cpu = 0, w = 0;
-
-		probe_disturb_end(&pd, busy, n_busy, rc < 0 ? NULL : &rr,
-				  prof_runs_alone(R), &dd);
-		cpu = pd.cpu_seconds;
-		w = pd.wall_seconds;
-		if (R->count_cpu) {
-			R->cpu += cpu;
-			R->cpu_wall += w;
-			R->cpu_method = pd.cpu.method;
-		}
-		if (dd.share > R->worst.share)
-			R->worst = dd;
-	}
+	if (!o->runner)
+		call_account(R, &pd, busy, n_busy, rc < 0 ? NULL : &rr, &dd);
 	if (rc < 0) {
-		run_label(R, label, sizeof(label));
-		if (R->warmup_only)
-			rep[0] = 0;
-		else if (rr.failed_run == 0)
-			snprintf(rep, sizeof(rep), ", warm-up");
-		else
-			snprintf(rep, sizeof(rep), ", repetition %d of %d",
-				 R->n_times + 1, o->repetitions);
-		P->res->interrupted = rr.interrupted;
-		if (rr.stderr_tail)
-			P->res->failed_stderr = xstrdup(rr.stderr_tail);
-		if (rr.interrupted)
-			perr_set(P->err, "%s", e.text);
-		else if (rr.failed_run < 0 || rr.exit_status < 0) {
-			if (rr.timed_out)
-				perr_set(P->err, "%s%s: the command timed "
-					 "out after %g s", label, rep,
-					 o->timeout);
-			else if (rr.term_signal)
-				perr_set(P->err, "%s%s: the command was "
-					 "killed by signal %d (%s)", label,
-					 rep, rr.term_signal,
-					 strsignal(rr.term_signal));
-			else
-				perr_set(P->err, "%s%s: %s", label, rep,
-					 runner_text(e.text));
-		} else if (rr.exit_status > 0) {
-			perr_set(P->err, "%s%s: the command exited with "
-				 "status %d", label, rep, rr.exit_status);
-		} else {
-			perr_set(P->err, "%s%s: %s", label, rep,
-				 runner_text(e.text));
-		}
+		call_failed(P, R, &rr, &e);
 		goto out;
 	}
 	R->warmed = true;
@@ -348,60 +455,9 @@ int prof_call_run(struct prof *P, struct prun *R, int index)
 		P->helpers = xstrdup(rr.helpers);
 		P->helpers_n = R->n_cpus;
 	}
-	if (R->warmup_only) {
-		ret = 0;
-		goto out;
-	}
-	if (dd.share > DISTURBED) {
-		if (R->redone < o->repetitions && prof_budget_left(P, R)) {
-			/* others took its PUs: make it again, later */
-			R->redone++;
-			ret = 0;
-			goto out;
-		}
-		R->disturbed++;
-		if (dd.share > R->foreign)
-			R->foreign = dd.share;
-	}
-	R->times = xrealloc(R->times, sizeof(double) *
-			    (size_t)(R->n_times + 1));
-	R->times[R->n_times] = rr.times[0];
-	if (R->probe) {
-		double sum = 0, alone = 0;
-
-		for (i = 0; i < rr.n_stress; i++)
-			if (!strcmp(rr.stress[i].spec, R->spec[0])) {
-				sum += rr.stress[i].rates[0];
-				alone += rr.stress[i].alone[0];
-			}
-		R->rates = xrealloc(R->rates, sizeof(double) *
-				    (size_t)(R->n_times + 1));
-		R->rates[R->n_times] = sum;
-		R->alone = xrealloc(R->alone, sizeof(double) *
-				    (size_t)(R->n_times + 1));
-		R->alone[R->n_times] = alone;
-	}
-	R->n_times++;
-	if (rr.numa_maps) {
-		free(R->numa_maps);
-		R->numa_maps = rr.numa_maps;
-		rr.numa_maps = NULL;
-	}
-	R->threads_created = rr.threads_created;
-	R->processes = rr.processes;
-	if (!R->helpers)	/* none found (no library): none given */
-		R->helpers = xstrdup(rr.helpers ? rr.helpers : "");
-	R->threads = rr.n_threads;
-	R->most_workers = rr.most_workers;
-	R->busiest[0] = R->busiest[1] = 0;
-	for (i = 0; i < rr.n_threads; i++) {
-		double v = rr.threads[i].cpu_time;
-
-		if (!(v > R->busiest[1]))
-			continue;
-		R->busiest[1] = v > R->busiest[0] ? R->busiest[0] : v;
-		if (v > R->busiest[0])
-			R->busiest[0] = v;
+	if (!R->warmup_only && !redo_disturbed(P, R, &dd)) {
+		keep_time(R, &rr);
+		keep_accounting(R, &rr);
 	}
 	ret = 0;
 out:
