@@ -1,0 +1,537 @@
+/*
+ * model_build.c - the general form of the model: a placement's socket
+ * groups turned into classes of threads, resources and the incidence
+ * list (which class loads which resource, by how much per unit of
+ * utilisation), then normalised and partitioned for the solver.
+ */
+#include "predictor/pandia/model.h"
+
+#include <string.h>
+
+#include "predictor/pandia/model_int.h"
+
+static int add_res(struct model *md, int kind, int a, int b, double cap)
+{
+	struct mres *r;
+
+	GROW(md->res, md->cap_res, md->n_res + 1);
+	r = &md->res[md->n_res];
+	r->kind = kind;
+	r->a = a;
+	r->b = b;
+	r->cap = cap;
+	/* one thread alone reached its demand: never less capacity */
+	r->cap_eff = cap > md->solo[kind] ? cap : md->solo[kind];
+	return md->n_res++;
+}
+
+/* The last class loads resource r with THREADS threads of demand PT
+   (build_prepare() made room). */
+static inline void add_inc(struct model *md, int r, double threads,
+			   double pt)
+{
+	struct minc *x;
+
+	if (r < 0 || !(pt > 0) || !(threads > 0))
+		return;
+	x = &md->inc[md->n_inc];
+	x->res = r;
+	x->coef = threads * pt;
+	md->incpt[md->n_inc] = pt;
+	md->n_inc++;
+	md->cls[md->n_classes - 1].ninc++;
+}
+
+/* The group of socket X (a socket whose node other sockets use is in a
+   class of its own, so its group is X alone), or -1. */
+static int group_of_socket(const struct model *md, int x)
+{
+	int gi;
+
+	for (gi = 0; gi < md->n_groups; gi++)
+		if (md->groups[gi].socket == x)
+			return gi;
+	return -1;
+}
+
+/* The node resource for node index NODE seen from group GI. */
+static int node_res(struct model *md, int gi, int node)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct pandia_machine *m = md->sp->m;
+	int row, *slot;
+
+	if (node < 0) {
+		/* a core without a NUMA node (a description whose nodes
+		   have no memory): one DRAM for the machine, never one
+		   invented per socket */
+		slot = &bc->node[(md->n_groups + 1) * m->n_numa];
+		if (*slot < 0)
+			*slot = add_res(md, RK_NODE, -1, -1,
+					m->links[LVL_DRAM].aggregate_bw);
+		return *slot;
+	}
+	/* a node on no socket is one resource; a node on the group's
+	   socket is one per socket of the group; a node on another socket
+	   (cores whose own node the cpuset excludes) is that socket's */
+	row = m->numa[node].socket < 0 ? md->n_groups :
+		m->numa[node].socket == md->groups[gi].socket ? gi :
+		group_of_socket(md, m->numa[node].socket);
+	if (row < 0)
+		row = md->n_groups;
+	slot = &bc->node[row * m->n_numa + node];
+	if (*slot < 0)
+		*slot = add_res(md, RK_NODE, node, m->numa[node].socket,
+				m->links[LVL_DRAM].aggregate_bw);
+	return *slot;
+}
+
+/* Whether group GI's local pages are on socket X (model_away_socket()). */
+static bool reaches(const struct model *md, int gi, int x)
+{
+	const struct space *sp = md->sp;
+	const struct mgroup *g = &md->groups[gi];
+	int it;
+
+	if (!sp->remote_local)
+		return false;
+	for (it = 0; it < g->n_items; it++) {
+		const struct core_group *cg = &sp->groups[
+			sp->sock_group0[g->socket] + g->items[it].gpos];
+
+		if (model_away_socket(sp, cg, g->socket) == x)
+			return true;
+	}
+	return false;
+}
+
+static void build_prepare(struct model *md)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	const struct model_params *p = &md->prm;
+	int G = md->n_groups, ns = m->n_sockets, gi, gj, i;
+	double n = 0;
+	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+
+	model_compute_solo(md);
+
+	md->n_classes = md->n_res = md->n_inc = 0;
+	for (gi = 0; gi < G; gi++) {
+		struct mgroup *g = &md->groups[gi];
+
+		g->tsock = 0;
+		for (i = 0; i < g->n_items; i++)
+			g->tsock += g->items[i].ncores *
+				g->items[i].cs.threads;
+		n += g->tsock * g->mult;
+	}
+	md->n = n;
+	if (G + 1 > bc->cap_g) {
+		bc->cap_g = 2 * G + 16;
+		bc->memfrac = xrealloc(bc->memfrac, sizeof(double) *
+				       (size_t)bc->cap_g);
+		bc->remote = xrealloc(bc->remote, sizeof(double) *
+				      (size_t)bc->cap_g);
+		bc->snode = xrealloc(bc->snode, sizeof(int) *
+				     (size_t)bc->cap_g);
+	}
+	GROW(bc->pair, bc->cap_pair, G * G + 1);
+	GROW(bc->node, bc->cap_node, (G + 1) * (m->n_numa + 1) + G + 1);
+	for (i = 0; i < (G + 1) * m->n_numa + G + 1; i++)
+		bc->node[i] = -1;
+	for (gi = 0; gi < G; gi++) {
+		int s = md->groups[gi].socket;
+
+		bc->memfrac[gi] = model_mem_share(sp, s);
+		bc->remote[gi] = model_remote_share(sp, s);
+		model_spread_share(md, gi, &bc->memfrac[gi], &bc->remote[gi]);
+		if (bc->remote[gi] < 1e-12)
+			bc->remote[gi] = 0;
+		bc->snode[gi] = -1;
+	}
+	/* inter-socket links between groups, and within a group */
+	for (gi = 0; gi < G; gi++)
+		for (gj = gi; gj < G; gj++) {
+			const struct mgroup *a = &md->groups[gi];
+			const struct mgroup *b = &md->groups[gj];
+			int sa = a->socks[0], sb;
+			double bw;
+			int r = -1;
+			bool far;
+
+			if (gi == gj && a->mult < 2) {
+				bc->pair[gi * G + gj] = -1;
+				continue;
+			}
+			sb = gi == gj ? a->socks[1] : b->socks[0];
+			bw = sp->pair_bw[sa * ns + sb];
+			/* local pages on the other's node */
+			far = gi != gj && (reaches(md, gi, b->socket) ||
+					   reaches(md, gj, a->socket));
+			if (bw > 0 && ((dram && (bc->memfrac[gi] > 0 ||
+						 bc->memfrac[gj] > 0 || far)) ||
+				       p->d[WR_INTERCONNECT] > 0))
+				r = add_res(md, RK_PAIR, sa, sb, bw);
+			bc->pair[gi * G + gj] = r;
+			bc->pair[gj * G + gi] = r;
+		}
+	/* nodes: every node that takes pages under the policy */
+	bc->node0 = md->n_res;
+	if (dram && sp->mem.kind == MEM_INTERLEAVE) {
+		for (gi = 0; gi < G; gi++)
+			for (i = 0; i < m->n_numa; i++)
+				if (sp->memnode[i] &&
+				    m->numa[i].socket == md->groups[gi].socket)
+					node_res(md, gi, i);
+		for (i = 0; i < m->n_numa; i++)
+			if (sp->memnode[i] && m->numa[i].socket < 0)
+				node_res(md, 0, i);
+	} else if (dram && sp->mem.kind == MEM_SPREAD) {
+		for (gi = 0; gi < G; gi++)
+			if (bc->memfrac[gi] > 0)
+				bc->snode[gi] = node_res(md, gi,
+					model_spread_node(sp,
+						md->groups[gi].socket));
+	} else if (dram && sp->mem.kind == MEM_NODE) {
+		int s = m->numa[sp->mem_node].socket;
+
+		for (gi = 0; gi < G; gi++)
+			if (s < 0 || md->groups[gi].socket == s)
+				break;
+		node_res(md, gi < G ? gi : 0, sp->mem_node);
+	}
+	bc->node1 = md->n_res;
+	GROW(bc->offs, bc->cap_offs, sp->n_groups + 1);
+	/* room for everything build_group() adds (add_inc checks not) */
+	{
+		size_t items = 0;
+		int per;
+
+		for (gi = 0; gi < G; gi++)
+			items += (size_t)md->groups[gi].n_items;
+		per = SPACE_MAX_SMT * (RK_COUNT + 5 + G + m->n_numa);
+		GROW(md->res, md->cap_res, md->n_res + (int)items * per + G +
+		     8);
+		if ((int)items * per + 8 > md->cap_inc) {
+			md->cap_inc = (int)items * per + 8;
+			md->inc = xrealloc(md->inc, sizeof(*md->inc) *
+					   (size_t)md->cap_inc);
+			md->incpt = xrealloc(md->incpt, sizeof(*md->incpt) *
+					     (size_t)md->cap_inc);
+		}
+	}
+	GROW(bc->cres, bc->cap_cres, 6 * sp->n_groups + 1);
+}
+
+/* The resource of a shared cache (level L, 1..3) for a core group. */
+static int shared_res(struct model *md, int gi, const struct core_group *cg,
+		      int level, int *cache_res)
+{
+	const struct pandia_machine *m = md->sp->m;
+	int key = cg->shared[level - 1], i;
+
+	if (key < 0 && level == 3 && m->cores[cg->cores[0]].cache[2] < 0)
+		key = -2;	/* no L3 object: one per socket */
+	if (key == -1)
+		return -1;
+	for (i = 0; i < cache_res[0]; i++)
+		if (cache_res[1 + 2 * i] == key)
+			return cache_res[2 + 2 * i];
+	i = add_res(md, level == 2 ? RK_L2_AGG : RK_L3_AGG, key >= 0 ? key : -1,
+		    md->groups[gi].socket,
+		    m->links[level - 1].aggregate_bw);
+	cache_res[1 + 2 * cache_res[0]] = key;
+	cache_res[2 + 2 * cache_res[0]] = i;
+	cache_res[0]++;
+	return i;
+}
+
+/* A resource of one core: its kind, capacity and one thread's demand. */
+struct cand {
+	int kind, res;
+	double cap, pt, ratio;
+};
+
+static void core_cand(const struct model *md, struct cand *c, int kind,
+		      double cap, double pt)
+{
+	double ce = cap > md->solo[kind] ? cap : md->solo[kind];
+
+	c->kind = kind;
+	c->cap = cap;
+	c->pt = pt;
+	c->ratio = ce > 0 ? pt / ce : 0;
+	c->res = -1;
+}
+
+static void build_group(struct model *md, int gi)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	const struct model_params *p = &md->prm;
+	const struct mgroup *g = &md->groups[gi];
+	int G = md->n_groups, s = g->socket, it, lvl, gj, k;
+	double n = md->n, mult = g->mult;
+	int *cache_res = bc->cres;
+	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	double ic_pt = p->d[WR_INTERCONNECT] > 0 && n > 1 ?
+		p->d[WR_INTERCONNECT] * (n - g->tsock) / (n - 1) : 0;
+	double remote_pt = (dram ? p->d[WR_DRAM] * bc->remote[gi] : 0) + ic_pt;
+	double off = dram ? model_nosocket_share(sp, true) : 0;
+	int r_off = -1;
+
+	/* memory-only nodes: over this socket's link to them */
+	if (off > 0 && m->links[LVL_INTERCONNECT].present && g->tsock > 0)
+		r_off = add_res(md, RK_PAIR, s, -1,
+				m->links[LVL_INTERCONNECT].aggregate_bw);
+	cache_res[0] = 0;
+	for (k = 0; k < sp->sock_ngroups[s]; k++)
+		bc->offs[k] = 0;
+	for (it = 0; it < g->n_items; it++) {
+		const struct sitem *item = &g->items[it];
+		const struct core_group *cg =
+			&sp->groups[sp->sock_group0[s] + item->gpos];
+		const struct core_state *cs = &item->cs;
+		int core = item->core >= 0 ? item->core :
+			cg->cores[bc->offs[item->gpos]];
+		const struct pandia_core *co = &m->cores[core];
+		struct cand cand[RK_COUNT];
+		int r_agg[3], r_node = -1, pos, nk;
+		double inst_cores = item->ncores, cinstr;
+		/* a slower kind of core: the thread runs q times slower
+		   and so asks q times less of everything per second */
+		double slow = machine_core_slowdown(m, core), iq = 1 / slow;
+		int away = model_away_socket(sp, cg, s);
+		int gx = away >= 0 ? group_of_socket(md, away) : -1;
+		double item_remote = remote_pt +
+			(away >= 0 && dram ? p->d[WR_DRAM] : 0);
+		bool shared_node = cg->numa < 0 ||
+			m->numa[cg->numa].socket != s;
+
+		if (item->core < 0)
+			bc->offs[item->gpos] += item->ncores;
+		/* the resources of one core in this state */
+		nk = 0;
+		if (p->d[WR_INSTRUCTIONS] > 0 && m->peak_rate > 0) {
+			double rate = model_core_rate(m, cs->pus_used,
+						      cs->n_pus);
+
+			core_cand(md, &cand[nk++], RK_INSTR, rate * iq,
+				  p->d[WR_INSTRUCTIONS] * iq);
+			if (slow != 1) {
+				/* the floor of one thread alone, in the
+				   same units */
+				double ce = rate > md->solo[RK_INSTR] ? rate :
+					md->solo[RK_INSTR];
+
+				cand[nk - 1].ratio = cand[nk - 1].pt /
+					(ce * iq);
+			}
+		}
+		for (lvl = 0; lvl < 3; lvl++) {
+			r_agg[lvl] = -1;
+			if (!m->links[lvl].present || !(p->d[WR_L1 + lvl] > 0))
+				continue;
+			core_cand(md, &cand[nk++], RK_L1 + lvl,
+				  m->links[lvl].per_core_bw,
+				  p->d[WR_L1 + lvl] * iq);
+			if (lvl > 0)
+				r_agg[lvl] = shared_res(md, gi, cg, lvl + 1,
+							cache_res);
+		}
+		if (dram) {
+			core_cand(md, &cand[nk++], RK_DRAM_LINK,
+				  m->links[LVL_DRAM].per_core_bw,
+				  p->d[WR_DRAM] * iq);
+			if (sp->mem.kind == MEM_LOCAL ||
+			    (sp->mem.kind == MEM_INTERLEAVE &&
+			     !sp->n_memnodes))
+				r_node = node_res(md, gi, cg->numa);
+		}
+		if (m->links[LVL_INTERCONNECT].present && item_remote > 0)
+			core_cand(md, &cand[nk++], RK_IC_LINK,
+				  m->links[LVL_INTERCONNECT].per_core_bw,
+				  item_remote * iq);
+		/* b's core part: the core's instruction load per unit of
+		   utilisation (the ratio is the same on a slower kind) */
+		cinstr = p->d[WR_INSTRUCTIONS] > 0 ? cs->threads *
+			model_alpha(md, RK_INSTR, p->d[WR_INSTRUCTIONS],
+			      model_core_rate(m, cs->pus_used, cs->n_pus)) : 0;
+		/*
+		 * The same threads load all of these, in fixed proportions:
+		 * only the one with the highest demand/capacity can be the
+		 * most oversubscribed, so a ranking keeps that one alone.
+		 */
+		if (md->merge && nk > 1) {
+			int best = 0;
+
+			for (k = 1; k < nk; k++)
+				if (cand[k].ratio > cand[best].ratio)
+					best = k;
+			cand[0] = cand[best];
+			nk = 1;
+		}
+		for (k = 0; k < nk; k++) {
+			cand[k].res = add_res(md, cand[k].kind, core, -1,
+					      cand[k].cap);
+			if (cand[k].kind == RK_INSTR && slow != 1)
+				md->res[cand[k].res].cap_eff =
+					cand[k].pt / cand[k].ratio;
+		}
+
+		/* one class per distinct thread count on a PU */
+		for (pos = 0; pos < cs->n_pus && cs->cnt[pos]; ) {
+			int kappa = cs->cnt[pos], npos = 0, q;
+			double per_core, per_sock, total;
+			struct mclass *c;
+
+			for (q = pos; q < cs->n_pus && cs->cnt[q] == kappa; q++)
+				npos++;
+			per_core = (double)kappa * npos;
+			per_sock = per_core * inst_cores;
+			total = per_sock * mult;
+			GROW(md->cls, md->cap_classes, md->n_classes + 1);
+			c = &md->cls[md->n_classes++];
+			c->n = total;
+			c->group = gi;
+			c->socket = s;
+			c->core = core;
+			c->pu = co->pus[item->pupos[pos]];
+			c->kappa = kappa;
+			c->corun = 1;
+			c->smt = cs->pus_used >= 2;
+			c->tsock = g->tsock;
+			c->cinstr = cinstr;
+			c->slow = slow;
+			c->inc0 = md->n_inc;
+			c->ninc = 0;
+
+			/* a PU's time (pu_time()): one thread alone cannot
+			   overload it, so only shared PUs count, and every
+			   PU of an explicit placement, where a co-runner
+			   may share it (model_corun()) */
+			if (kappa > 1 || !md->merge)
+				add_inc(md, add_res(md, RK_PU, c->pu, -1, 1),
+					kappa, 1);
+			for (k = 0; k < nk; k++)
+				add_inc(md, cand[k].res, per_core, cand[k].pt);
+			for (lvl = 1; lvl < 3; lvl++)
+				add_inc(md, r_agg[lvl], per_sock,
+					p->d[WR_L1 + lvl] * iq);
+			/* a node on another socket or on none (or the
+			   machine's one DRAM): all of the group's sockets
+			   load that one node */
+			add_inc(md, r_node, shared_node ? total : per_sock,
+				p->d[WR_DRAM] * iq);
+			add_inc(md, r_off, per_sock, p->d[WR_DRAM] * off * iq);
+			if (dram && (sp->mem.kind == MEM_NODE ||
+				     (sp->mem.kind == MEM_INTERLEAVE &&
+				      sp->n_memnodes))) {
+				int i;
+
+				/* every thread's share reaches every node */
+				double pt = p->d[WR_DRAM] /
+					(sp->mem.kind == MEM_NODE ? 1 :
+					 sp->n_memnodes);
+
+				for (i = bc->node0; i < bc->node1; i++)
+					add_inc(md, i, total, pt * iq);
+			}
+			/* spread: each socket in use takes its share */
+			for (gj = 0; dram && sp->mem.kind == MEM_SPREAD &&
+			     gj < G; gj++)
+				add_inc(md, bc->snode[gj], total,
+					p->d[WR_DRAM] * bc->memfrac[gj]);
+			for (gj = 0; gj < G; gj++) {
+				int r = bc->pair[gi * G + gj];
+				double pt;
+
+				if (r < 0)
+					continue;
+				pt = (dram ? p->d[WR_DRAM] *
+				      bc->memfrac[gj] : 0);
+				if (gj == gx && dram)
+					pt += p->d[WR_DRAM];
+				if (n > 1)
+					pt += p->d[WR_INTERCONNECT] *
+						md->groups[gj].tsock / (n - 1);
+				add_inc(md, r, per_sock * (gi == gj ? 2 : 1),
+					pt * iq);
+			}
+			pos = q;
+		}
+	}
+}
+
+/* Normalise: coefficients become load / cap_eff per unit of f. */
+static void build_finish(struct model *md)
+{
+	int i;
+
+	for (i = 0; i < md->n_res; i++) {
+		struct mres *r = &md->res[i];
+
+		if (!(r->cap_eff > 0))
+			r->cap_eff = 1;
+	}
+	for (i = 0; i < md->n_inc; i++)
+		md->inc[i].coef /= md->res[md->inc[i].res].cap_eff;
+	model_state_room(md, md->n_classes, md->n_groups);
+	model_partition(md);
+}
+
+/*
+ * A resource that only one class loads is oversubscribed by coef * f0:
+ * fold those into the class's own maximum, and keep the shared ones
+ * (and those that other workloads load too: model_background()) in a
+ * second list for the solver.
+ */
+void model_partition(struct model *md)
+{
+	int *owner, i, c;
+
+	GROW(md->owner, md->cap_owner, md->n_res + 1);
+	owner = md->owner;
+	for (i = 0; i < md->n_res; i++)
+		owner[i] = md->has_bg && md->bgload[i] > 0 ? -2 : -1;
+	for (c = 0; c < md->n_classes; c++)
+		for (i = md->cls[c].inc0; i < md->cls[c].inc0 +
+		     md->cls[c].ninc; i++) {
+			int r = md->inc[i].res;
+
+			owner[r] = owner[r] == -1 ? c : -2;
+		}
+	GROW(md->sinc, md->cap_sinc, md->n_inc + 1);
+	md->n_sinc = 0;
+	for (c = 0; c < md->n_classes; c++) {
+		struct mclass *cl = &md->cls[c];
+
+		cl->pmax = 0;
+		cl->sinc0 = md->n_sinc;
+		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
+			/* a PU's time is not a load: pu_time() */
+			if (md->res[md->inc[i].res].kind == RK_PU)
+				continue;
+			if (owner[md->inc[i].res] == c) {
+				if (md->inc[i].coef > cl->pmax)
+					cl->pmax = md->inc[i].coef;
+				continue;
+			}
+			md->sinc[md->n_sinc++] = md->inc[i];
+		}
+		cl->nsinc = md->n_sinc - cl->sinc0;
+	}
+}
+
+void model_build_general(struct model *md)
+{
+	int gi;
+
+	build_prepare(md);
+	for (gi = 0; gi < md->n_groups; gi++)
+		build_group(md, gi);
+	build_finish(md);
+}

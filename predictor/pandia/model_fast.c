@@ -1,0 +1,344 @@
+/*
+ * model_fast.c - the group-structured form of the model, for ranking
+ * when every socket is one core group: how it is built, and its step
+ * (b) and bottleneck for model_solve().
+ */
+#include "predictor/pandia/model.h"
+
+#include <string.h>
+
+#include "predictor/pandia/model_int.h"
+
+/*
+ * The group-structured form, for ranking when every socket is one core
+ * group.  Then each socket-level resource (shared L2/L3, the local
+ * node) is loaded by U_G = sum over the socket's classes of threads x
+ * utilisation, times its demand over capacity; the nodes under
+ * interleave or node:N all carry Z = sum of mult_G U_G x demand over
+ * capacity; the link between two sockets carries U_G a_GH + U_H a_HG.
+ * Only the largest socket-level ratio can be a class's maximum, and
+ * resources that one class loads alone fold into its pmax, so the
+ * solver needs per iteration only U, Z, the links and one maximum per
+ * group: the same numbers as the general form, with far less work.
+ */
+void model_build_fast(struct model *md)
+{
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	const struct model_params *p = &md->prm;
+	int G = md->n_groups, ns = m->n_sockets, gi, gj, it, lvl, k;
+	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	bool global = dram && (sp->mem.kind == MEM_NODE ||
+			       (sp->mem.kind == MEM_INTERLEAVE &&
+				sp->n_memnodes));
+	double n = 0, node_cap;
+
+	model_compute_solo(md);
+	md->n_classes = md->n_res = md->n_inc = md->n_sinc = 0;
+	for (gi = 0; gi < G; gi++) {
+		struct mgroup *g = &md->groups[gi];
+
+		g->tsock = 0;
+		for (it = 0; it < g->n_items; it++)
+			g->tsock += g->items[it].ncores *
+				g->items[it].cs.threads;
+		n += g->tsock * g->mult;
+	}
+	md->n = n;
+	if (G + 1 > md->cap_fg) {
+		md->cap_fg = 2 * G + 16;
+		md->gU = xrealloc(md->gU, sizeof(double) * (size_t)md->cap_fg);
+		md->gas = xrealloc(md->gas, sizeof(double) *
+				   (size_t)md->cap_fg);
+		md->gM = xrealloc(md->gM, sizeof(double) * (size_t)md->cap_fg);
+		md->gkind = xrealloc(md->gkind, sizeof(int) *
+				     (size_t)md->cap_fg);
+		md->gMk = xrealloc(md->gMk, sizeof(int) * (size_t)md->cap_fg);
+		md->gfrac = xrealloc(md->gfrac, sizeof(double) *
+				     (size_t)md->cap_fg);
+		md->pa = xrealloc(md->pa, sizeof(double) *
+				  (size_t)md->cap_fg * (size_t)md->cap_fg);
+		md->gsz = xrealloc(md->gsz, sizeof(double) *
+				   (size_t)md->cap_fg);
+	}
+	node_cap = m->links[LVL_DRAM].aggregate_bw;
+	md->zbeta = global ? model_alpha(md, RK_NODE, p->d[WR_DRAM] /
+				   (sp->mem.kind == MEM_NODE ? 1 :
+				    sp->n_memnodes), node_cap) : 0;
+	for (gi = 0; gi < G; gi++) {
+		double r = 0;
+
+		md->gfrac[gi] = model_mem_share(sp, md->groups[gi].socket);
+		md->gsz[gi] = 0;
+		if (dram && model_spread_share(md, gi, &md->gfrac[gi], &r))
+			md->gsz[gi] = model_alpha(md, RK_NODE, p->d[WR_DRAM] *
+					    md->gfrac[gi], node_cap);
+	}
+
+	/* links: a_GH = what one thread of G sends to H over capacity */
+	for (gi = 0; gi < G; gi++)
+		for (gj = 0; gj < G; gj++) {
+			const struct mgroup *a = &md->groups[gi];
+			const struct mgroup *b = &md->groups[gj];
+			double bw, pt = 0, back = 0;
+			int sa = a->socks[0], sb;
+
+			md->pa[gi * G + gj] = 0;
+			if (gi == gj && a->mult < 2)
+				continue;
+			sb = gi == gj ? a->socks[1] : b->socks[0];
+			bw = sp->pair_bw[sa * ns + sb];
+			if (!(bw > 0))
+				continue;
+			if (dram) {
+				pt = p->d[WR_DRAM] * md->gfrac[gj];
+				back = p->d[WR_DRAM] * md->gfrac[gi];
+			}
+			if (n > 1) {
+				pt += p->d[WR_INTERCONNECT] * b->tsock /
+					(n - 1);
+				back += p->d[WR_INTERCONNECT] * a->tsock /
+					(n - 1);
+			}
+			(void)back;
+			if (!(pt > 0) || !(a->tsock > 0))
+				continue;
+			md->pa[gi * G + gj] = model_alpha(md, RK_PAIR, pt, bw) *
+				(gi == gj ? 2 : 1);
+		}
+
+	/* the same as lists: per group, its links that carry traffic */
+	if (G * G + 1 > md->cap_glinks) {
+		md->cap_glinks = G * G + 16;
+		md->glinks = xrealloc(md->glinks, sizeof(*md->glinks) *
+				      (size_t)md->cap_glinks);
+		md->glink0 = xrealloc(md->glink0, sizeof(int) *
+				      (size_t)md->cap_glinks);
+	}
+	k = 0;
+	for (gi = 0; gi < G; gi++) {
+		md->glink0[gi] = k;
+		for (gj = 0; gj < G; gj++) {
+			if (!(md->pa[gi * G + gj] > 0))
+				continue;
+			md->glinks[k].h = gj;
+			md->glinks[k].out = md->pa[gi * G + gj];
+			md->glinks[k].in = gi == gj ? 0 : md->pa[gj * G + gi];
+			k++;
+		}
+	}
+	md->glink0[G] = k;
+
+	for (gi = 0; gi < G; gi++) {
+		const struct mgroup *g = &md->groups[gi];
+		const struct core_group *cg = &sp->groups[sp->sock_group0[
+			g->socket]];
+		double ic_pt = p->d[WR_INTERCONNECT] > 0 && n > 1 ?
+			p->d[WR_INTERCONNECT] * (n - g->tsock) / (n - 1) : 0;
+		double remote = model_remote_share(sp, g->socket), remote_pt;
+		int used = 0;
+
+		model_spread_share(md, gi, &md->gfrac[gi], &remote);
+		if (remote < 1e-12)
+			remote = 0;
+		remote_pt = (dram ? p->d[WR_DRAM] * remote : 0) + ic_pt;
+
+		/* the socket-level resources: the largest ratio only */
+		md->gas[gi] = 0;
+		md->gkind[gi] = -1;
+		for (lvl = 1; lvl < 3; lvl++) {
+			double a;
+
+			if (!m->links[lvl].present ||
+			    !(p->d[WR_L1 + lvl] > 0) ||
+			    (cg->shared[lvl] < 0 && !(lvl == 2 &&
+			     m->cores[cg->cores[0]].cache[2] < 0)))
+				continue;
+			a = model_alpha(md, lvl == 1 ? RK_L2_AGG : RK_L3_AGG,
+				  p->d[WR_L1 + lvl],
+				  m->links[lvl].aggregate_bw);
+			if (a > md->gas[gi]) {
+				md->gas[gi] = a;
+				md->gkind[gi] = lvl == 1 ? RK_L2_AGG :
+					RK_L3_AGG;
+			}
+		}
+		if (dram && !global && sp->mem.kind != MEM_SPREAD) {
+			double a = model_alpha(md, RK_NODE, p->d[WR_DRAM],
+					 node_cap);
+
+			if (a > md->gas[gi]) {
+				md->gas[gi] = a;
+				md->gkind[gi] = RK_NODE;
+			}
+		}
+
+		for (it = 0; it < g->n_items; it++) {
+			const struct sitem *item = &g->items[it];
+			const struct core_state *cs = &item->cs;
+			int core = item->core >= 0 ? item->core :
+				cg->cores[used];
+			const struct pandia_core *co = &m->cores[core];
+			double best = 0, a, cinstr;
+			int bkind = -1, pos;
+
+			if (item->core < 0)
+				used += item->ncores;
+			cinstr = p->d[WR_INSTRUCTIONS] > 0 ? cs->threads *
+				model_alpha(md, RK_INSTR, p->d[WR_INSTRUCTIONS],
+					    model_core_rate(m, cs->pus_used,
+							    cs->n_pus)) : 0;
+			/* the core's own resources: the largest ratio */
+#define CAND(kind_, cap_, pt_) do {					\
+	a = model_alpha(md, (kind_), (pt_), (cap_));			\
+	if (a > best) {							\
+		best = a;						\
+		bkind = (kind_);					\
+	}								\
+} while (0)
+			if (p->d[WR_INSTRUCTIONS] > 0 && m->peak_rate > 0)
+				CAND(RK_INSTR, model_core_rate(m, cs->pus_used,
+							 cs->n_pus),
+				     p->d[WR_INSTRUCTIONS]);
+			for (lvl = 0; lvl < 3; lvl++)
+				if (m->links[lvl].present)
+					CAND(RK_L1 + lvl,
+					     m->links[lvl].per_core_bw,
+					     p->d[WR_L1 + lvl]);
+			if (dram)
+				CAND(RK_DRAM_LINK,
+				     m->links[LVL_DRAM].per_core_bw,
+				     p->d[WR_DRAM]);
+			if (m->links[LVL_INTERCONNECT].present)
+				CAND(RK_IC_LINK,
+				     m->links[LVL_INTERCONNECT].per_core_bw,
+				     remote_pt);
+#undef CAND
+			for (pos = 0; pos < cs->n_pus && cs->cnt[pos]; ) {
+				int kappa = cs->cnt[pos], npos = 0, q;
+				double per_core;
+				struct mclass *c;
+
+				for (q = pos; q < cs->n_pus &&
+				     cs->cnt[q] == kappa; q++)
+					npos++;
+				per_core = (double)kappa * npos;
+				GROW(md->cls, md->cap_classes,
+				     md->n_classes + 1);
+				c = &md->cls[md->n_classes++];
+				memset(c, 0, sizeof(*c));
+				c->ps = per_core * item->ncores;
+				c->n = c->ps * g->mult;
+				c->group = gi;
+				c->socket = g->socket;
+				c->core = core;
+				c->pu = co->pus[item->pupos[pos]];
+				c->kappa = kappa;
+				c->corun = 1;
+				c->smt = cs->pus_used >= 2;
+				c->tsock = g->tsock;
+				c->cinstr = cinstr;
+				c->pmax = best * per_core;
+				c->pkind = bkind;
+				c->slow = 1;
+				pos = q;
+			}
+		}
+	}
+	model_state_room(md, md->n_classes, md->n_groups);
+}
+
+/* Whether the group-structured form applies (see model_build_fast()). */
+bool model_fast_ok(const struct model *md)
+{
+	int gi;
+
+	if (!md->merge || md->trace || md->general)
+		return false;
+	/* kinds of core, pages across the interconnect that are no
+	   socket's, local pages on a node of no socket (one node for
+	   several sockets): the general form */
+	if (md->sp->m->n_kinds || md->sp->remote_local ||
+	    model_nosocket_share(md->sp, true) > 0 || md->sp->local_nosocket)
+		return false;
+	for (gi = 0; gi < md->n_groups; gi++) {
+		const struct mgroup *g = &md->groups[gi];
+		int it;
+
+		if (md->sp->sock_ngroups[g->socket] != 1)
+			return false;
+		/* a core with different counts on its PUs holds two
+		   classes that share its resources: the general form */
+		for (it = 0; it < g->n_items; it++) {
+			const struct core_state *cs = &g->items[it].cs;
+
+			if (cs->pus_used > 1 &&
+			    cs->cnt[cs->pus_used - 1] != cs->cnt[0])
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Step (b) in the group-structured form: U, Z, links, group maxima. */
+void model_fast_loads(struct model *md)
+{
+	int G = md->n_groups, C = md->n_classes, g, c, i;
+	const struct mclass *restrict cls = md->cls;
+	const double *restrict f0 = md->f0;
+	double *restrict U = md->gU, Z = 0, S = 0;
+	bool spread = md->sp->mem.kind == MEM_SPREAD;
+
+	for (g = 0; g < G; g++)
+		U[g] = 0;
+	for (c = 0; c < C; c++)
+		U[cls[c].group] += cls[c].ps * f0[c];
+	if (md->zbeta > 0 || spread) {
+		for (g = 0; g < G; g++)
+			S += md->groups[g].mult * U[g];
+		Z = S * md->zbeta;
+	}
+	for (g = 0; g < G; g++) {
+		double M = md->gas[g] * U[g];
+		int k = md->gkind[g];
+
+		if (spread && md->gsz[g] * S > M) {
+			M = md->gsz[g] * S;
+			k = RK_NODE;
+		}
+
+		if (md->zbeta > 0 && Z > M) {
+			M = Z;
+			k = RK_NODE;
+		}
+		/* the links of g: U_g a_gh + U_h a_hg */
+		for (i = md->glink0[g]; i < md->glink0[g + 1]; i++) {
+			const struct glink *x = &md->glinks[i];
+			double l = U[g] * x->out + U[x->h] * x->in;
+
+			if (l > M) {
+				M = l;
+				k = RK_PAIR;
+			}
+		}
+		md->gM[g] = M;
+		md->gMk[g] = k;
+	}
+}
+
+/* The slowest class's bottleneck kind in the group-structured form. */
+void model_fast_bottleneck(struct model *md)
+{
+	int c = md->slowest, i;
+	const struct mclass *cl = &md->cls[c];
+	double own = cl->pmax * md->f0[c], pu = pu_time(md, cl, md->f0[c]);
+	int kind = cl->pkind;
+
+	for (i = 0; i < md->n_classes; i++)
+		md->bott[i] = -1;
+	if (pu > 1 && pu > own) {
+		own = pu;
+		kind = RK_PU;
+	}
+	md->fast_kind = own >= md->gM[cl->group] ? kind : md->gMk[cl->group];
+}

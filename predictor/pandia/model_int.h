@@ -1,0 +1,111 @@
+/*
+ * model_int.h - what the pieces of the Pandia model share, private to
+ * predictor/pandia/model*.c.
+ *
+ * model.c holds the workspace and turns a placement into socket
+ * groups; model_share.c says how the memory policy spreads a thread's
+ * traffic and what one thread alone demands; model_build.c builds the
+ * general form (classes, resources, incidences), model_fast.c the
+ * group-structured form of ranking; model_solve.c iterates section 5;
+ * model_corun.c adds other workloads beside; model_name.c names
+ * resources and bottlenecks for people.
+ */
+#ifndef PANDIA_PREDICTOR_MODEL_INT_H
+#define PANDIA_PREDICTOR_MODEL_INT_H
+
+#include <stdbool.h>
+
+#include "common/util.h"
+#include "predictor/pandia/model.h"
+
+/* Scratch for building, kept in the model between builds. */
+struct model_scratch {
+	double *memfrac;	/* per group: share of DRAM traffic that
+				   goes to the nodes of one of its sockets */
+	double *remote;		/* per group: share leaving a socket */
+	int *pair;		/* groups^2: link resource, or -1 */
+	int *node;		/* (groups + 1) * n_numa + groups: node
+				   resources, then virtual ones */
+	int *offs;		/* per group position: cores consumed */
+	int *cres;		/* shared caches seen: count, (key, res)... */
+	int node0, node1;	/* interleave, node:N: the node resources */
+	int *snode;		/* spread: per group, its node resource */
+	int cap_g, cap_pair, cap_node, cap_offs, cap_cres;
+};
+
+/* Make PTR hold at least NEED, CAP its room. */
+#define GROW(ptr, cap, need) do {					\
+	if ((need) > (cap)) {						\
+		(cap) = 2 * (need) + 16;				\
+		(ptr) = xrealloc((ptr), sizeof(*(ptr)) * (size_t)(cap)); \
+	}								\
+} while (0)
+
+/* ---- model.c ---------------------------------------------------- */
+
+/* Make room for the per-class state of n classes and g groups. */
+void model_state_room(struct model *md, int n, int g);
+
+/* ---- model_share.c: the memory policy and one thread alone ------ */
+
+/* A core's instruction rate with PUS_USED of its N_PUS PUs busy. */
+double model_core_rate(const struct pandia_machine *m, int pus_used,
+		       int n_pus);
+/* Socket s's share of every thread's DRAM traffic under the policy. */
+double model_mem_share(const struct space *sp, int s);
+/* The share that goes to nodes on no socket (memory-only if OFF). */
+double model_nosocket_share(const struct space *sp, bool off);
+/* model_nosocket_share(sp, false) */
+double model_global_share(const struct space *sp);
+/* The socket that holds core group CG's local pages, if another. */
+int model_away_socket(const struct space *sp, const struct core_group *cg,
+		      int s);
+/* The share of a thread's DRAM traffic that leaves socket s. */
+double model_remote_share(const struct space *sp, int s);
+/* MEM_SPREAD: group GI's shares; false for the other policies. */
+bool model_spread_share(const struct model *md, int gi, double *share,
+			double *remote);
+/* The node that takes socket S's pages under MEM_SPREAD. */
+int model_spread_node(const struct space *sp, int s);
+/* Fill md->solo: what one thread alone demands of each kind. */
+void model_compute_solo(struct model *md);
+/* Demand over effective capacity (never below the solo demand). */
+double model_alpha(const struct model *md, int kind, double pt, double cap);
+
+/* ---- model_build.c: the general form ---------------------------- */
+
+/* Classes, resources and incidences of md->groups. */
+void model_build_general(struct model *md);
+/* Fold the resources one class loads alone into its pmax. */
+void model_partition(struct model *md);
+
+/* ---- model_fast.c: the group-structured form -------------------- */
+
+/* Whether the group-structured form applies. */
+bool model_fast_ok(const struct model *md);
+void model_build_fast(struct model *md);
+/* Step (b): U, Z, the links and one maximum per group. */
+void model_fast_loads(struct model *md);
+/* The slowest class's bottleneck kind into md->fast_kind. */
+void model_fast_bottleneck(struct model *md);
+
+/* ---- model_solve.c ---------------------------------------------- */
+
+
+/*
+ * The slowdown of a class's threads from the time of their PU: kappa
+ * threads time-share it, and the others run only while in parallel
+ * work, so a thread waits p x (kappa - 1) x f0 per unit of its own
+ * time (for n threads on n / kappa PUs this gives exactly Amdahl's
+ * law at n / kappa threads); a co-runner beside takes corun - 1 more.
+ * A PU that one thread has alone is loaded by its utilisation.
+ */
+static inline double pu_time(const struct model *md, const struct mclass *cl,
+			     double f0)
+{
+	if (cl->kappa <= 1 && !(cl->corun > 1))
+		return f0;
+	return 1 + md->prm.p * (cl->kappa - 1) * f0 + (cl->corun - 1);
+}
+
+#endif
