@@ -92,6 +92,340 @@ static void trace_step(struct model *md, int it, char step)
 }
 
 /*
+ * What one solve holds beside the model's per-class state: the
+ * paper's constants for this placement and the acceleration's memory.
+ */
+struct solve_run {
+	double n;		/* threads */
+	double amdahl;		/* Amdahl's speedup at n threads (5.5) */
+	double finit;		/* f_initial = amdahl / n (5.4) */
+	double os;		/* o_s per remote thread */
+	bool trace;		/* md->trace is set */
+	bool do_comm;		/* threads are on several sockets */
+	bool accelerate;	/* Anderson steps still trusted */
+	bool jumped;		/* the last step was accelerated */
+	double prev_delta;	/* the last iteration's largest change */
+};
+
+/* The residuals of one iteration, for convergence and Anderson(1). */
+struct solve_resid {
+	double delta;		/* largest |change of ratio| */
+	double num, den;	/* the secant's numerator, denominator */
+};
+
+/* Room for the loads, f_initial from Amdahl's law, ratios at 1. */
+static void solve_start(struct model *md, struct solve_run *run)
+{
+	const struct model_params *prm = &md->prm;
+	double parallel = prm->p;	/* p, the parallel fraction */
+	int c, g;
+
+	/* o_s per remote fraction: per remote thread over n - 1 others */
+	run->os = prm->os_fraction && md->n > 1 ?
+		prm->o_s / (md->n - 1) : prm->o_s;
+	run->n = md->n;
+	run->trace = md->trace != NULL;
+	run->do_comm = false;
+	run->jumped = false;
+	run->prev_delta = INFINITY;
+	if (md->n_res > md->cap_load) {
+		md->cap_load = 2 * md->n_res + 16;
+		free(md->load);
+		md->load = xcalloc((size_t)md->cap_load, sizeof(double));
+	}
+	run->amdahl = 1 / ((1 - parallel) + parallel / run->n);
+	run->finit = run->amdahl / run->n;
+	md->amdahl = run->amdahl;
+	md->converged = false;
+	/* communication only when threads are on several sockets */
+	for (c = 0; c < md->n_classes; c++) {
+		md->ratio[c] = 1;
+		md->dprev[c] = 0;
+		md->rprev[c] = 1;
+		if (run->os > 0 && md->cls[c].tsock < run->n)
+			run->do_comm = true;
+	}
+	for (g = 0; g < md->n_groups; g++)
+		md->gmul[g] = 1.0 / md->groups[g].mult;
+	run->accelerate = md->accelerate;
+}
+
+/* (a) utilisations: Amdahl at the start (5.1), carried from the last
+   iteration after it (5.4) */
+static void step_utilisation(struct model *md, const struct solve_run *run,
+			     int it)
+{
+	int c;
+
+	for (c = 0; c < md->n_classes; c++)
+		md->f0[c] = run->finit * md->ratio[c];
+	if (run->trace) {
+		for (c = 0; c < md->n_classes; c++) {
+			md->sres[c] = md->sfin[c] = 1;
+			md->comm[c] = md->lb[c] = 0;
+		}
+		trace_step(md, it, 'a');
+	}
+}
+
+/* (b) naive demands: rates scaled by utilisation (5.1) */
+static void step_demands(struct model *md, const struct solve_run *run,
+			 int it)
+{
+	const struct mclass *restrict cls = md->cls;
+	double *restrict load = md->load;
+	int c, i;
+
+	if (md->fast) {
+		model_fast_loads(md);
+		return;
+	}
+	for (i = 0; i < md->n_res; i++)
+		load[i] = md->has_bg ? md->bgload[i] : 0;
+	for (c = 0; c < md->n_classes; c++) {
+		const struct minc *x = &md->sinc[cls[c].sinc0];
+
+		for (i = 0; i < cls[c].nsinc; i++)
+			load[x[i].res] += x[i].coef * md->f0[c];
+	}
+	if (run->trace) {
+		full_loads(md);
+		md->trace(md, it, 'b', md->trace_arg);
+	}
+}
+
+/*
+ * Class c's slowdown from resources (5.1): its most oversubscribed
+ * resource (into rawmax), plus burstiness where threads share a core,
+ * times its core kind's slowness, at most MODEL_SLOW_MAX.
+ */
+static double resource_slowdown(struct model *md, int c)
+{
+	const struct mclass *cl = &md->cls[c];
+	double f0 = md->f0[c], burst = md->prm.b;	/* b */
+	double mx = cl->pmax * f0, sc;
+	double pu = pu_time(md, cl, f0);
+	int i;
+
+	mx = pu > mx ? pu : mx;
+
+	if (md->fast) {
+		double g = md->gM[cl->group];
+
+		mx = g > mx ? g : mx;
+	} else {
+		const struct minc *x = &md->sinc[cl->sinc0];
+
+		for (i = 0; i < cl->nsinc; i++) {
+			double l = md->load[x[i].res];
+
+			mx = l > mx ? l : mx;
+		}
+	}
+	md->rawmax[c] = mx;
+	sc = mx > 1 ? mx : 1;
+	/* 5.1: "whenever threads share a core", be it on
+	 * other PUs of it (SMT) or time-sharing its PU */
+	if ((cl->smt || cl->kappa > 1) && md->prm.b_core) {
+		/* b on the core's throughput only: the
+		   part of the slowdown the core sets */
+		double core = cl->cinstr * f0;
+
+		core = pu > core ? pu : core;
+		core = core > 1 ? core : 1;
+		core += core * burst * f0;
+		sc = core > sc ? core : sc;
+	} else if (cl->smt || cl->kappa > 1) {
+		sc += sc * burst * f0;
+	}
+	/* a core of a slower kind (1 on one kind) */
+	sc *= cl->slow;
+	if (sc > MODEL_SLOW_MAX)
+		sc = MODEL_SLOW_MAX;
+	return sc;
+}
+
+/*
+ * (c) the most oversubscribed resource, plus burstiness where threads
+ * share a core (5.1).  Returns W, the sum of every thread's 1 / sres;
+ * md->gw sums it per socket group.
+ */
+static double step_resources(struct model *md, const struct solve_run *run,
+			     int it)
+{
+	double work = 0;	/* W */
+	int c, g;
+
+	for (g = 0; g < md->n_groups; g++)
+		md->gw[g] = 0;
+	for (c = 0; c < md->n_classes; c++) {
+		const struct mclass *cl = &md->cls[c];
+		double sc = resource_slowdown(md, c);
+
+		md->sres[c] = sc;
+		md->isres[c] = 1 / sc;
+		work += cl->n * md->isres[c];
+		md->gw[cl->group] += cl->n * md->isres[c];
+		md->comm[c] = 0;
+	}
+	if (run->trace) {
+		find_bottlenecks(md);
+		trace_step(md, it, 'c');
+	}
+	return work;
+}
+
+/*
+ * (d) inter-socket communication (5.2): the work weights
+ * w_j = (1/s_j) / W; gw sums them per socket group.  Returns the
+ * largest slowdown so far, at least 1.
+ */
+static double step_communication(struct model *md,
+				 const struct solve_run *run, int it,
+				 double work)
+{
+	double indep_share = md->prm.l;		/* l */
+	double smax = 1;
+	int c;
+
+	if (run->do_comm) {
+		double iw = 1 / work;
+
+		for (c = 0; c < md->n_classes; c++) {
+			const struct mclass *cl = &md->cls[c];
+			double lock = run->os * (run->n - cl->tsock);
+			double ind = run->n * run->os *
+				(1 - md->gw[cl->group] * iw *
+				 md->gmul[cl->group]);
+
+			if (ind < 0)
+				ind = 0;
+			md->comm[c] = (indep_share * ind +
+				       (1 - indep_share) * lock) * md->f0[c] *
+				md->isres[c];
+		}
+	}
+	for (c = 0; c < md->n_classes; c++) {
+		double sc = md->sres[c] + md->comm[c];
+
+		if (sc > MODEL_SLOW_MAX) {
+			sc = MODEL_SLOW_MAX;
+			md->comm[c] = sc - md->sres[c];
+		}
+		smax = sc > smax ? sc : smax;
+	}
+	if (run->trace)
+		trace_step(md, it, 'd');
+	return smax;
+}
+
+/*
+ * (e) load balance towards the slowest thread (5.3), and what carries
+ * into the next iteration (5.4): the change g the iteration asks for,
+ * left in md->isres, and the residuals in *RES.
+ */
+static void step_balance(struct model *md, const struct solve_run *run,
+			 int it, double smax, struct solve_resid *res)
+{
+	double indep_share = md->prm.l;		/* l */
+	int c;
+
+	res->delta = res->num = res->den = 0;
+	for (c = 0; c < md->n_classes; c++) {
+		double sc = md->sres[c] + md->comm[c], g;
+		double dprev = md->dprev[c];
+
+		md->lb[c] = (1 - indep_share) * (smax - sc);
+		md->sfin[c] = sc + md->lb[c];
+		g = md->sres[c] / md->sfin[c] - md->ratio[c];
+		if (fabs(g) > res->delta)
+			res->delta = fabs(g);
+		/* Anderson(1): secant on the residuals */
+		res->num += (g - dprev) * g;
+		res->den += (g - dprev) * (g - dprev);
+		md->isres[c] = g;
+	}
+	if (run->trace)
+		trace_step(md, it, 'e');
+}
+
+/*
+ * The carry (5.4): the next iteration starts from f0 = finit x ratio.
+ * From iteration 3 on, step with Anderson acceleration (depth 1):
+ * r' = r + g - gamma (dr + dg), the secant through the last two
+ * residuals.  It finds the fixed point of the plain iteration
+ * (r' = r + g) in fewer steps; iterations 1 and 2 (Figures 7 and 9)
+ * are plain.  After MODEL_DAMP_AFTER iterations the step is damped.
+ */
+static void carry(struct model *md, struct solve_run *run, int it,
+		  const struct solve_resid *res)
+{
+	double gamma;
+	bool jump;
+	int c;
+
+	/*
+	 * Safeguard: an accelerated step that made the residual
+	 * grow is not trusted; the plain iteration goes on alone.
+	 */
+	if (run->jumped && res->delta > run->prev_delta)
+		run->accelerate = false;
+	run->prev_delta = res->delta;
+	gamma = res->den > 0 ? res->num / res->den : 0;
+	jump = run->accelerate && it >= 3 && it <= MODEL_DAMP_AFTER &&
+		res->den > 0 && isfinite(gamma);
+	run->jumped = jump;
+	for (c = 0; c < md->n_classes; c++) {
+		double g = md->isres[c], r = md->ratio[c] + g;
+
+		if (jump) {
+			r -= gamma * (md->ratio[c] - md->rprev[c] + g -
+				      md->dprev[c]);
+			r = r > 1 ? 1 : r < 1e-12 ? 1e-12 : r;
+		}
+		if (it > MODEL_DAMP_AFTER) {
+			double damp = it <= 2 * MODEL_DAMP_AFTER ?
+				0.5 : 0.5 * MODEL_DAMP_AFTER /
+				(it - MODEL_DAMP_AFTER);
+
+			r = md->ratio[c] + damp * (r - md->ratio[c]);
+		}
+		md->rprev[c] = md->ratio[c];
+		md->dprev[c] = g;
+		md->ratio[c] = r;
+	}
+}
+
+/* The speedup: Amdahl x mean(1 / s_i) (5.5), and the bottleneck. */
+static void solve_result(struct model *md, const struct solve_run *run)
+{
+	double sum = 0, worst = 0;
+	int c;
+
+	md->slowest = 0;
+	for (c = 0; c < md->n_classes; c++) {
+		sum += md->cls[c].n / md->sfin[c];
+		md->f[c] = md->f0[c] / md->sfin[c];
+		if (md->sfin[c] > worst) {
+			worst = md->sfin[c];
+			md->slowest = c;
+		}
+	}
+	md->speedup = run->amdahl * sum / run->n;
+	md->time = md->prm.t1 / md->speedup;
+	if (!isfinite(md->time))
+		md->time = 1e300;
+	if (md->fast) {
+		model_fast_bottleneck(md);
+	} else if (md->merge && !run->trace) {
+		slowest_bottleneck(md);
+	} else {
+		full_loads(md);
+		find_bottlenecks(md);
+	}
+}
+
+/*
  * Sections 5.1 to 5.5.  Per iteration and class c, with f0 the
  * utilisation at the start of the iteration:
  *   sres = max(1, max load/capacity on its path), + sres*b*f0 if its
@@ -103,251 +437,25 @@ static void trace_step(struct model *md, int it, char step)
  */
 void model_solve(struct model *md)
 {
-	bool accelerate, jumped = false;
-	double prev_delta = INFINITY;
-	const struct model_params *p = &md->prm;
-	const struct mclass *restrict cls = md->cls;
-	double *restrict f0 = md->f0, *restrict sres = md->sres;
-	double *restrict comm = md->comm, *restrict lb = md->lb;
-	double *restrict sfin = md->sfin, *restrict ratio = md->ratio;
-	double *restrict dprev = md->dprev, *restrict isres = md->isres;
-	double *restrict gw = md->gw, *restrict rawmax = md->rawmax;
-	int C = md->n_classes, G = md->n_groups, it, c, i;
-	double n = md->n, pp = p->p, A, finit, *load;
-	bool tr = md->trace != NULL, do_comm = false;
-	const double ll = p->l, bb = p->b;
-	/* o_s per remote fraction: per remote thread over n - 1 others */
-	const double os = p->os_fraction && md->n > 1 ?
-		p->o_s / (md->n - 1) : p->o_s;
+	struct solve_run run;
+	struct solve_resid res;
+	int it;
 
-	if (md->n_res > md->cap_load) {
-		md->cap_load = 2 * md->n_res + 16;
-		free(md->load);
-		md->load = xcalloc((size_t)md->cap_load, sizeof(double));
-	}
-	load = md->load;
-	A = 1 / ((1 - pp) + pp / n);
-	finit = A / n;
-	md->amdahl = A;
-	md->converged = false;
-	/* communication only when threads are on several sockets */
-	for (c = 0; c < C; c++) {
-		ratio[c] = 1;
-		dprev[c] = 0;
-		md->rprev[c] = 1;
-		if (os > 0 && cls[c].tsock < n)
-			do_comm = true;
-	}
-	for (i = 0; i < G; i++)
-		md->gmul[i] = 1.0 / md->groups[i].mult;
-	accelerate = md->accelerate;
+	solve_start(md, &run);
 	for (it = 1; it <= MODEL_MAX_ITER; it++) {
-		double smax = 1, delta = 0, W = 0, num = 0, den = 0, q;
-		bool jump;
+		double work, smax;
 
-		/* (a) utilisations: Amdahl at the start (5.1), carried from
-		   the last iteration after it (5.4) */
-		for (c = 0; c < C; c++)
-			f0[c] = finit * ratio[c];
-		if (tr) {
-			for (c = 0; c < C; c++) {
-				sres[c] = sfin[c] = 1;
-				comm[c] = lb[c] = 0;
-			}
-			trace_step(md, it, 'a');
-		}
-
-		/* (b) naive demands: rates scaled by utilisation (5.1) */
-		if (md->fast) {
-			model_fast_loads(md);
-		} else {
-			for (i = 0; i < md->n_res; i++)
-				load[i] = md->has_bg ? md->bgload[i] : 0;
-			for (c = 0; c < C; c++) {
-				const struct minc *x = &md->sinc[cls[c].sinc0];
-
-				for (i = 0; i < cls[c].nsinc; i++)
-					load[x[i].res] += x[i].coef * f0[c];
-			}
-			if (tr) {
-				full_loads(md);
-				md->trace(md, it, 'b', md->trace_arg);
-			}
-		}
-
-		/* (c) the most oversubscribed resource, plus burstiness
-		   where threads share a core (5.1) */
-		for (i = 0; i < G; i++)
-			gw[i] = 0;
-		for (c = 0; c < C; c++) {
-			const struct mclass *cl = &cls[c];
-			double mx = cl->pmax * f0[c], sc;
-			double pu = pu_time(md, cl, f0[c]);
-
-			mx = pu > mx ? pu : mx;
-
-			if (md->fast) {
-				double g = md->gM[cl->group];
-
-				mx = g > mx ? g : mx;
-			} else {
-				const struct minc *x = &md->sinc[cl->sinc0];
-
-				for (i = 0; i < cl->nsinc; i++) {
-					double l = load[x[i].res];
-
-					mx = l > mx ? l : mx;
-				}
-			}
-			rawmax[c] = mx;
-			sc = mx > 1 ? mx : 1;
-			/* 5.1: "whenever threads share a core", be it on
-			 * other PUs of it (SMT) or time-sharing its PU */
-			if ((cl->smt || cl->kappa > 1) && p->b_core) {
-				/* b on the core's throughput only: the
-				   part of the slowdown the core sets */
-				double core = cl->cinstr * f0[c];
-
-				core = pu > core ? pu : core;
-				core = core > 1 ? core : 1;
-				core += core * bb * f0[c];
-				sc = core > sc ? core : sc;
-			} else if (cl->smt || cl->kappa > 1) {
-				sc += sc * bb * f0[c];
-			}
-			/* a core of a slower kind (1 on one kind) */
-			sc *= cl->slow;
-			if (sc > MODEL_SLOW_MAX)
-				sc = MODEL_SLOW_MAX;
-			sres[c] = sc;
-			isres[c] = 1 / sc;
-			W += cl->n * isres[c];
-			gw[cl->group] += cl->n * isres[c];
-			comm[c] = 0;
-		}
-		if (tr) {
-			find_bottlenecks(md);
-			trace_step(md, it, 'c');
-		}
-
-		/* (d) inter-socket communication (5.2): the work weights
-		   w_j = (1/s_j) / W; gw sums them per socket group */
-		if (do_comm) {
-			double iw = 1 / W;
-
-			for (c = 0; c < C; c++) {
-				const struct mclass *cl = &cls[c];
-				double lock = os * (n - cl->tsock);
-				double ind = n * os * (1 - gw[cl->group] * iw *
-						       md->gmul[cl->group]);
-
-				if (ind < 0)
-					ind = 0;
-				comm[c] = (ll * ind + (1 - ll) * lock) * f0[c] *
-					isres[c];
-			}
-		}
-		for (c = 0; c < C; c++) {
-			double sc = sres[c] + comm[c];
-
-			if (sc > MODEL_SLOW_MAX) {
-				sc = MODEL_SLOW_MAX;
-				comm[c] = sc - sres[c];
-			}
-			smax = sc > smax ? sc : smax;
-		}
-		if (tr)
-			trace_step(md, it, 'd');
-
-		/* (e) load balance towards the slowest thread (5.3), and
-		   what carries into the next iteration (5.4): g = the
-		   change the iteration asks for */
-		for (c = 0; c < C; c++) {
-			double sc = sres[c] + comm[c], g;
-
-			lb[c] = (1 - ll) * (smax - sc);
-			sfin[c] = sc + lb[c];
-			g = sres[c] / sfin[c] - ratio[c];
-			if (fabs(g) > delta)
-				delta = fabs(g);
-			/* Anderson(1): secant on the residuals */
-			num += (g - dprev[c]) * g;
-			den += (g - dprev[c]) * (g - dprev[c]);
-			isres[c] = g;
-		}
-		if (tr)
-			trace_step(md, it, 'e');
-
-		/*
-		 * The carry (5.4): the next iteration starts from
-		 * f0 = finit x ratio.  From iteration 3 on, step with
-		 * Anderson acceleration (depth 1):
-		 * r' = r + g - gamma (dr + dg), the secant
-		 * through the last two residuals.  It finds the fixed
-		 * point of the plain iteration (r' = r + g) in fewer
-		 * steps; iterations 1 and 2 (Figures 7 and 9) are plain.
-		 */
-		/*
-		 * Safeguard: an accelerated step that made the residual
-		 * grow is not trusted; the plain iteration goes on alone.
-		 */
-		if (jumped && delta > prev_delta)
-			accelerate = false;
-		prev_delta = delta;
-		q = den > 0 ? num / den : 0;
-		jump = accelerate && it >= 3 && it <= MODEL_DAMP_AFTER &&
-			den > 0 && isfinite(q);
-		jumped = jump;
-		for (c = 0; c < C; c++) {
-			double g = isres[c], r = ratio[c] + g;
-
-			if (jump) {
-				r -= q * (ratio[c] - md->rprev[c] + g -
-					  dprev[c]);
-				r = r > 1 ? 1 : r < 1e-12 ? 1e-12 : r;
-			}
-			if (it > MODEL_DAMP_AFTER) {
-				double alpha = it <= 2 * MODEL_DAMP_AFTER ?
-					0.5 : 0.5 * MODEL_DAMP_AFTER /
-					(it - MODEL_DAMP_AFTER);
-
-				r = ratio[c] + alpha * (r - ratio[c]);
-			}
-			md->rprev[c] = ratio[c];
-			dprev[c] = g;
-			ratio[c] = r;
-		}
-		if (delta <= md->tol) {
+		step_utilisation(md, &run, it);
+		step_demands(md, &run, it);
+		work = step_resources(md, &run, it);
+		smax = step_communication(md, &run, it, work);
+		step_balance(md, &run, it, smax, &res);
+		carry(md, &run, it, &res);
+		if (res.delta <= md->tol) {
 			md->converged = true;
 			break;
 		}
 	}
 	md->iterations = it > MODEL_MAX_ITER ? MODEL_MAX_ITER : it;
-
-	/* the speedup: Amdahl x mean(1 / s_i) (5.5) */
-	{
-		double sum = 0, worst = 0;
-
-		md->slowest = 0;
-		for (c = 0; c < C; c++) {
-			sum += cls[c].n / sfin[c];
-			md->f[c] = f0[c] / sfin[c];
-			if (sfin[c] > worst) {
-				worst = sfin[c];
-				md->slowest = c;
-			}
-		}
-		md->speedup = A * sum / n;
-		md->time = p->t1 / md->speedup;
-		if (!isfinite(md->time))
-			md->time = 1e300;
-		if (md->fast) {
-			model_fast_bottleneck(md);
-		} else if (md->merge && !tr) {
-			slowest_bottleneck(md);
-		} else {
-			full_loads(md);
-			find_bottlenecks(md);
-		}
-	}
+	solve_result(md, &run);
 }
