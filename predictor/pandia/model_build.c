@@ -266,203 +266,310 @@ static void core_cand(const struct model *md, struct cand *c, int kind,
 	c->res = -1;
 }
 
-static void build_group(struct model *md, int gi)
+/* What every item of one socket group shares (build_group()). */
+struct group_build {
+	int gi;			/* the group */
+	int socket;		/* its first socket (m->sockets) */
+	bool dram;		/* DRAM is described and demanded */
+	double remote_pt;	/* a thread's traffic off its socket */
+	double off;		/* share of DRAM on memory-only nodes */
+	int r_off;		/* the link to them, or -1 */
+};
+
+/* One item of the group: a core in one state, and its resources. */
+struct item_build {
+	const struct sitem *item;
+	const struct core_group *cg;
+	int core;		/* m->cores */
+	/* a slower kind of core: the thread runs q times slower and so
+	   asks q times less of everything per second */
+	double slow, iq;	/* q and 1 / q */
+	int gx;			/* group whose node holds its local pages
+				   when that is another socket's, or -1 */
+	double item_remote;	/* a thread's traffic off its socket */
+	bool shared_node;	/* its node is on another socket or none */
+	double cinstr;		/* b's core part (struct mclass) */
+	struct cand cand[RK_COUNT];	/* the core's own resources */
+	int nk;
+	int r_agg[3];		/* the shared L2 and L3, or -1 */
+	int r_node;		/* its node (local pages), or -1 */
+};
+
+static void group_start(struct model *md, int gi, struct group_build *gb)
 {
 	struct model_scratch *bc = md->scratch;
 	const struct space *sp = md->sp;
 	const struct pandia_machine *m = sp->m;
 	const struct model_params *p = &md->prm;
 	const struct mgroup *g = &md->groups[gi];
-	int G = md->n_groups, s = g->socket, it, lvl, gj, k;
-	double n = md->n, mult = g->mult;
-	int *cache_res = bc->cres;
-	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	double n = md->n;
 	double ic_pt = p->d[WR_INTERCONNECT] > 0 && n > 1 ?
 		p->d[WR_INTERCONNECT] * (n - g->tsock) / (n - 1) : 0;
-	double remote_pt = (dram ? p->d[WR_DRAM] * bc->remote[gi] : 0) + ic_pt;
-	double off = dram ? model_nosocket_share(sp, true) : 0;
-	int r_off = -1;
+	int k;
 
+	gb->gi = gi;
+	gb->socket = g->socket;
+	gb->dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	gb->remote_pt = (gb->dram ? p->d[WR_DRAM] * bc->remote[gi] : 0) +
+		ic_pt;
+	gb->off = gb->dram ? model_nosocket_share(sp, true) : 0;
+	gb->r_off = -1;
 	/* memory-only nodes: over this socket's link to them */
-	if (off > 0 && m->links[LVL_INTERCONNECT].present && g->tsock > 0)
-		r_off = add_res(md, RK_PAIR, s, -1,
-				m->links[LVL_INTERCONNECT].aggregate_bw);
-	cache_res[0] = 0;
-	for (k = 0; k < sp->sock_ngroups[s]; k++)
+	if (gb->off > 0 && m->links[LVL_INTERCONNECT].present &&
+	    g->tsock > 0)
+		gb->r_off = add_res(md, RK_PAIR, gb->socket, -1,
+				    m->links[LVL_INTERCONNECT].aggregate_bw);
+	bc->cres[0] = 0;
+	for (k = 0; k < sp->sock_ngroups[gb->socket]; k++)
 		bc->offs[k] = 0;
+}
+
+/* The item's core (the next free one of its core group if the item
+   names none) and where its pages are. */
+static void item_start(struct model *md, const struct group_build *gb,
+		       const struct sitem *item, struct item_build *ib)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	int s = gb->socket, away;
+
+	ib->item = item;
+	ib->cg = &sp->groups[sp->sock_group0[s] + item->gpos];
+	ib->core = item->core >= 0 ? item->core :
+		ib->cg->cores[bc->offs[item->gpos]];
+	ib->slow = machine_core_slowdown(m, ib->core);
+	ib->iq = 1 / ib->slow;
+	away = model_away_socket(sp, ib->cg, s);
+	ib->gx = away >= 0 ? group_of_socket(md, away) : -1;
+	ib->item_remote = gb->remote_pt +
+		(away >= 0 && gb->dram ? md->prm.d[WR_DRAM] : 0);
+	ib->shared_node = ib->cg->numa < 0 ||
+		m->numa[ib->cg->numa].socket != s;
+	if (item->core < 0)
+		bc->offs[item->gpos] += item->ncores;
+}
+
+/* The resources of one core in this state, the shared caches above
+   it and its node, and b's core part. */
+static void item_candidates(struct model *md, const struct group_build *gb,
+			    struct item_build *ib)
+{
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	const struct model_params *p = &md->prm;
+	const struct core_state *cs = &ib->item->cs;
+	struct cand *cand = ib->cand;
+	double iq = ib->iq;
+	int lvl, nk = 0;
+
+	ib->r_node = -1;
+	if (p->d[WR_INSTRUCTIONS] > 0 && m->peak_rate > 0) {
+		double rate = model_core_rate(m, cs->pus_used, cs->n_pus);
+
+		core_cand(md, &cand[nk++], RK_INSTR, rate * iq,
+			  p->d[WR_INSTRUCTIONS] * iq);
+		if (ib->slow != 1) {
+			/* the floor of one thread alone, in the
+			   same units */
+			double ce = rate > md->solo[RK_INSTR] ? rate :
+				md->solo[RK_INSTR];
+
+			cand[nk - 1].ratio = cand[nk - 1].pt / (ce * iq);
+		}
+	}
+	for (lvl = 0; lvl < 3; lvl++) {
+		ib->r_agg[lvl] = -1;
+		if (!m->links[lvl].present || !(p->d[WR_L1 + lvl] > 0))
+			continue;
+		core_cand(md, &cand[nk++], RK_L1 + lvl,
+			  m->links[lvl].per_core_bw, p->d[WR_L1 + lvl] * iq);
+		if (lvl > 0)
+			ib->r_agg[lvl] = shared_res(md, gb->gi, ib->cg,
+						    lvl + 1, md->scratch->cres);
+	}
+	if (gb->dram) {
+		core_cand(md, &cand[nk++], RK_DRAM_LINK,
+			  m->links[LVL_DRAM].per_core_bw, p->d[WR_DRAM] * iq);
+		if (sp->mem.kind == MEM_LOCAL ||
+		    (sp->mem.kind == MEM_INTERLEAVE && !sp->n_memnodes))
+			ib->r_node = node_res(md, gb->gi, ib->cg->numa);
+	}
+	if (m->links[LVL_INTERCONNECT].present && ib->item_remote > 0)
+		core_cand(md, &cand[nk++], RK_IC_LINK,
+			  m->links[LVL_INTERCONNECT].per_core_bw,
+			  ib->item_remote * iq);
+	ib->nk = nk;
+	/* b's core part: the core's instruction load per unit of
+	   utilisation (the ratio is the same on a slower kind) */
+	ib->cinstr = p->d[WR_INSTRUCTIONS] > 0 ? cs->threads *
+		model_alpha(md, RK_INSTR, p->d[WR_INSTRUCTIONS],
+			    model_core_rate(m, cs->pus_used, cs->n_pus)) : 0;
+}
+
+/*
+ * The same threads load all of the core's own resources, in fixed
+ * proportions: only the one with the highest demand/capacity can be
+ * the most oversubscribed, so a ranking keeps that one alone.  Then
+ * the resources are added.
+ */
+static void item_resources(struct model *md, struct item_build *ib)
+{
+	struct cand *cand = ib->cand;
+	int k;
+
+	if (md->merge && ib->nk > 1) {
+		int best = 0;
+
+		for (k = 1; k < ib->nk; k++)
+			if (cand[k].ratio > cand[best].ratio)
+				best = k;
+		cand[0] = cand[best];
+		ib->nk = 1;
+	}
+	for (k = 0; k < ib->nk; k++) {
+		cand[k].res = add_res(md, cand[k].kind, ib->core, -1,
+				      cand[k].cap);
+		if (cand[k].kind == RK_INSTR && ib->slow != 1)
+			md->res[cand[k].res].cap_eff =
+				cand[k].pt / cand[k].ratio;
+	}
+}
+
+/* A new class of KAPPA threads on each of its PUs, the first at
+   position POS of the item's core. */
+static struct mclass *new_class(struct model *md,
+				const struct group_build *gb,
+				const struct item_build *ib, int pos,
+				int kappa, double total)
+{
+	const struct pandia_machine *m = md->sp->m;
+	const struct mgroup *g = &md->groups[gb->gi];
+	const struct core_state *cs = &ib->item->cs;
+	struct mclass *c;
+
+	GROW(md->cls, md->cap_classes, md->n_classes + 1);
+	c = &md->cls[md->n_classes++];
+	c->n = total;
+	c->group = gb->gi;
+	c->socket = gb->socket;
+	c->core = ib->core;
+	c->pu = m->cores[ib->core].pus[ib->item->pupos[pos]];
+	c->kappa = kappa;
+	c->corun = 1;
+	c->smt = cs->pus_used >= 2;
+	c->tsock = g->tsock;
+	c->cinstr = ib->cinstr;
+	c->slow = ib->slow;
+	c->inc0 = md->n_inc;
+	c->ninc = 0;
+	return c;
+}
+
+/* The DRAM a class of TOTAL threads loads, PER_SOCK on each socket of
+   its group, and the links between sockets it loads. */
+static void class_memory_loads(struct model *md,
+			       const struct group_build *gb,
+			       const struct item_build *ib, double per_sock,
+			       double total)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	const struct model_params *p = &md->prm;
+	int G = md->n_groups, gi = gb->gi, gj;
+	double n = md->n, iq = ib->iq;
+	bool dram = gb->dram;
+
+	/* a node on another socket or on none (or the
+	   machine's one DRAM): all of the group's sockets
+	   load that one node */
+	add_inc(md, ib->r_node, ib->shared_node ? total : per_sock,
+		p->d[WR_DRAM] * iq);
+	add_inc(md, gb->r_off, per_sock, p->d[WR_DRAM] * gb->off * iq);
+	if (dram && (sp->mem.kind == MEM_NODE ||
+		     (sp->mem.kind == MEM_INTERLEAVE && sp->n_memnodes))) {
+		int i;
+
+		/* every thread's share reaches every node */
+		double pt = p->d[WR_DRAM] /
+			(sp->mem.kind == MEM_NODE ? 1 : sp->n_memnodes);
+
+		for (i = bc->node0; i < bc->node1; i++)
+			add_inc(md, i, total, pt * iq);
+	}
+	/* spread: each socket in use takes its share */
+	for (gj = 0; dram && sp->mem.kind == MEM_SPREAD && gj < G; gj++)
+		add_inc(md, bc->snode[gj], total,
+			p->d[WR_DRAM] * bc->memfrac[gj]);
+	for (gj = 0; gj < G; gj++) {
+		int r = bc->pair[gi * G + gj];
+		double pt;
+
+		if (r < 0)
+			continue;
+		pt = (dram ? p->d[WR_DRAM] * bc->memfrac[gj] : 0);
+		if (gj == ib->gx && dram)
+			pt += p->d[WR_DRAM];
+		if (n > 1)
+			pt += p->d[WR_INTERCONNECT] * md->groups[gj].tsock /
+				(n - 1);
+		add_inc(md, r, per_sock * (gi == gj ? 2 : 1), pt * iq);
+	}
+}
+
+/* The item's classes: one per distinct thread count on a PU. */
+static void item_classes(struct model *md, const struct group_build *gb,
+			 const struct item_build *ib)
+{
+	const struct model_params *p = &md->prm;
+	const struct core_state *cs = &ib->item->cs;
+	double inst_cores = ib->item->ncores;
+	double mult = md->groups[gb->gi].mult;
+	int pos, k, lvl;
+
+	for (pos = 0; pos < cs->n_pus && cs->cnt[pos]; ) {
+		int kappa = cs->cnt[pos], npos = 0, q;
+		double per_core, per_sock, total;
+		struct mclass *c;
+
+		for (q = pos; q < cs->n_pus && cs->cnt[q] == kappa; q++)
+			npos++;
+		per_core = (double)kappa * npos;
+		per_sock = per_core * inst_cores;
+		total = per_sock * mult;
+		c = new_class(md, gb, ib, pos, kappa, total);
+
+		/* a PU's time (pu_time()): one thread alone cannot
+		   overload it, so only shared PUs count, and every
+		   PU of an explicit placement, where a co-runner
+		   may share it (model_corun()) */
+		if (kappa > 1 || !md->merge)
+			add_inc(md, add_res(md, RK_PU, c->pu, -1, 1),
+				kappa, 1);
+		for (k = 0; k < ib->nk; k++)
+			add_inc(md, ib->cand[k].res, per_core, ib->cand[k].pt);
+		for (lvl = 1; lvl < 3; lvl++)
+			add_inc(md, ib->r_agg[lvl], per_sock,
+				p->d[WR_L1 + lvl] * ib->iq);
+		class_memory_loads(md, gb, ib, per_sock, total);
+		pos = q;
+	}
+}
+
+/* Group GI's classes, resources and incidences. */
+static void build_group(struct model *md, int gi)
+{
+	const struct mgroup *g = &md->groups[gi];
+	struct group_build gb;
+	struct item_build ib;
+	int it;
+
+	group_start(md, gi, &gb);
 	for (it = 0; it < g->n_items; it++) {
-		const struct sitem *item = &g->items[it];
-		const struct core_group *cg =
-			&sp->groups[sp->sock_group0[s] + item->gpos];
-		const struct core_state *cs = &item->cs;
-		int core = item->core >= 0 ? item->core :
-			cg->cores[bc->offs[item->gpos]];
-		const struct pandia_core *co = &m->cores[core];
-		struct cand cand[RK_COUNT];
-		int r_agg[3], r_node = -1, pos, nk;
-		double inst_cores = item->ncores, cinstr;
-		/* a slower kind of core: the thread runs q times slower
-		   and so asks q times less of everything per second */
-		double slow = machine_core_slowdown(m, core), iq = 1 / slow;
-		int away = model_away_socket(sp, cg, s);
-		int gx = away >= 0 ? group_of_socket(md, away) : -1;
-		double item_remote = remote_pt +
-			(away >= 0 && dram ? p->d[WR_DRAM] : 0);
-		bool shared_node = cg->numa < 0 ||
-			m->numa[cg->numa].socket != s;
-
-		if (item->core < 0)
-			bc->offs[item->gpos] += item->ncores;
-		/* the resources of one core in this state */
-		nk = 0;
-		if (p->d[WR_INSTRUCTIONS] > 0 && m->peak_rate > 0) {
-			double rate = model_core_rate(m, cs->pus_used,
-						      cs->n_pus);
-
-			core_cand(md, &cand[nk++], RK_INSTR, rate * iq,
-				  p->d[WR_INSTRUCTIONS] * iq);
-			if (slow != 1) {
-				/* the floor of one thread alone, in the
-				   same units */
-				double ce = rate > md->solo[RK_INSTR] ? rate :
-					md->solo[RK_INSTR];
-
-				cand[nk - 1].ratio = cand[nk - 1].pt /
-					(ce * iq);
-			}
-		}
-		for (lvl = 0; lvl < 3; lvl++) {
-			r_agg[lvl] = -1;
-			if (!m->links[lvl].present || !(p->d[WR_L1 + lvl] > 0))
-				continue;
-			core_cand(md, &cand[nk++], RK_L1 + lvl,
-				  m->links[lvl].per_core_bw,
-				  p->d[WR_L1 + lvl] * iq);
-			if (lvl > 0)
-				r_agg[lvl] = shared_res(md, gi, cg, lvl + 1,
-							cache_res);
-		}
-		if (dram) {
-			core_cand(md, &cand[nk++], RK_DRAM_LINK,
-				  m->links[LVL_DRAM].per_core_bw,
-				  p->d[WR_DRAM] * iq);
-			if (sp->mem.kind == MEM_LOCAL ||
-			    (sp->mem.kind == MEM_INTERLEAVE &&
-			     !sp->n_memnodes))
-				r_node = node_res(md, gi, cg->numa);
-		}
-		if (m->links[LVL_INTERCONNECT].present && item_remote > 0)
-			core_cand(md, &cand[nk++], RK_IC_LINK,
-				  m->links[LVL_INTERCONNECT].per_core_bw,
-				  item_remote * iq);
-		/* b's core part: the core's instruction load per unit of
-		   utilisation (the ratio is the same on a slower kind) */
-		cinstr = p->d[WR_INSTRUCTIONS] > 0 ? cs->threads *
-			model_alpha(md, RK_INSTR, p->d[WR_INSTRUCTIONS],
-			      model_core_rate(m, cs->pus_used, cs->n_pus)) : 0;
-		/*
-		 * The same threads load all of these, in fixed proportions:
-		 * only the one with the highest demand/capacity can be the
-		 * most oversubscribed, so a ranking keeps that one alone.
-		 */
-		if (md->merge && nk > 1) {
-			int best = 0;
-
-			for (k = 1; k < nk; k++)
-				if (cand[k].ratio > cand[best].ratio)
-					best = k;
-			cand[0] = cand[best];
-			nk = 1;
-		}
-		for (k = 0; k < nk; k++) {
-			cand[k].res = add_res(md, cand[k].kind, core, -1,
-					      cand[k].cap);
-			if (cand[k].kind == RK_INSTR && slow != 1)
-				md->res[cand[k].res].cap_eff =
-					cand[k].pt / cand[k].ratio;
-		}
-
-		/* one class per distinct thread count on a PU */
-		for (pos = 0; pos < cs->n_pus && cs->cnt[pos]; ) {
-			int kappa = cs->cnt[pos], npos = 0, q;
-			double per_core, per_sock, total;
-			struct mclass *c;
-
-			for (q = pos; q < cs->n_pus && cs->cnt[q] == kappa; q++)
-				npos++;
-			per_core = (double)kappa * npos;
-			per_sock = per_core * inst_cores;
-			total = per_sock * mult;
-			GROW(md->cls, md->cap_classes, md->n_classes + 1);
-			c = &md->cls[md->n_classes++];
-			c->n = total;
-			c->group = gi;
-			c->socket = s;
-			c->core = core;
-			c->pu = co->pus[item->pupos[pos]];
-			c->kappa = kappa;
-			c->corun = 1;
-			c->smt = cs->pus_used >= 2;
-			c->tsock = g->tsock;
-			c->cinstr = cinstr;
-			c->slow = slow;
-			c->inc0 = md->n_inc;
-			c->ninc = 0;
-
-			/* a PU's time (pu_time()): one thread alone cannot
-			   overload it, so only shared PUs count, and every
-			   PU of an explicit placement, where a co-runner
-			   may share it (model_corun()) */
-			if (kappa > 1 || !md->merge)
-				add_inc(md, add_res(md, RK_PU, c->pu, -1, 1),
-					kappa, 1);
-			for (k = 0; k < nk; k++)
-				add_inc(md, cand[k].res, per_core, cand[k].pt);
-			for (lvl = 1; lvl < 3; lvl++)
-				add_inc(md, r_agg[lvl], per_sock,
-					p->d[WR_L1 + lvl] * iq);
-			/* a node on another socket or on none (or the
-			   machine's one DRAM): all of the group's sockets
-			   load that one node */
-			add_inc(md, r_node, shared_node ? total : per_sock,
-				p->d[WR_DRAM] * iq);
-			add_inc(md, r_off, per_sock, p->d[WR_DRAM] * off * iq);
-			if (dram && (sp->mem.kind == MEM_NODE ||
-				     (sp->mem.kind == MEM_INTERLEAVE &&
-				      sp->n_memnodes))) {
-				int i;
-
-				/* every thread's share reaches every node */
-				double pt = p->d[WR_DRAM] /
-					(sp->mem.kind == MEM_NODE ? 1 :
-					 sp->n_memnodes);
-
-				for (i = bc->node0; i < bc->node1; i++)
-					add_inc(md, i, total, pt * iq);
-			}
-			/* spread: each socket in use takes its share */
-			for (gj = 0; dram && sp->mem.kind == MEM_SPREAD &&
-			     gj < G; gj++)
-				add_inc(md, bc->snode[gj], total,
-					p->d[WR_DRAM] * bc->memfrac[gj]);
-			for (gj = 0; gj < G; gj++) {
-				int r = bc->pair[gi * G + gj];
-				double pt;
-
-				if (r < 0)
-					continue;
-				pt = (dram ? p->d[WR_DRAM] *
-				      bc->memfrac[gj] : 0);
-				if (gj == gx && dram)
-					pt += p->d[WR_DRAM];
-				if (n > 1)
-					pt += p->d[WR_INTERCONNECT] *
-						md->groups[gj].tsock / (n - 1);
-				add_inc(md, r, per_sock * (gi == gj ? 2 : 1),
-					pt * iq);
-			}
-			pos = q;
-		}
+		item_start(md, &gb, &g->items[it], &ib);
+		item_candidates(md, &gb, &ib);
+		item_resources(md, &ib);
+		item_classes(md, &gb, &ib);
 	}
 }
 
