@@ -138,6 +138,23 @@ void model_state_room(struct model *md, int n, int g)
 	}
 }
 
+void model_count_threads(struct model *md)
+{
+	double n = 0;
+	int gi, it;
+
+	for (gi = 0; gi < md->n_groups; gi++) {
+		struct mgroup *g = &md->groups[gi];
+
+		g->tsock = 0;
+		for (it = 0; it < g->n_items; it++)
+			g->tsock += g->items[it].ncores *
+				g->items[it].cs.threads;
+		n += g->tsock * g->mult;
+	}
+	md->n = n;
+}
+
 /* The problem of md->groups, in the form that applies. */
 static void build(struct model *md)
 {

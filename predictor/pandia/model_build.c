@@ -112,22 +112,12 @@ static void build_prepare(struct model *md)
 	const struct pandia_machine *m = sp->m;
 	const struct model_params *p = &md->prm;
 	int G = md->n_groups, ns = m->n_sockets, gi, gj, i;
-	double n = 0;
 	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
 
 	model_compute_solo(md);
 
 	md->n_classes = md->n_res = md->n_inc = 0;
-	for (gi = 0; gi < G; gi++) {
-		struct mgroup *g = &md->groups[gi];
-
-		g->tsock = 0;
-		for (i = 0; i < g->n_items; i++)
-			g->tsock += g->items[i].ncores *
-				g->items[i].cs.threads;
-		n += g->tsock * g->mult;
-	}
-	md->n = n;
+	model_count_threads(md);
 	if (G + 1 > bc->cap_g) {
 		bc->cap_g = 2 * G + 16;
 		bc->memfrac = xrealloc(bc->memfrac, sizeof(double) *

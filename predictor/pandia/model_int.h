@@ -45,6 +45,8 @@ struct model_scratch {
 
 /* Make room for the per-class state of n classes and g groups. */
 void model_state_room(struct model *md, int n, int g);
+/* The threads on each socket of each group (tsock), and md->n. */
+void model_count_threads(struct model *md);
 
 /* ---- model_share.c: the memory policy and one thread alone ------ */
 
