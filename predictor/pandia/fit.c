@@ -64,15 +64,151 @@ int fit_plan_make(struct fit_plan *pl, const struct pandia_machine *m,
 	return fit_plan_make_at(pl, m, base, 0, err);
 }
 
+/* The first PU of each of the first N cores of socket 0, into V. */
+static void first_pus(const struct pandia_machine *m, int *v, int n)
+{
+	const struct pandia_socket *s0 = &m->sockets[0];
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = m->cores[s0->cores[i]].pus[0];
+}
+
+/*
+ * Run 2: the largest even count that oversubscribes nothing (or the
+ * count the runs were made with, N_RUNS >= 2), one thread a core on
+ * socket 0; pl->n_note says why it is fewer than the socket allows.
+ * V is scratch of 2 cores + 2.
+ */
+static void plan_run2(struct fit_plan *pl, const struct model_params *base,
+		      int n_runs, int *v)
+{
+	const struct pandia_machine *m = pl->m;
+	int nc = m->sockets[0].n_cores, n;
+	char what[128] = "", first_what[128] = "";
+	double load = 0, first_load = 0;
+
+	for (n = nc & ~1; n >= 2; n -= 2) {
+		first_pus(m, v, n);
+		load = max_load(pl->sp, base, v, n, what, sizeof(what));
+		if (n == (nc & ~1)) {
+			first_load = load;
+			memcpy(first_what, what, sizeof(what));
+		}
+		if (n_runs >= 2 ? n == n_runs : load <= 1 + 1e-9)
+			break;
+	}
+	if (n < 2) {
+		n = 2;
+		first_pus(m, v, n);
+		pl->n_note = xasprintf("2 threads, though 2 already "
+				       "oversubscribe the %s (load %.3g): "
+				       "the run is not free of contention, "
+				       "and the parameters fitted from it "
+				       "include that contention", what, load);
+	} else if (n < (nc & ~1)) {
+		pl->n_note = xasprintf("%d threads, since %d would "
+				       "oversubscribe the %s (load %.3g)", n,
+				       nc & ~1, first_what, first_load);
+	}
+	pl->n = n;
+	plan_set(pl, PR2, v, n);
+}
+
+/* H threads a socket on the first cores of sockets 0 and 1, into V. */
+static void split_pus(const struct pandia_machine *m, int *v, int h)
+{
+	const struct pandia_socket *s0 = &m->sockets[0];
+	const struct pandia_socket *s1 = &m->sockets[1];
+	int i;
+
+	for (i = 0; i < h; i++) {
+		v[i] = m->cores[s0->cores[i]].pus[0];
+		v[h + i] = m->cores[s1->cores[i]].pus[0];
+	}
+}
+
+/* Runs 3 and 7: run 2's count over two sockets, then a second split
+   at another thread count. */
+static void plan_cross_socket(struct fit_plan *pl, int *v)
+{
+	const struct pandia_machine *m = pl->m;
+	int n = pl->n, nc = m->sockets[0].n_cores;
+
+	if (m->n_sockets < 2) {
+		pl->why_not[PR3] = xstrdup("this machine has one socket");
+	} else {
+		int h = n / 2;
+
+		if (m->sockets[1].n_cores < h)
+			h = m->sockets[1].n_cores;
+		split_pus(m, v, h);
+		if (h < 1)
+			pl->why_not[PR3] = xstrdup("socket 1 has no core");
+		else
+			plan_set(pl, PR3, v, 2 * h);
+	}
+
+	if (pl->made[PR3]) {
+		int h = n > 2 ? 1 : 2;
+
+		if (m->sockets[1].n_cores < h || nc < h) {
+			pl->why_not[PR7] = xasprintf("socket 1 has fewer than "
+						     "%d cores", h);
+		} else {
+			split_pus(m, v, h);
+			plan_set(pl, PR7, v, 2 * h);
+		}
+	} else {
+		pl->why_not[PR7] = xstrdup(pl->why_not[PR3]);
+	}
+}
+
+/* Runs 4 and 5: run 2 with co-runners beside all its threads (4) or
+   its last one (5), on the other PU of the core or the same PU. */
+static void plan_coruns(struct fit_plan *pl)
+{
+	const struct pandia_machine *m = pl->m;
+	int n = pl->n, i;
+
+	for (int x = PR4; x <= PR5; x++) {
+		plan_set(pl, x, pl->pus[PR2], n);
+		pl->beside[x] = xcalloc((size_t)n, sizeof(bool));
+		pl->corun[x] = xcalloc((size_t)n, sizeof(int));
+		for (i = x == PR4 ? 0 : n - 1; i < n; i++) {
+			const struct pandia_core *co =
+				&m->cores[m->pus[pl->pus[x][i]].core];
+
+			pl->beside[x][i] = true;
+			pl->corun[x][pl->n_corun[x]++] =
+				pl->smt ? co->pus[1] : co->pus[0];
+		}
+	}
+}
+
+/* Run 6: run 2's count packed two to a core (no SMT: two to a PU). */
+static void plan_packed(struct fit_plan *pl, int *v)
+{
+	const struct pandia_machine *m = pl->m;
+	const struct pandia_socket *s0 = &m->sockets[0];
+	int i;
+
+	for (i = 0; i < pl->n / 2; i++) {
+		const struct pandia_core *co = &m->cores[s0->cores[i]];
+
+		v[2 * i] = co->pus[0];
+		v[2 * i + 1] = pl->smt ? co->pus[1] : co->pus[0];
+	}
+	plan_set(pl, PR6, v, pl->n);
+}
+
 int fit_plan_make_at(struct fit_plan *pl, const struct pandia_machine *m,
 		     const struct model_params *base, int n_runs,
 		     struct pandia_error *err)
 {
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	const struct pandia_socket *s0;
-	int *v = NULL, i, n, nc, ret = -1;
-	char what[128] = "", first_what[128] = "";
-	double load = 0, first_load = 0;
+	int *v = NULL, i, nc, ret = -1;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->m = m;
@@ -96,98 +232,10 @@ int fit_plan_make_at(struct fit_plan *pl, const struct pandia_machine *m,
 	/* run 1: one thread on the first core */
 	v[0] = m->cores[s0->cores[0]].pus[0];
 	plan_set(pl, PR1, v, 1);
-
-	/* run 2: the largest even count that oversubscribes nothing
-	   (or the count the runs were made with) */
-	for (n = nc & ~1; n >= 2; n -= 2) {
-		for (i = 0; i < n; i++)
-			v[i] = m->cores[s0->cores[i]].pus[0];
-		load = max_load(pl->sp, base, v, n, what, sizeof(what));
-		if (n == (nc & ~1)) {
-			first_load = load;
-			memcpy(first_what, what, sizeof(what));
-		}
-		if (n_runs >= 2 ? n == n_runs : load <= 1 + 1e-9)
-			break;
-	}
-	if (n < 2) {
-		n = 2;
-		for (i = 0; i < n; i++)
-			v[i] = m->cores[s0->cores[i]].pus[0];
-		pl->n_note = xasprintf("2 threads, though 2 already "
-				       "oversubscribe the %s (load %.3g): "
-				       "the run is not free of contention, "
-				       "and the parameters fitted from it "
-				       "include that contention", what, load);
-	} else if (n < (nc & ~1)) {
-		pl->n_note = xasprintf("%d threads, since %d would "
-				       "oversubscribe the %s (load %.3g)", n,
-				       nc & ~1, first_what, first_load);
-	}
-	pl->n = n;
-	plan_set(pl, PR2, v, n);
-
-	/* run 3: the same count over two sockets */
-	if (m->n_sockets < 2) {
-		pl->why_not[PR3] = xstrdup("this machine has one socket");
-	} else {
-		const struct pandia_socket *s1 = &m->sockets[1];
-		int h = n / 2;
-
-		if (s1->n_cores < h)
-			h = s1->n_cores;
-		for (i = 0; i < h; i++) {
-			v[i] = m->cores[s0->cores[i]].pus[0];
-			v[h + i] = m->cores[s1->cores[i]].pus[0];
-		}
-		if (h < 1)
-			pl->why_not[PR3] = xstrdup("socket 1 has no core");
-		else
-			plan_set(pl, PR3, v, 2 * h);
-	}
-
-	/* run 7: a second cross-socket split, at another thread count */
-	if (pl->made[PR3]) {
-		const struct pandia_socket *s1 = &m->sockets[1];
-		int h = n > 2 ? 1 : 2;
-
-		if (s1->n_cores < h || nc < h) {
-			pl->why_not[PR7] = xasprintf("socket 1 has fewer than "
-						     "%d cores", h);
-		} else {
-			for (i = 0; i < h; i++) {
-				v[i] = m->cores[s0->cores[i]].pus[0];
-				v[h + i] = m->cores[s1->cores[i]].pus[0];
-			}
-			plan_set(pl, PR7, v, 2 * h);
-		}
-	} else {
-		pl->why_not[PR7] = xstrdup(pl->why_not[PR3]);
-	}
-
-	/* runs 4 and 5: run 2 with co-runners */
-	for (int x = PR4; x <= PR5; x++) {
-		plan_set(pl, x, pl->pus[PR2], n);
-		pl->beside[x] = xcalloc((size_t)n, sizeof(bool));
-		pl->corun[x] = xcalloc((size_t)n, sizeof(int));
-		for (i = x == PR4 ? 0 : n - 1; i < n; i++) {
-			const struct pandia_core *co =
-				&m->cores[m->pus[pl->pus[x][i]].core];
-
-			pl->beside[x][i] = true;
-			pl->corun[x][pl->n_corun[x]++] =
-				pl->smt ? co->pus[1] : co->pus[0];
-		}
-	}
-
-	/* run 6: packed two to a core (no SMT: two to a PU) */
-	for (i = 0; i < n / 2; i++) {
-		const struct pandia_core *co = &m->cores[s0->cores[i]];
-
-		v[2 * i] = co->pus[0];
-		v[2 * i + 1] = pl->smt ? co->pus[1] : co->pus[0];
-	}
-	plan_set(pl, PR6, v, n);
+	plan_run2(pl, base, n_runs, v);
+	plan_cross_socket(pl, v);
+	plan_coruns(pl);
+	plan_packed(pl, v);
 	ret = 0;
 out:
 	free(v);
@@ -793,7 +841,7 @@ int model_corun(struct model *md, const bool *beside, double factor)
 
 	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
 		return -1;
-	/* pu_time() in model.c: the co-runner's share of the PU */
+	/* pu_time() in model_int.h: the co-runner's share of the PU */
 	for (t = 0; t < md->n_threads; t++) {
 		int c = md->thread_class[t];
 
