@@ -603,30 +603,120 @@ int mva_multi(const struct mva_params *cls, const double *n, int nclass,
 	return ret;
 }
 
+/* The arrays one multi-class solve works in, NST per class at most. */
+struct multi_work {
+	double *core;		/* per class: its demand of the cores */
+	double *x;		/* per class: throughput */
+	double *dem;		/* per class and station: demand */
+	double *resid;		/* per class and station: residence */
+	double *queue;		/* per class and station: queue length */
+};
+
+static void multi_work_init(struct multi_work *w, int nclass)
+{
+	w->core = xcalloc((size_t)nclass, sizeof(*w->core));
+	w->x = xcalloc((size_t)nclass, sizeof(*w->x));
+	w->dem = xcalloc((size_t)(nclass * NST), sizeof(*w->dem));
+	w->resid = xcalloc((size_t)(nclass * NST), sizeof(*w->resid));
+	w->queue = xcalloc((size_t)(nclass * NST), sizeof(*w->queue));
+}
+
+static void multi_work_release(struct multi_work *w)
+{
+	free(w->core);
+	free(w->x);
+	free(w->dem);
+	free(w->resid);
+	free(w->queue);
+}
+
+/*
+ * The cores (Seidmann's m-server of demand w->core[r] on ON of them)
+ * and the disk, as solve_app() solves them: each class's throughput,
+ * residence and disk queue into OUT.  Returns 0 or -1 with err.
+ */
+static int solve_cores_disk(const struct mva_params *cls, const double *n,
+			    int nclass, double on,
+			    const struct mva_options *opt,
+			    struct multi_work *w,
+			    struct mva_class_result *out, int *it,
+			    struct pandia_error *err)
+{
+	int r;
+
+	if (solve_app(cls, n, nclass, on, w->core, opt, w->resid, w->queue,
+		      w->x, it, err) < 0)
+		return -1;
+	for (r = 0; r < nclass; r++) {
+		double *re = &w->resid[r * NAP];
+
+		out[r].x = w->x[r];
+		out[r].r_cpu = re[AP_CORE_Q] + re[AP_CORE_D];
+		out[r].r_disk = re[AP_DISK];
+		out[r].r = out[r].r_cpu + out[r].r_disk;
+		out[r].q_disk = w->queue[r * NAP + AP_DISK];
+	}
+	return 0;
+}
+
+/*
+ * Algorithm 3: the memory-contention network, population N^mem.  Each
+ * class's time on the cores and memory into OUT and w->core.  Returns
+ * 0 or -1 with err.
+ */
+static int solve_memory(const struct mva_params *cls, const double *n_mem,
+			int nclass, const struct mva_options *opt,
+			struct multi_work *w, struct mva_class_result *out,
+			int *it, struct pandia_error *err)
+{
+	static const enum mva_station_kind kind[NST] = {
+		MVA_DELAY, MVA_QUEUE, MVA_QUEUE, MVA_QUEUE
+	};
+	struct mva_network net = { NST, nclass, kind, w->dem, n_mem };
+	int r, it1 = 0, ret;
+
+	for (r = 0; r < nclass; r++) {
+		double *d = &w->dem[r * NST];
+
+		d[ST_CORE] = cls[r].cpu_demand;
+		mem_queues(&cls[r], &d[ST_LOCAL], &d[ST_REMOTE]);
+		d[ST_DISK] = cls[r].disk_demand;
+	}
+	ret = mva_schweitzer(&net, opt, w->resid, w->queue, w->x, &it1, err);
+	*it += it1;
+	if (ret < 0)
+		return -1;
+	for (r = 0; r < nclass; r++) {
+		double *re = &w->resid[r * NST], *q = &w->queue[r * NST];
+
+		out[r].t = re[ST_CORE] + re[ST_LOCAL] + re[ST_REMOTE];
+		out[r].r_mem_local = re[ST_LOCAL];
+		out[r].r_mem_remote = re[ST_REMOTE];
+		out[r].q_mem_local = q[ST_LOCAL];
+		out[r].q_mem_remote = q[ST_REMOTE];
+		w->core[r] = out[r].t;
+	}
+	return 0;
+}
+
 int mva_multi_mem(const struct mva_params *cls, const double *n,
 		  const double *n_mem, int nclass, enum mva_mode mode,
 		  const struct mva_options *opt, struct mva_class_result *out,
 		  int *iterations, struct pandia_error *err)
 {
-	static const enum mva_station_kind kind[NST] = {
-		MVA_DELAY, MVA_QUEUE, MVA_QUEUE, MVA_QUEUE
-	};
-	double *dem = NULL, *resid = NULL, *queue = NULL, *x = NULL;
-	double *core = NULL, sum = 0, on = 0;
+	struct multi_work w;
+	double jobs = 0;	/* sum N: every job */
+	double on = 0;		/* sum N^mem: the jobs on cores */
 	bool any_disk = false;
-	int r, it = 0, ret = -1, C = nclass;
+	int r, it = 0, ret = -1;
 
 	if (iterations)
 		*iterations = 0;
 	if (check_multi(cls, n, n_mem, nclass, err) < 0)
 		return -1;
-	core = xcalloc((size_t)C, sizeof(*core));
-	x = xcalloc((size_t)C, sizeof(*x));
-	dem = xcalloc((size_t)(C * NST), sizeof(*dem));
-	resid = xcalloc((size_t)(C * NST), sizeof(*resid));
-	queue = xcalloc((size_t)(C * NST), sizeof(*queue));
-	for (r = 0; r < C; r++) {
-		sum += n[r];
+	multi_work_init(&w, nclass);
+	for (r = 0; r < nclass; r++) {
+		jobs += n[r];
 		on += n_mem[r];
 		if (cls[r].disk_demand > 0)
 			any_disk = true;
@@ -637,100 +727,51 @@ int mva_multi_mem(const struct mva_params *cls, const double *n,
 
 	if (mode == MVA_BASELINE) {
 		/* contention for cores (and disk) only: memory is core time */
-		for (r = 0; r < C; r++) {
-			core[r] = cls[r].cpu_demand + mva_mem_total(&cls[r]);
-			out[r].t = core[r];
+		for (r = 0; r < nclass; r++) {
+			w.core[r] = cls[r].cpu_demand + mva_mem_total(&cls[r]);
+			out[r].t = w.core[r];
 		}
-		if (solve_app(cls, n, C, on, core, opt, resid, queue, x, &it,
-			      err) < 0)
+		if (solve_cores_disk(cls, n, nclass, on, opt, &w, out, &it,
+				     err) < 0)
 			goto out;
-		for (r = 0; r < C; r++) {
-			double *re = &resid[r * NAP];
-
-			out[r].x = x[r];
-			out[r].r_cpu = re[AP_CORE_Q] + re[AP_CORE_D];
-			out[r].r_disk = re[AP_DISK];
-			out[r].r = out[r].r_cpu + out[r].r_disk;
-			out[r].q_disk = queue[r * NAP + AP_DISK];
-		}
 		ret = 0;
 		goto out;
 	}
 
-	/* Algorithm 3: the memory-contention network, population N^mem. */
-	for (r = 0; r < C; r++) {
-		double *d = &dem[r * NST];
-
-		d[ST_CORE] = cls[r].cpu_demand;
-		mem_queues(&cls[r], &d[ST_LOCAL], &d[ST_REMOTE]);
-		d[ST_DISK] = cls[r].disk_demand;
-	}
-	{
-		struct mva_network net = { NST, C, kind, dem, n_mem };
-		int it1 = 0;
-
-		ret = mva_schweitzer(&net, opt, resid, queue, x, &it1, err);
-		it += it1;
-		if (ret < 0)
-			goto out;
-		ret = -1;
-	}
-	for (r = 0; r < C; r++) {
-		double *re = &resid[r * NST], *q = &queue[r * NST];
-
-		out[r].t = re[ST_CORE] + re[ST_LOCAL] + re[ST_REMOTE];
-		out[r].r_mem_local = re[ST_LOCAL];
-		out[r].r_mem_remote = re[ST_REMOTE];
-		out[r].q_mem_local = q[ST_LOCAL];
-		out[r].q_mem_remote = q[ST_REMOTE];
-		core[r] = out[r].t;
-	}
-
+	if (solve_memory(cls, n_mem, nclass, opt, &w, out, &it, err) < 0)
+		goto out;
 	if (!any_disk) {
 		/*
 		 * Algorithm 4: Little's law per class at the cores, with
 		 * N_r^mem of class r on them (the paper prints N_r m / sum
 		 * N, which is N_r^mem only when sum N >= m).
 		 */
-		for (r = 0; r < C; r++) {
+		for (r = 0; r < nclass; r++) {
 			out[r].x = n_mem[r] / out[r].t;
 			out[r].r_cpu = n[r] / out[r].x;
 			out[r].r = out[r].r_cpu;
 		}
-	} else if (sum <= on * (1 + 1e-12)) {
+	} else if (jobs <= on * (1 + 1e-12)) {
 		/* every job on a core: the network above is the system */
-		for (r = 0; r < C; r++) {
+		for (r = 0; r < nclass; r++) {
 			out[r].r_cpu = out[r].t;
-			out[r].r_disk = resid[r * NST + ST_DISK];
-			out[r].q_disk = queue[r * NST + ST_DISK];
+			out[r].r_disk = w.resid[r * NST + ST_DISK];
+			out[r].q_disk = w.queue[r * NST + ST_DISK];
 			out[r].r = out[r].t + out[r].r_disk;
 			out[r].x = n[r] / out[r].r;
 		}
 	} else {
 		/* the digest's choice: cores as Seidmann's m-server of
 		   demand T_r, and the disk */
-		if (solve_app(cls, n, C, on, core, opt, resid, queue, x, &it,
-			      err) < 0)
+		if (solve_cores_disk(cls, n, nclass, on, opt, &w, out, &it,
+				     err) < 0)
 			goto out;
-		for (r = 0; r < C; r++) {
-			double *re = &resid[r * NAP];
-
-			out[r].x = x[r];
-			out[r].r_cpu = re[AP_CORE_Q] + re[AP_CORE_D];
-			out[r].r_disk = re[AP_DISK];
-			out[r].r = out[r].r_cpu + out[r].r_disk;
-			out[r].q_disk = queue[r * NAP + AP_DISK];
-		}
 	}
 	ret = 0;
 out:
 	if (iterations)
 		*iterations = it;
-	free(core);
-	free(x);
-	free(dem);
-	free(resid);
-	free(queue);
+	multi_work_release(&w);
 	return ret;
 }
 
