@@ -91,8 +91,8 @@ static void fast_links(struct model *md, bool dram)
 					(n - 1);
 			if (!(pt > 0) || !(a->tsock > 0))
 				continue;
-			md->pa[gi * G + gj] = model_alpha(md, RK_PAIR, pt,
-							  bw) *
+			md->pa[gi * G + gj] =
+				model_alpha(md, RK_PAIR, pt, bw) *
 				(gi == gj ? 2 : 1);
 		}
 
