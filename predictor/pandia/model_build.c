@@ -105,19 +105,14 @@ static bool reaches(const struct model *md, int gi, int x)
 	return false;
 }
 
-static void build_prepare(struct model *md)
+/* Room in the scratch, and each group's shares of DRAM traffic. */
+static void prepare_shares(struct model *md)
 {
 	struct model_scratch *bc = md->scratch;
 	const struct space *sp = md->sp;
 	const struct pandia_machine *m = sp->m;
-	const struct model_params *p = &md->prm;
-	int G = md->n_groups, ns = m->n_sockets, gi, gj, i;
-	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	int G = md->n_groups, gi, i;
 
-	model_compute_solo(md);
-
-	md->n_classes = md->n_res = md->n_inc = 0;
-	model_count_threads(md);
 	if (G + 1 > bc->cap_g) {
 		bc->cap_g = 2 * G + 16;
 		bc->memfrac = xrealloc(bc->memfrac, sizeof(double) *
@@ -141,7 +136,16 @@ static void build_prepare(struct model *md)
 			bc->remote[gi] = 0;
 		bc->snode[gi] = -1;
 	}
-	/* inter-socket links between groups, and within a group */
+}
+
+/* The inter-socket links between groups, and within a group, that
+   carry traffic, into the scratch's pair matrix. */
+static void prepare_links(struct model *md, bool dram)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	int G = md->n_groups, ns = sp->m->n_sockets, gi, gj;
+
 	for (gi = 0; gi < G; gi++)
 		for (gj = gi; gj < G; gj++) {
 			const struct mgroup *a = &md->groups[gi];
@@ -162,12 +166,22 @@ static void build_prepare(struct model *md)
 					   reaches(md, gj, a->socket));
 			if (bw > 0 && ((dram && (bc->memfrac[gi] > 0 ||
 						 bc->memfrac[gj] > 0 || far)) ||
-				       p->d[WR_INTERCONNECT] > 0))
+				       md->prm.d[WR_INTERCONNECT] > 0))
 				r = add_res(md, RK_PAIR, sa, sb, bw);
 			bc->pair[gi * G + gj] = r;
 			bc->pair[gj * G + gi] = r;
 		}
-	/* nodes: every node that takes pages under the policy */
+}
+
+/* The nodes: every node that takes pages under the policy (not the
+   local nodes of MEM_LOCAL, which build_group() adds per core). */
+static void prepare_nodes(struct model *md, bool dram)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	const struct pandia_machine *m = sp->m;
+	int G = md->n_groups, gi, i;
+
 	bc->node0 = md->n_res;
 	if (dram && sp->mem.kind == MEM_INTERLEAVE) {
 		for (gi = 0; gi < G; gi++)
@@ -193,26 +207,46 @@ static void build_prepare(struct model *md)
 		node_res(md, gi < G ? gi : 0, sp->mem_node);
 	}
 	bc->node1 = md->n_res;
-	GROW(bc->offs, bc->cap_offs, sp->n_groups + 1);
-	/* room for everything build_group() adds (add_inc checks not) */
-	{
-		size_t items = 0;
-		int per;
+}
 
-		for (gi = 0; gi < G; gi++)
-			items += (size_t)md->groups[gi].n_items;
-		per = SPACE_MAX_SMT * (RK_COUNT + 5 + G + m->n_numa);
-		GROW(md->res, md->cap_res, md->n_res + (int)items * per + G +
-		     8);
-		if ((int)items * per + 8 > md->cap_inc) {
-			md->cap_inc = (int)items * per + 8;
-			md->inc = xrealloc(md->inc, sizeof(*md->inc) *
-					   (size_t)md->cap_inc);
-			md->incpt = xrealloc(md->incpt, sizeof(*md->incpt) *
-					     (size_t)md->cap_inc);
-		}
+/* Room for everything build_group() adds (add_inc checks not). */
+static void prepare_room(struct model *md)
+{
+	struct model_scratch *bc = md->scratch;
+	const struct space *sp = md->sp;
+	int G = md->n_groups, gi, per;
+	size_t items = 0;
+
+	GROW(bc->offs, bc->cap_offs, sp->n_groups + 1);
+	for (gi = 0; gi < G; gi++)
+		items += (size_t)md->groups[gi].n_items;
+	per = SPACE_MAX_SMT * (RK_COUNT + 5 + G + sp->m->n_numa);
+	GROW(md->res, md->cap_res, md->n_res + (int)items * per + G + 8);
+	if ((int)items * per + 8 > md->cap_inc) {
+		md->cap_inc = (int)items * per + 8;
+		md->inc = xrealloc(md->inc, sizeof(*md->inc) *
+				   (size_t)md->cap_inc);
+		md->incpt = xrealloc(md->incpt, sizeof(*md->incpt) *
+				     (size_t)md->cap_inc);
 	}
 	GROW(bc->cres, bc->cap_cres, 6 * sp->n_groups + 1);
+}
+
+/* Before the groups: what one thread alone demands, the threads, and
+   the resources that groups share (links, nodes). */
+static void build_prepare(struct model *md)
+{
+	const struct pandia_machine *m = md->sp->m;
+	bool dram = m->links[LVL_DRAM].present && md->prm.d[WR_DRAM] > 0;
+
+	model_compute_solo(md);
+
+	md->n_classes = md->n_res = md->n_inc = 0;
+	model_count_threads(md);
+	prepare_shares(md);
+	prepare_links(md, dram);
+	prepare_nodes(md, dram);
+	prepare_room(md);
 }
 
 /* The resource of a shared cache (level L, 1..3) for a core group. */
