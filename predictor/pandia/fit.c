@@ -1,7 +1,7 @@
 /*
  * fit.c - section 4 of the Pandia paper: the six profiling runs'
  * placements and the parameters they give, solved by running the
- * model of section 5 (model.c) backwards (predictor/pandia/fit.h,
+ * model of section 5 (model.h) backwards (predictor/pandia/fit.h,
  * docs/profiling.md).
  */
 #include "predictor/pandia/fit.h"

@@ -1,7 +1,7 @@
 /*
  * pandia.c - the Pandia model behind the interface of
  * predictor/models.h: the six runs of section 4 as the profiler makes
- * them, their fit (fit.c), and the prediction of section 5 (model.c).
+ * them, their fit (fit.c), and the prediction of section 5 (model.h).
  */
 #include <math.h>
 #include <stdarg.h>
