@@ -50,6 +50,11 @@ WORKLOAD_SRC := $(wildcard workloads/*.c)
 WORKLOADS := $(WORKLOAD_SRC:workloads/%.c=$(B)/workloads/%)
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# The test kit (tests/lib): what the Check suites and the helper
+# programs share, one archive they all link.
+TKIT_SRC := $(wildcard tests/lib/*.c)
+TKIT_OBJ := $(TKIT_SRC:%.c=$(B)/obj/%.o)
+TKIT := $(B)/tests/libtestkit.a
 TPROG_SRC := $(wildcard tests/progs/*.c)
 TPROGS := $(TPROG_SRC:tests/progs/%.c=$(B)/tests/progs/%)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -90,15 +95,25 @@ $(B)/workloads/%: workloads/%.c $(wildcard workloads/*.h)
 	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/workloads/$*.d -o $@ $< \
 		$(ALL_LDFLAGS) -fopenmp -lpthread -lm
 
-$(B)/tests/check_%: tests/check_%.c $(B)/libpandia.a
+$(B)/obj/tests/lib/%.o: tests/lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(TKIT): $(TKIT_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# A suite's main is the kit's (tests/lib/main.c), pulled from the
+# archive because the suite has none.
+$(B)/tests/check_%: tests/check_%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MF $(B)/tests/check_$*.d -o $@ $< \
-		$(B)/libpandia.a $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
 
-$(B)/tests/progs/%: tests/progs/%.c $(B)/libpandia.a
+$(B)/tests/progs/%: tests/progs/%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ $< \
-		$(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
+		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
 
 $(B)/bench/%: bench/%.c $(B)/libpandia.a
 	@mkdir -p $(@D)

@@ -5,7 +5,6 @@
  * atomic saving, memory policies and the machine identity check.
  */
 #include <check.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,11 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "tests/lib/testkit.h"
 
 #define FULL "tests/data/workloads/full.json"
 #define PAPER "tests/data/paper-section4-workload.json"
 #define BAD_DIR "tests/data/workload-bad"
-
-static char *error_line(const struct pandia_error *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	perr_print(err, f);
-	fclose(f);
-	return buf;
-}
 
 /* Saved text, loaded and saved again, is the same bytes. */
 static const char *const round_trip_files[] = {
@@ -96,56 +85,32 @@ START_TEST(test_full_fields)
 }
 END_TEST
 
-static int is_json(const struct dirent *d)
+static bool load_workload(const char *path, struct pandia_error *err)
 {
-	size_t n = strlen(d->d_name);
+	struct pandia_workload *w = workload_load(path, err);
 
-	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+	workload_free(w);
+	return w != NULL;
 }
 
 /* Every file in BAD_DIR is refused with exactly the message beside it. */
 START_TEST(test_malformed)
 {
-	struct dirent **names;
-	int n, i;
-
-	n = scandir(BAD_DIR, &names, is_json, alphasort);
-	ck_assert_int_ge(n, 20);
-	for (i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", BAD_DIR, names[i]->d_name);
-		char *expect_path = xasprintf("%.*s.expect",
-					      (int)strlen(path) - 5, path);
-		struct pandia_error err;
-		struct pandia_workload *w = workload_load(path, &err);
-		char *expect, *got;
-
-		ck_assert_msg(w == NULL, "%s was accepted", path);
-		got = error_line(&err);
-		expect = read_file(expect_path, NULL, &err);
-		ck_assert_msg(expect != NULL, "%s: %s", expect_path, err.text);
-		ck_assert_msg(!strcmp(got, expect), "%s:\n  got:    %s"
-			      "  wanted: %s", path, got, expect);
-		free(got);
-		free(expect);
-		free(expect_path);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
+	tk_bad_dir(BAD_DIR, 20, load_workload);
 }
 END_TEST
 
 /* Saving checks first; a refused save leaves the old file as it was. */
 START_TEST(test_save_atomic)
 {
-	char dir[] = "/tmp/pandia-wl-XXXXXX", *path;
+	char *dir, *path;
 	struct pandia_error err;
 	struct pandia_workload *w = workload_load(FULL, &err);
 	struct pandia_workload *again;
 	char *before, *after, *text;
 
 	ck_assert_ptr_nonnull(w);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dir = tk_tmpdir("wl");
 	path = xasprintf("%s/w.json", dir);
 	ck_assert_int_eq(workload_save(w, path, &err), 0);
 	before = read_file(path, NULL, &err);
@@ -163,8 +128,7 @@ START_TEST(test_save_atomic)
 		      "%s", err.text);
 	after = read_file(path, NULL, &err);
 	ck_assert_str_eq(before, after);
-	unlink(path);
-	rmdir(dir);
+	tk_tmpdir_remove(dir);
 	free(before);
 	free(after);
 	free(text);
@@ -388,13 +352,4 @@ static Suite *workload_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(workload_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { workload_suite, NULL };
