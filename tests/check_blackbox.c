@@ -42,6 +42,7 @@
 #include "common/workload.h"
 #include "predictor/blackbox.h"
 #include "predictor/models.h"
+#include "tests/lib/testkit.h"
 
 /* ---- the digest's workload ---------------------------------------- */
 
@@ -61,28 +62,6 @@ static double tseq_true(double x)
 static double t_true(double x, int p)
 {
 	return blackbox_formula(tseq_true(x), ALPHA_TRUE, p);
-}
-
-/* splitmix64: the same stream on every machine */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(uint64_t *s)
-{
-	return ((rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_gauss(uint64_t *s)
-{
-	double u = rng_unit(s), v = rng_unit(s);
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
 /*
@@ -105,7 +84,7 @@ static size_t make_obs(struct bb_obs *o, int reps, double sigma,
 				double t = t_true(x, p_set[pi]);
 
 				if (sigma > 0)
-					t = fmax(t + sigma * rng_gauss(&s),
+					t = fmax(t + sigma * tk_rng_normal(&s),
 						 1e-4);
 				o[n].x = x;
 				o[n].p = p_set[pi];
@@ -114,7 +93,7 @@ static size_t make_obs(struct bb_obs *o, int reps, double sigma,
 			}
 	if (seed)
 		for (i = n - 1; i > 0; i--) {
-			j = rng_next(&s) % (i + 1);
+			j = tk_rng_next(&s) % (i + 1);
 			tmp = o[i];
 			o[i] = o[j];
 			o[j] = tmp;
@@ -1157,16 +1136,6 @@ END_TEST
 
 /* ---- through the model interface (blackbox_model.c) ---------------- */
 
-static struct pandia_machine *machine_of(const char *topo)
-{
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
-
-	ck_assert_msg(topology_load(m, topo, &err) == 0, "%s: %s", topo,
-		      err.text);
-	return m;
-}
-
 /*
  * The digest's workload through plan, fit, open and predict on a
  * 48-core machine: the runs planned (every size at every thread count,
@@ -1176,7 +1145,7 @@ static struct pandia_machine *machine_of(const char *topo)
  */
 START_TEST(test_interface)
 {
-	struct pandia_machine *m = machine_of("pack:2 core:24 pu:1");
+	struct pandia_machine *m = tk_machine("pack:2 core:24 pu:1", NULL);
 	struct pandia_workload *w = workload_new();
 	double sizes[N_SIZES];
 	struct model_env env = {
@@ -1247,7 +1216,7 @@ END_TEST
 /* p is the cores a placement uses: threads sharing a core count once. */
 START_TEST(test_cores)
 {
-	struct pandia_machine *m = machine_of("pack:1 core:2 pu:2");
+	struct pandia_machine *m = tk_machine("pack:1 core:2 pu:2", NULL);
 	int a[] = { 0, 1 }, b[] = { 0, 2 }, c[] = { 0, 0, 1, 3 };
 
 	ck_assert_int_eq(m->pus[0].core, m->pus[1].core);
@@ -1278,7 +1247,7 @@ static const struct {
 
 START_TEST(test_plan_bad)
 {
-	struct pandia_machine *m = machine_of("pack:2 core:24 pu:1");
+	struct pandia_machine *m = tk_machine("pack:2 core:24 pu:1", NULL);
 	struct pandia_workload *w = workload_new();
 	struct model_env env = {
 		.m = m, .sizes = plan_bad_rows[_i].sizes,
@@ -1358,12 +1327,10 @@ START_TEST(test_pandia_t1_at)
 }
 END_TEST
 
-int main(void)
+static Suite *blackbox_suite(void)
 {
 	Suite *s = suite_create("blackbox");
 	TCase *tc = tcase_create("blackbox");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_recovery);
 	tcase_add_loop_test(tc, test_recovery_online, 0,
@@ -1394,9 +1361,7 @@ int main(void)
 	tcase_add_test(tc, test_pandia_t1_at);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { blackbox_suite, NULL };

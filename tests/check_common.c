@@ -12,6 +12,7 @@
 #include "common/machine.h"
 #include "common/topology.h"
 #include "common/util.h"
+#include "tests/lib/testkit.h"
 
 static const struct {
 	int line;
@@ -223,12 +224,10 @@ START_TEST(test_cpuexpr)
 }
 END_TEST
 
-int main(void)
+static Suite *common_suite(void)
 {
 	Suite *s = suite_create("common");
 	TCase *tc = tcase_create("common");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_cpulist, 0,
 			    sizeof(list_rows) / sizeof(list_rows[0]));
@@ -239,9 +238,7 @@ int main(void)
 	tcase_add_test(tc, test_json_out);
 	tcase_add_test(tc, test_median);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { common_suite, NULL };

@@ -20,6 +20,7 @@
 #include "common/workload.h"
 #include "profiler/counters.h"
 #include "profiler/run.h"
+#include "tests/lib/testkit.h"
 
 #define DATA "tests/data/counters/"
 
@@ -471,17 +472,6 @@ START_TEST(test_host)
 }
 END_TEST
 
-static char **args(const char *a, const char *b, const char *c)
-{
-	static char *v[4];
-
-	v[0] = (char *)a;
-	v[1] = (char *)b;
-	v[2] = (char *)c;
-	v[3] = NULL;
-	return v;
-}
-
 static const int cpu0[] = { 0 };
 
 /*
@@ -497,8 +487,8 @@ START_TEST(test_this_host)
 	struct run_opts o;
 	bool kernel;
 	char *why = NULL;
-	char **argv = args("sh", "-c", "i=0; while [ $i -lt 20000 ]; do "
-			   "i=$((i+1)); done");
+	char **argv = tk_argv("sh", "-c", "i=0; while [ $i -lt 20000 ]; "
+			      "do i=$((i+1)); done");
 
 	run_opts_init(&o);
 	o.cpus = cpu0;
@@ -552,7 +542,7 @@ START_TEST(test_no_perf_cases)
 	struct counters_result res;
 	struct pandia_error err;
 	struct run_opts o;
-	char **argv = args("true", NULL, NULL);
+	char **argv = tk_argv("true", NULL, NULL);
 
 	run_opts_init(&o);
 	o.cpus = cpu0;
@@ -620,8 +610,9 @@ START_TEST(test_count_inherit)
 	struct run_result r;
 	struct run_opts o;
 	double before, used;
-	char **argv = args("sh", "-c", "l() { i=0; while [ $i -lt 150000 ]; "
-			   "do i=$((i+1)); done; }; l & l; wait");
+	char **argv = tk_argv("sh", "-c", "l() { i=0; "
+			      "while [ $i -lt 150000 ]; "
+			      "do i=$((i+1)); done; }; l & l; wait");
 
 	run_opts_init(&o);
 	o.cpus = cpu0;
@@ -673,7 +664,7 @@ START_TEST(test_count_only_command)
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts o;
-	char **argv = args("sleep", "0.5", NULL);
+	char **argv = tk_argv("sleep", "0.5", NULL);
 	double before;
 
 	ck_assert_msg(run_stressor_parse("cpu@0", &st, &err) == 0, "%s",
@@ -979,12 +970,10 @@ START_TEST(test_drop_probe_advice)
 }
 END_TEST
 
-int main(void)
+static Suite *counters_suite(void)
 {
 	Suite *s = suite_create("counters");
 	TCase *tc = tcase_create("counters");
-	SRunner *sr;
-	int failed;
 
 	/* before libpfm4 starts (in each forked test) */
 	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
@@ -1013,9 +1002,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_drop_probe_advice, 0,
 			    (int)ARRAY_SIZE(advice_rows));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { counters_suite, NULL };

@@ -18,6 +18,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "predictor/space.h"
+#include "tests/lib/testkit.h"
 
 #define MAXP 10			/* PUs of a brute-forced machine */
 
@@ -580,13 +581,4 @@ static Suite *enumerate_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(enumerate_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { enumerate_suite, NULL };

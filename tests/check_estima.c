@@ -17,16 +17,15 @@
  *     beside it.
  */
 #include <check.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/util.h"
 #include "predictor/estima.h"
 #include "predictor/scaling.h"
+#include "tests/lib/testkit.h"
 
 #define DATA "tests/data/scaling"
 #define BAD_DIR DATA "/bad"
@@ -48,30 +47,6 @@ static double true_time(double n)
 	return (s_a(n) + s_b(n)) / n / 2.1e9;
 }
 
-/* A deterministic generator: splitmix64, then Box-Muller. */
-static uint64_t rng_state;
-
-static uint64_t splitmix64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double uniform01(void)
-{
-	return ((double)(splitmix64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gaussian(void)
-{
-	double u = uniform01(), v = uniform01();
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /*
  * Runs at 1..M threads; every value times (1 + NOISE z), z standard
  * normal, drawn in the order s_A, s_B, T per run from seed SEED.
@@ -80,15 +55,15 @@ static struct pandia_scaling *synthetic(int m, double noise, uint64_t seed)
 {
 	struct pandia_scaling *s = scaling_new();
 	struct pandia_error err;
+	uint64_t rng = seed;
 	int n;
 
-	rng_state = seed;
 	ck_assert_int_eq(scaling_add_category(s, "A", &err), 0);
 	ck_assert_int_eq(scaling_add_category(s, "B", &err), 1);
 	for (n = 1; n <= m; n++) {
-		double a = s_a(n) * (1 + noise * gaussian());
-		double b = s_b(n) * (1 + noise * gaussian());
-		double t = true_time(n) * (1 + noise * gaussian());
+		double a = s_a(n) * (1 + noise * tk_rng_normal(&rng));
+		double b = s_b(n) * (1 + noise * tk_rng_normal(&rng));
+		double t = true_time(n) * (1 + noise * tk_rng_normal(&rng));
 		struct scaling_run *r = scaling_add_run(s, n, t);
 
 		r->stalls[0] = a;
@@ -581,17 +556,6 @@ END_TEST
 
 /* ---- the runs file ----------------------------------------------- */
 
-static char *error_line(const struct pandia_error *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	perr_print(err, f);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(test_file_fields)
 {
 	struct pandia_error err;
@@ -650,11 +614,11 @@ END_TEST
    leaves the old file as it was. */
 START_TEST(test_file_save)
 {
-	char dir[] = "/tmp/pandia-scaling-XXXXXX", *path, *before, *after;
+	char *dir, *path, *before, *after;
 	struct pandia_scaling *s = synthetic(6, 0.01, 7), *back;
 	struct pandia_error err;
 
-	ck_assert(mkdtemp(dir) != NULL);
+	dir = tk_tmpdir("scaling");
 	path = xasprintf("%s/runs.json", dir);
 	s->note = xstrdup("test");
 	ck_assert_msg(scaling_save(s, path, &err) == 0, "%s", err.text);
@@ -675,8 +639,7 @@ START_TEST(test_file_save)
 	ck_assert_msg(strstr(err.text, "'A' is there already"), "%s",
 		      err.text);
 	ck_assert(scaling_add_category(s, "x[1]", &err) < 0);
-	unlink(path);
-	rmdir(dir);
+	tk_tmpdir_remove(dir);
 	free(before);
 	free(after);
 	free(path);
@@ -685,51 +648,26 @@ START_TEST(test_file_save)
 }
 END_TEST
 
-static int is_json(const struct dirent *d)
+static bool load_scaling(const char *path, struct pandia_error *err)
 {
-	size_t n = strlen(d->d_name);
+	struct pandia_scaling *s = scaling_load(path, err);
+	bool ok = s != NULL;
 
-	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+	scaling_free(s);
+	return ok;
 }
 
 /* Every file in BAD_DIR is refused with exactly the message beside it. */
 START_TEST(test_file_bad)
 {
-	struct dirent **names;
-	int n, i;
-
-	n = scandir(BAD_DIR, &names, is_json, alphasort);
-	ck_assert_int_ge(n, 25);
-	for (i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", BAD_DIR, names[i]->d_name);
-		char *expect_path = xasprintf("%.*s.expect",
-					      (int)strlen(path) - 5, path);
-		struct pandia_error err;
-		struct pandia_scaling *s = scaling_load(path, &err);
-		char *expect, *got;
-
-		ck_assert_msg(s == NULL, "%s was accepted", path);
-		got = error_line(&err);
-		expect = read_file(expect_path, NULL, &err);
-		ck_assert_msg(expect != NULL, "%s: %s", expect_path, err.text);
-		ck_assert_msg(!strcmp(got, expect), "%s:\n  got:    %s"
-			      "  wanted: %s", path, got, expect);
-		free(got);
-		free(expect);
-		free(expect_path);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
+	tk_bad_dir(BAD_DIR, 25, load_scaling);
 }
 END_TEST
 
-int main(void)
+static Suite *estima_suite(void)
 {
 	Suite *s = suite_create("estima");
 	TCase *tc = tcase_create("estima");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_kernel_round_trip, 0,
 			    ARRAY_SIZE(kernel_rows));
@@ -751,9 +689,7 @@ int main(void)
 	tcase_add_test(tc, test_file_bad);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { estima_suite, NULL };

@@ -16,31 +16,17 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define GOOD "tests/data/machines/good.json"
 #define BAD_DIR "tests/data/machine-bad"
 #define ASSUME "tests/data/assume-full.json"
 
-static char *error_line(const struct pandia_error *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	perr_print(err, f);
-	fclose(f);
-	return buf;
-}
-
 /* A described machine: topology SPEC plus the test assumptions. */
 static struct pandia_machine *described(const char *spec)
 {
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
+	struct pandia_machine *m = tk_machine(spec, ASSUME);
 
-	ck_assert_msg(topology_load(m, spec, &err) == 0, "%s: %s", spec,
-		      err.text);
-	ck_assert_msg(assume_apply(m, ASSUME, &err) == 0, "%s", err.text);
 	m->origin = xstrdup("topology");
 	m->date = xstrdup("2026-01-01T00:00:00Z");
 	m->version = xstrdup("test");
@@ -94,56 +80,31 @@ START_TEST(test_round_trip_topologies)
 }
 END_TEST
 
-static int is_json(const struct dirent *d)
+static bool load_machine(const char *path, struct pandia_error *err)
 {
-	size_t n = strlen(d->d_name);
+	struct pandia_machine *m = machine_load(path, err);
+	bool ok = m != NULL;
 
-	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+	machine_free(m);
+	return ok;
 }
 
 /* Every file in BAD_DIR is refused with exactly the message beside it. */
 START_TEST(test_malformed)
 {
-	struct dirent **names;
-	int n, i;
-
-	n = scandir(BAD_DIR, &names, is_json, alphasort);
-	ck_assert_int_ge(n, 15);
-	for (i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", BAD_DIR, names[i]->d_name);
-		char *expect_path = xasprintf("%.*s.expect",
-					      (int)strlen(path) - 5, path);
-		struct pandia_error err;
-		struct pandia_machine *m = machine_load(path, &err);
-		char *expect, *got;
-
-		ck_assert_msg(m == NULL, "%s was accepted", path);
-		expect = read_file(expect_path, NULL, &err);
-		ck_assert_msg(expect != NULL, "%s: %s", expect_path, err.text);
-		m = machine_load(path, &err);
-		got = error_line(&err);
-		ck_assert_msg(!strcmp(got, expect), "%s:\n  got:    %s"
-			      "  wanted: %s", path, got, expect);
-		free(got);
-		free(expect);
-		free(expect_path);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
+	tk_bad_dir(BAD_DIR, 15, load_machine);
 }
 END_TEST
 
 START_TEST(test_save_atomic)
 {
-	char dir[] = "/tmp/pandia-test-XXXXXX", *path;
 	struct pandia_machine *m = described("pack:1 core:2 pu:1");
+	char *dir = tk_tmpdir("test"), *path;
 	struct pandia_error err;
 	char *before, *after;
 	struct dirent **names;
 	int n;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
 	path = xasprintf("%s/m.json", dir);
 	ck_assert_int_eq(machine_save(m, path, &err), 0);
 	before = read_file(path, NULL, &err);
@@ -155,7 +116,7 @@ START_TEST(test_save_atomic)
 	after = read_file(path, NULL, &err);
 	ck_assert_str_eq(before, after);
 	/* nothing else is left in the directory */
-	n = scandir(dir, &names, is_json, alphasort);
+	n = scandir(dir, &names, tk_is_json, alphasort);
 	ck_assert_int_eq(n, 1);
 	free(names[0]);
 	free(names);
@@ -165,8 +126,7 @@ START_TEST(test_save_atomic)
 			 -1);
 	ck_assert_msg(strstr(err.text, "/nonexistent/dir/m.json"), "%s",
 		      err.text);
-	unlink(path);
-	rmdir(dir);
+	tk_tmpdir_remove(dir);
 	free(path);
 	free(before);
 	free(after);
@@ -360,19 +320,16 @@ START_TEST(test_assume_kinds)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		char path[] = "/tmp/pandia-assume-XXXXXX", got[64] = "";
-		int fd = mkstemp(path), k;
+		char got[64] = "";
 		char *text = xasprintf("{\"schema\":\"pandia-assume/1\","
 				       "\"core\":{\"peak_rate\":1e10,"
 				       "\"kinds\":%s},\"links\":{}}",
 				       rows[i].kinds);
+		char *path = tk_tmpfile("assume", text);
 		struct pandia_machine *m = machine_new();
 		struct pandia_error err;
-		int rc;
+		int rc, k;
 
-		ck_assert_int_ge(fd, 0);
-		ck_assert(write(fd, text, strlen(text)) > 0);
-		close(fd);
 		ck_assert_int_eq(topology_load(m, rows[i].spec, &err), 0);
 		rc = assume_apply(m, path, &err);
 		for (k = 0; rc == 0 && k < m->n_kinds; k++)
@@ -383,6 +340,7 @@ START_TEST(test_assume_kinds)
 			      "line %d: %s", rows[i].line,
 			      rc == 0 ? got : err.text);
 		unlink(path);
+		free(path);
 		free(text);
 		machine_free(m);
 	}
@@ -525,14 +483,10 @@ START_TEST(test_assume_errors)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		char path[] = "/tmp/pandia-assume-XXXXXX";
-		int fd = mkstemp(path);
+		char *path = tk_tmpfile("assume", rows[i].text);
 		struct pandia_machine *m = machine_new();
 		struct pandia_error err;
 
-		ck_assert_int_ge(fd, 0);
-		ck_assert(write(fd, rows[i].text, strlen(rows[i].text)) > 0);
-		close(fd);
 		ck_assert_int_eq(topology_load(m, "pack:1 core:2 pu:1", &err),
 				 0);
 		ck_assert_msg(assume_apply(m, path, &err) == -1,
@@ -541,6 +495,7 @@ START_TEST(test_assume_errors)
 			      !strcmp(err.source, path) && err.line == 1,
 			      "line %d: %s", rows[i].line, err.text);
 		unlink(path);
+		free(path);
 		machine_free(m);
 	}
 }
@@ -574,13 +529,4 @@ static Suite *machine_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(machine_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { machine_suite, NULL };

@@ -26,6 +26,7 @@
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define FIG3_TOPOLOGY "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:2"
 #define FIG3_ASSUME "machines/paper-figure3.assume.json"
@@ -42,18 +43,6 @@ static const char *const machines[] = {
 	"L2Cache:2(size=524288) Core:2 PU:1",
 	"Package:1 [NUMANode(memory=1073741824)] Core:3 PU:1",
 };
-
-static struct pandia_machine *machine_of(const char *topo,
-					 const char *assume)
-{
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
-
-	ck_assert_msg(topology_load(m, topo, &err) == 0, "%s: %s", topo,
-		      err.text);
-	ck_assert_msg(assume_apply(m, assume, &err) == 0, "%s", err.text);
-	return m;
-}
 
 /* ---- the worked example (section 5, Figures 7 and 9) ------------ */
 
@@ -177,7 +166,7 @@ static void run_example(void)
 
 	if (done)
 		return;
-	m = machine_of(FIG3_TOPOLOGY, FIG3_ASSUME);
+	m = tk_machine(FIG3_TOPOLOGY, FIG3_ASSUME);
 	w = workload_load(PAPER_WORKLOAD, &err);
 	ck_assert_msg(w != NULL, "%s", err.text);
 	ck_assert_int_eq(w->memory.kind, MEM_INTERLEAVE);
@@ -795,7 +784,7 @@ static void reference_trials(const struct pandia_machine *m,
 
 START_TEST(test_reference)
 {
-	struct pandia_machine *m = machine_of(machines[_i % 3], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i % 3], ASSUME);
 
 	reference_trials(m, policies, 4, 1000 + (unsigned)_i, _i);
 	machine_free(m);
@@ -807,7 +796,7 @@ END_TEST
 /* One thread alone predicts t1, on every PU, whatever the demands. */
 START_TEST(test_one_thread_is_t1)
 {
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	unsigned seed = 7 + (unsigned)_i;
 	int trial, p;
 
@@ -844,7 +833,7 @@ END_TEST
 /* p = 1 and nothing to contend for: n threads, speedup n. */
 START_TEST(test_perfect_scaling)
 {
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { .t1 = 4, .p = 1, .o_s = 0.1, .l = 0.3,
 				    .b = 0 };
@@ -886,7 +875,7 @@ END_TEST
  */
 START_TEST(test_time_sharing)
 {
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { .t1 = 3, .p = 1 };
 	struct pandia_error err;
@@ -932,7 +921,7 @@ END_TEST
  */
 START_TEST(test_background)
 {
-	struct pandia_machine *m = machine_of(machines[3], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[3], ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { .t1 = 1, .p = 1 };
 	double heavy[WR_COUNT] = { 0 }, none[WR_COUNT] = { 0 };
@@ -1048,7 +1037,7 @@ static void permute(const struct space *sp, unsigned *seed, int *map)
 
 START_TEST(test_symmetry)
 {
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	unsigned seed = 11 + (unsigned)_i;
 	int trial;
 
@@ -1144,7 +1133,7 @@ static int check_canonical(const struct space *sp, const uint16_t *st,
 
 START_TEST(test_as_they_are)
 {
-	struct pandia_machine *m = machine_of(as_they_are[_i].topo, ASSUME);
+	struct pandia_machine *m = tk_machine(as_they_are[_i].topo, ASSUME);
 	const char *pol[3] = { "local", "interleave", as_they_are[_i].node };
 	unsigned seed = 77 + (unsigned)_i;
 	int k;
@@ -1190,7 +1179,7 @@ END_TEST
    memory-only nodes, one node for four sockets, kinds of core. */
 START_TEST(test_reference_as_they_are)
 {
-	struct pandia_machine *m = machine_of(as_they_are[_i].topo, ASSUME);
+	struct pandia_machine *m = tk_machine(as_they_are[_i].topo, ASSUME);
 	const char *pol[3] = { "local", "interleave", as_they_are[_i].node };
 
 	reference_trials(m, pol, 3, 2000 + (unsigned)_i, 100 + _i);
@@ -1201,7 +1190,7 @@ END_TEST
 /* A thread alone on a core of a slower kind: peak / rate times t1. */
 START_TEST(test_kind_one_thread)
 {
-	struct pandia_machine *m = machine_of("tests/data/topologies/"
+	struct pandia_machine *m = tk_machine("tests/data/topologies/"
 					      "hybrid-3kinds.xml", ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	static const double want[8] = { 2, 2, 2, 2, 4.0 / 3, 4.0 / 3, 1, 1 };
@@ -1232,7 +1221,7 @@ END_TEST
 /* Raising a demand never makes a placement faster. */
 START_TEST(test_monotone_demand)
 {
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	unsigned seed = 21 + (unsigned)_i;
 	int trial, worse = 0;
 
@@ -1288,7 +1277,7 @@ START_TEST(test_robust)
 	static const double os[] = { 0, 0.01, 1, 1e3, 1e6 };
 	static const double bs[] = { 0, 0.5, 10, 1e4 };
 	static const double ds[] = { 0, 1e3, 1e9, 1e11, 1e30 };
-	struct pandia_machine *m = machine_of(_i < 4 ? machines[_i] :
+	struct pandia_machine *m = tk_machine(_i < 4 ? machines[_i] :
 		"Package:2 [NUMANode(memory=1073741824)] "
 		"L3Cache:1(size=8388608) Core:18 PU:2", ASSUME);
 	unsigned seed = 99 + (unsigned)_i;
@@ -1434,7 +1423,7 @@ static double param_effect(const struct pandia_machine *m, int k,
 
 START_TEST(test_quick_decides)
 {
-	struct pandia_machine *m = machine_of(decide_rows[_i].topo, ASSUME);
+	struct pandia_machine *m = tk_machine(decide_rows[_i].topo, ASSUME);
 	bool want[2] = { decide_rows[_i].l, decide_rows[_i].b };
 	bool got[2] = { fit_l_decides(m, 1), fit_b_decides(m, 1) };
 	const char *name[2] = { "l", "b" };
@@ -1504,13 +1493,4 @@ static Suite *model_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(model_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { model_suite, NULL };

@@ -34,6 +34,7 @@
 #include "predictor/models.h"
 #include "predictor/mva.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define PAPER_TOL 1e-3		/* the digest's 0.1% */
 #define EPS 1e-9
@@ -931,17 +932,6 @@ END_TEST
 
 /* ---- models.mva as JSON -------------------------------------------- */
 
-static char *error_line(const struct pandia_error *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	perr_print(err, f);
-	fclose(f);
-	return buf;
-}
-
 /* Parse TEXT, read its models.mva; 0 or -1 with *line the message. */
 static int read_mva(const char *text, struct mva_params *p, char **line)
 {
@@ -957,7 +947,7 @@ static int read_mva(const char *text, struct mva_params *p, char **line)
 	mva = json_object_get(json_object_get(root, "models"), "mva");
 	ret = mva_params_from_json(&src, mva, "models.mva", p);
 	if (ret < 0)
-		*line = error_line(&err);
+		*line = tk_error_line(&err);
 	json_decref(root);
 	return ret;
 }
@@ -1085,12 +1075,10 @@ START_TEST(test_json_round_trip)
 }
 END_TEST
 
-int main(void)
+static Suite *mva_suite(void)
 {
 	Suite *s = suite_create("mva");
 	TCase *tc = tcase_create("mva");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_single, 0, ARRAY_SIZE(single_rows));
 	tcase_add_test(tc, test_single_paper_ratio);
@@ -1115,9 +1103,7 @@ int main(void)
 	tcase_add_test(tc, test_json_round_trip);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { mva_suite, NULL };

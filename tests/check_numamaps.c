@@ -10,6 +10,7 @@
 
 #include "common/util.h"
 #include "profiler/numamaps.h"
+#include "tests/lib/testkit.h"
 
 #define DIR "tests/data/numa_maps/"
 
@@ -135,13 +136,4 @@ static Suite *numamaps_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(numamaps_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { numamaps_suite, NULL };

@@ -20,22 +20,11 @@
 #include "profiler/probe.h"
 #include "profiler/profile.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define ASSUME "tests/data/assume-full.json"
 #define X52 "machines/x5-2-haswell.json"
 #define SMT_XML "tests/data/topologies/2socket-smt.xml"
-
-/* A described machine: topology SPEC plus the test assumptions. */
-static struct pandia_machine *described(const char *spec)
-{
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
-
-	ck_assert_msg(topology_load(m, spec, &err) == 0, "%s: %s", spec,
-		      err.text);
-	ck_assert_msg(assume_apply(m, ASSUME, &err) == 0, "%s", err.text);
-	return m;
-}
 
 static struct pandia_machine *machine_of(const char *what)
 {
@@ -43,7 +32,7 @@ static struct pandia_machine *machine_of(const char *what)
 	struct pandia_machine *m;
 
 	if (strcmp(what, X52))
-		return described(what);
+		return tk_machine(what, ASSUME);
 	m = machine_load(what, &err);
 	ck_assert_msg(m != NULL, "%s", err.text);
 	return m;
@@ -107,7 +96,7 @@ END_TEST
 
 START_TEST(test_plan_one_socket_no_smt)
 {
-	struct pandia_machine *m = described("pack:1 core:2 pu:1");
+	struct pandia_machine *m = tk_machine("pack:1 core:2 pu:1", ASSUME);
 	struct model_params base = { .t1 = 1 };
 	struct fit_plan pl;
 	struct pandia_error err;
@@ -128,7 +117,7 @@ START_TEST(test_plan_one_socket_no_smt)
 	fit_plan_release(&pl);
 	machine_free(m);
 
-	m = described("pack:1 core:1 pu:2");
+	m = tk_machine("pack:1 core:1 pu:2", ASSUME);
 	ck_assert(fit_plan_make(&pl, m, &base, &err) < 0);
 	ck_assert_ptr_nonnull(strstr(err.text, "two cores"));
 	machine_free(m);
@@ -299,24 +288,6 @@ START_TEST(test_solve_quick)
 }
 END_TEST
 
-/* Deterministic noise: splitmix64 and Box-Muller. */
-static uint64_t mix(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double gauss(uint64_t *st)
-{
-	double u = ((double)(mix(st) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(mix(st) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
 /* within 10% (relative), or 0.02 absolute near zero (the issue) */
 static bool close_enough(double got, double want)
 {
@@ -345,7 +316,7 @@ START_TEST(test_solve_noise)
 		double lo = INFINITY, hi = -INFINITY;
 
 		for (k = 0; k < 15; k++) {
-			rep[k] = t[x] * (1 + 0.01 * gauss(&st));
+			rep[k] = t[x] * (1 + 0.01 * tk_rng_normal(&st));
 			lo = rep[k] < lo ? rep[k] : lo;
 			hi = rep[k] > hi ? rep[k] : hi;
 		}
@@ -403,7 +374,7 @@ END_TEST
 
 START_TEST(test_solve_edges)
 {
-	struct pandia_machine *m = described("pack:1 core:2 pu:1");
+	struct pandia_machine *m = tk_machine("pack:1 core:2 pu:1", ASSUME);
 	struct model_params base = { .t1 = 1 };
 	struct fit_plan pl;
 	struct fit_solution s;
@@ -498,7 +469,7 @@ END_TEST
 
 START_TEST(test_probe_pus)
 {
-	struct pandia_machine *m = described(SMT_XML);
+	struct pandia_machine *m = tk_machine(SMT_XML, ASSUME);
 	const char *why;
 	int *v, n, i;
 
@@ -564,13 +535,4 @@ static Suite *profile_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(profile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+tk_suite_fn *const tk_suites[] = { profile_suite, NULL };

@@ -15,6 +15,7 @@
 
 #include "common/util.h"
 #include "profiler/run.h"
+#include "tests/lib/testkit.h"
 
 /* ---- stressor specs ---------------------------------------------- */
 
@@ -207,18 +208,6 @@ END_TEST
 
 /* ---- run_execute ------------------------------------------------- */
 
-static char *argv_buf[8];
-
-/* a NULL-terminated argv from up to 7 words */
-static char **args(const char *a, const char *b, const char *c)
-{
-	argv_buf[0] = (char *)a;
-	argv_buf[1] = (char *)b;
-	argv_buf[2] = (char *)c;
-	argv_buf[3] = NULL;
-	return argv_buf;
-}
-
 static const int cpu0[] = { 0 };
 static int runs_seen;
 
@@ -242,7 +231,7 @@ START_TEST(test_run_ok)
 	o.on_run = count_runs;
 	runs_seen = 0;
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args("true", NULL, NULL), &r,
+	ck_assert_msg(run_execute(&o, tk_argv("true", NULL, NULL), &r,
 				  &err) == 0, "%s", err.text);
 	ck_assert_int_eq(r.n_times, 3);
 	ck_assert_int_eq(runs_seen, 4);
@@ -265,7 +254,7 @@ START_TEST(test_run_exit_status)
 	o.n_cpus = 1;
 	o.pin = RUN_PIN_NONE;
 	run_result_init(&r);
-	ck_assert_int_eq(run_execute(&o, args("sh", "-c",
+	ck_assert_int_eq(run_execute(&o, tk_argv("sh", "-c",
 		"echo out; echo err1 >&2; echo err2 >&2; exit 3"), &r,
 		&err), -1);
 	ck_assert_int_eq(r.exit_status, 3);
@@ -293,7 +282,7 @@ START_TEST(test_run_timeout)
 	o.timeout = 0.3;
 	run_result_init(&r);
 	t0 = now_seconds();
-	ck_assert_int_eq(run_execute(&o, args("sleep", "30", NULL), &r,
+	ck_assert_int_eq(run_execute(&o, tk_argv("sleep", "30", NULL), &r,
 				     &err), -1);
 	ck_assert(now_seconds() - t0 < 2);
 	ck_assert(r.timed_out);
@@ -319,7 +308,7 @@ START_TEST(test_run_env_time_from)
 	o.env = env;
 	o.time_from = "time: ([0-9.]+)";
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args("sh", "-c",
+	ck_assert_msg(run_execute(&o, tk_argv("sh", "-c",
 		"echo time: $PANDIA_CHECK; test $PANDIA_THREADS = 1"), &r,
 		&err) == 0, "%s", err.text);
 	ck_assert_double_eq(r.median, 0.125);
@@ -347,7 +336,7 @@ START_TEST(test_run_template)
 	o.runner = "echo time: 2 pandia-stress: 1 {threads}e9 {cpus}";
 	o.time_from = "time:";
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args("./never", "run", NULL), &r,
+	ck_assert_msg(run_execute(&o, tk_argv("./never", "run", NULL), &r,
 				  &err) == 0, "%s", err.text);
 	ck_assert_str_eq(r.command,
 			 "echo time: 2 pandia-stress: 1 2e9 1,0 ./never run");
@@ -361,8 +350,8 @@ START_TEST(test_run_template)
 	o.runner = "echo pandia-stress: 1 {threads}e9";
 	o.time_from = NULL;
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args(NULL, NULL, NULL), &r, &err) == 0,
-		      "%s", err.text);
+	ck_assert_msg(run_execute(&o, tk_argv(NULL, NULL, NULL), &r,
+				  &err) == 0, "%s", err.text);
 	ck_assert_double_eq(r.stress[1].median, 2e9);
 	ck_assert_str_eq(r.stress[1].unit, "bytes/s");
 	j = run_result_to_json(&o, &r);
@@ -521,7 +510,7 @@ START_TEST(test_run_shim)
 	o.warmup = false;
 	o.shim_path = shim;
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args("sleep", "0.05", NULL), &r,
+	ck_assert_msg(run_execute(&o, tk_argv("sleep", "0.05", NULL), &r,
 				  &err) == 0, "%s", err.text);
 	ck_assert_int_eq(r.processes, 1);
 	ck_assert_int_eq(r.threads_created, 0);
@@ -589,7 +578,7 @@ START_TEST(test_run_corun)
 	o.corun_cpus = cpu0;
 	o.n_corun_cpus = 1;
 	run_result_init(&r);
-	ck_assert_msg(run_execute(&o, args("sleep", "0.5", NULL), &r,
+	ck_assert_msg(run_execute(&o, tk_argv("sleep", "0.5", NULL), &r,
 				  &err) == 0, "%s", err.text);
 	ck_assert_msg(r.corun_restarts >= 3, "restarts %d", r.corun_restarts);
 	ck_assert_int_eq(r.leftovers, 0);
@@ -601,7 +590,7 @@ START_TEST(test_run_corun)
 
 	o.corun_argv = co_bad;
 	run_result_init(&r);
-	ck_assert_int_eq(run_execute(&o, args("sleep", "0.3", NULL), &r,
+	ck_assert_int_eq(run_execute(&o, tk_argv("sleep", "0.3", NULL), &r,
 				     &err), -1);
 	ck_assert_msg(strstr(err.text, "the co-running command failed "
 			     "(status 4): sh -c 'exit 4'"), "%s", err.text);
@@ -609,7 +598,7 @@ START_TEST(test_run_corun)
 
 	o.corun_argv = co_none;
 	run_result_init(&r);
-	ck_assert_int_eq(run_execute(&o, args("sleep", "0.3", NULL), &r,
+	ck_assert_int_eq(run_execute(&o, tk_argv("sleep", "0.3", NULL), &r,
 				     &err), -1);
 	ck_assert_msg(strstr(err.text, "cannot run the co-running command "
 			     "'pandia-no-such-command'"), "%s", err.text);
@@ -628,28 +617,26 @@ START_TEST(test_run_refused)
 	o.cpus = far;
 	o.n_cpus = 2;
 	run_result_init(&r);
-	ck_assert_int_eq(run_execute(&o, args("true", NULL, NULL), &r,
+	ck_assert_int_eq(run_execute(&o, tk_argv("true", NULL, NULL), &r,
 				     &err), -1);
 	ck_assert(strstr(err.text, "PU 4095 of the placement"));
 	o.n_cpus = 1;
 	o.pin = RUN_PIN_NONE;
-	ck_assert_int_eq(run_execute(&o, args("/nonexistent/x", NULL, NULL),
-				     &r, &err), -1);
+	ck_assert_int_eq(run_execute(&o, tk_argv("/nonexistent/x", NULL,
+						 NULL), &r, &err), -1);
 	ck_assert_msg(strstr(err.text, "cannot run '/nonexistent/x'"), "%s",
 		      err.text);
-	ck_assert_int_eq(run_execute(&o, args(NULL, NULL, NULL), &r, &err),
-			 -1);
+	ck_assert_int_eq(run_execute(&o, tk_argv(NULL, NULL, NULL), &r,
+				     &err), -1);
 	ck_assert(strstr(err.text, "no command"));
 	run_result_release(&r);
 }
 END_TEST
 
-int main(void)
+static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
 	TCase *tc = tcase_create("run");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, test_stressor_parse, 0,
@@ -672,9 +659,7 @@ int main(void)
 	tcase_add_test(tc, test_run_refused);
 	tcase_add_test(tc, test_run_corun);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { run_suite, NULL };

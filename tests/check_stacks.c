@@ -29,6 +29,7 @@
 #include "predictor/space.h"
 #include "predictor/stacks.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define ASSUME "tests/data/assume-full.json"
 #define FIG3_TOPOLOGY "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:2"
@@ -412,18 +413,6 @@ END_TEST
 
 /* ---- predicted ---------------------------------------------------- */
 
-static struct pandia_machine *machine_of(const char *topo,
-					 const char *assume)
-{
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
-
-	ck_assert_msg(topology_load(m, topo, &err) == 0, "%s: %s", topo,
-		      err.text);
-	ck_assert_msg(assume_apply(m, assume, &err) == 0, "%s", err.text);
-	return m;
-}
-
 #define SMT4 "Package:1 [NUMANode(memory=1073741824)] " \
 	"L3Cache:1(size=8388608) Core:4 PU:2"
 #define CORE8 "Package:1 [NUMANode(memory=1073741824)] " \
@@ -531,7 +520,7 @@ static struct stack *predict(const char *topo, const char *assume,
 	struct stack *st;
 	int pus[64], i;
 
-	*m = machine_of(topo, assume);
+	*m = tk_machine(topo, assume);
 	*sp = space_new(*m, 4, mem, &err);
 	ck_assert_msg(*sp != NULL, "%s", err.text);
 	for (i = 0; i < n; i++)
@@ -590,7 +579,7 @@ END_TEST
  */
 START_TEST(test_predicted_paper)
 {
-	struct pandia_machine *m = machine_of(FIG3_TOPOLOGY, FIG3_ASSUME);
+	struct pandia_machine *m = tk_machine(FIG3_TOPOLOGY, FIG3_ASSUME);
 	struct pandia_workload *w;
 	struct pandia_error err;
 	struct model_params prm = { 0 };
@@ -667,7 +656,7 @@ static const char *const machines[] = {
 START_TEST(test_predicted_sum)
 {
 	static const char *const policies[] = { "local", "interleave" };
-	struct pandia_machine *m = machine_of(machines[_i], ASSUME);
+	struct pandia_machine *m = tk_machine(machines[_i], ASSUME);
 	unsigned seed = 77 + (unsigned)_i;
 	int trial;
 
@@ -734,7 +723,7 @@ END_TEST
  */
 START_TEST(test_predicted_refused)
 {
-	struct pandia_machine *m = machine_of(SMT4, ASSUME);
+	struct pandia_machine *m = tk_machine(SMT4, ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { 1, 1, 0, 0, 0,
 				    { 1e9, 0, 0, 0, 2e10, 0 }, false, false };
@@ -967,12 +956,10 @@ START_TEST(test_text)
 }
 END_TEST
 
-int main(void)
+static Suite *stacks_suite(void)
 {
 	Suite *s = suite_create("stacks");
 	TCase *tc = tcase_create("stacks");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_measured, 0, ARRAY_SIZE(measured_rows));
 	tcase_add_test(tc, test_measured_split);
@@ -989,9 +976,7 @@ int main(void)
 	tcase_add_test(tc, test_text);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { stacks_suite, NULL };

@@ -23,6 +23,7 @@
 
 #include "common/util.h"
 #include "profiler/stalls.h"
+#include "tests/lib/testkit.h"
 
 static const struct spec_row {
 	int line;
@@ -230,12 +231,10 @@ START_TEST(test_host_frequency)
 }
 END_TEST
 
-int main(void)
+static Suite *stalls_suite(void)
 {
 	Suite *s = suite_create("stalls");
 	TCase *tc = tcase_create("stalls");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_spec, 0, ARRAY_SIZE(spec_rows));
 	tcase_add_loop_test(tc, test_match, 0, ARRAY_SIZE(match_rows));
@@ -244,9 +243,7 @@ int main(void)
 	tcase_add_test(tc, test_software);
 	tcase_add_test(tc, test_host_frequency);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { stalls_suite, NULL };

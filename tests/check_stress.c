@@ -22,6 +22,7 @@
 #include "common/util.h"
 #include "stress/kernels.h"
 #include "stress/measure.h"
+#include "tests/lib/testkit.h"
 
 #define ORDER_TOLERANCE 0.05
 #define MEASURE_TRIES	2
@@ -295,13 +296,11 @@ START_TEST(test_measure_host)
 }
 END_TEST
 
-int main(void)
+static Suite *stress_suite(void)
 {
 	Suite *s = suite_create("stress");
 	TCase *tc = tcase_create("kernels");
 	TCase *th = tcase_create("host");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_kernels_positive);
 	tcase_add_test(tc, test_buf_sizes);
@@ -311,9 +310,7 @@ int main(void)
 	tcase_set_timeout(th, 100);
 	tcase_add_test(th, test_measure_host);
 	suite_add_tcase(s, th);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { stress_suite, NULL };

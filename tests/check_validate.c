@@ -26,20 +26,10 @@
 #include "predictor/space.h"
 #include "predictor/validate.h"
 #include "stress/assume.h"
+#include "tests/lib/testkit.h"
 
 #define ASSUME "tests/data/assume-full.json"
 #define EPS 1e-6
-
-static struct pandia_machine *machine_of(const char *topo)
-{
-	struct pandia_machine *m = machine_new();
-	struct pandia_error err;
-
-	ck_assert_msg(topology_load(m, topo, &err) == 0, "%s: %s", topo,
-		      err.text);
-	ck_assert_msg(assume_apply(m, ASSUME, &err) == 0, "%s", err.text);
-	return m;
-}
 
 /* ---- the metrics, by hand ----------------------------------------- */
 
@@ -276,8 +266,8 @@ static void ranked_space_make(struct ranked_space *rs)
 	struct rank_opts ro = { 0, RANK_DEFAULT_MAX, 1, NULL, NULL, NAN };
 	struct pandia_error err;
 
-	rs->m = machine_of("Package:2 [NUMANode(memory=1073741824)] "
-			   "L3Cache:1(size=8388608) Core:4 PU:2");
+	rs->m = tk_machine("Package:2 [NUMANode(memory=1073741824)] "
+			   "L3Cache:1(size=8388608) Core:4 PU:2", ASSUME);
 	memset(&rs->prm, 0, sizeof(rs->prm));
 	rs->prm.t1 = 10;
 	rs->prm.p = 0.95;
@@ -448,7 +438,7 @@ static const struct {
 
 START_TEST(test_orders)
 {
-	struct pandia_machine *m = machine_of(order_rows[_i].topo);
+	struct pandia_machine *m = tk_machine(order_rows[_i].topo, ASSUME);
 	int v[8], i, n;
 
 	ck_assert_int_eq(m->n_pus, order_rows[_i].n);
@@ -704,12 +694,10 @@ START_TEST(test_figure_order)
 }
 END_TEST
 
-int main(void)
+static Suite *validate_suite(void)
 {
 	Suite *s = suite_create("validate");
 	TCase *tc = tcase_create("validate");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_metrics, 0, ARRAY_SIZE(metric_rows));
 	tcase_add_test(tc, test_metrics_refused);
@@ -724,9 +712,7 @@ int main(void)
 	tcase_add_test(tc, test_figure_order);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+tk_suite_fn *const tk_suites[] = { validate_suite, NULL };

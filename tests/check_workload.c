@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/machine.h"
 #include "common/util.h"
@@ -88,9 +87,10 @@ END_TEST
 static bool load_workload(const char *path, struct pandia_error *err)
 {
 	struct pandia_workload *w = workload_load(path, err);
+	bool ok = w != NULL;
 
 	workload_free(w);
-	return w != NULL;
+	return ok;
 }
 
 /* Every file in BAD_DIR is refused with exactly the message beside it. */

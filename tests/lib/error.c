@@ -22,7 +22,7 @@ char *tk_error_line(const struct pandia_error *err)
 	return buf;
 }
 
-static int is_json(const struct dirent *d)
+int tk_is_json(const struct dirent *d)
 {
 	size_t n = strlen(d->d_name);
 
@@ -56,7 +56,7 @@ void tk_bad_dir(const char *dir, int min, tk_loader *load)
 	struct dirent **names;
 	int n, i;
 
-	n = scandir(dir, &names, is_json, alphasort);
+	n = scandir(dir, &names, tk_is_json, alphasort);
 	ck_assert_int_ge(n, min);
 	for (i = 0; i < n; i++) {
 		refused_as_expected(dir, names[i]->d_name, load);

@@ -11,7 +11,9 @@
 #include <stdbool.h>
 
 #include "common/error.h"
+#include "tests/lib/rng.h"
 
+struct dirent;
 struct pandia_machine;
 
 /*
@@ -46,6 +48,9 @@ typedef bool tk_loader(const char *path, struct pandia_error *err);
  * text perr_print() writes).  DIR holds at least MIN of them.
  */
 void tk_bad_dir(const char *dir, int min, tk_loader *load);
+
+/* scandir()'s filter of the *.json files. */
+int tk_is_json(const struct dirent *d);
 
 /* ---- temporary files ------------------------------------------------ */
 

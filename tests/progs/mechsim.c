@@ -66,7 +66,6 @@
  *           [--stress-kind KINDS] [--numa-maps FILE] [--noise SIGMA]
  *           [--seed N] [--state FILE]
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -74,13 +73,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "common/cpulist.h"
 #include "common/machine.h"
 #include "common/util.h"
+#include "tests/lib/rng.h"
 
 static const char usage[] =
 "usage: mechsim -m MACHINE -w WORKLOAD --cpus LIST\n"
@@ -710,45 +707,6 @@ static double run(struct sim *s, double *rate)
 
 /* ---- noise and arguments ----------------------------------------- */
 
-static uint64_t mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double gaussian(uint64_t *s)
-{
-	double u = ((double)(mix(s) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(mix(s) >> 11) + 0.5) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
-static uint64_t next_count(const char *path)
-{
-	unsigned long long n = 0;
-	char buf[64];
-	ssize_t len;
-	int fd = open(path, O_RDWR | O_CREAT, 0644);
-
-	if (fd < 0 || flock(fd, LOCK_EX) < 0)
-		die("cannot open '%s'", path);
-	len = read(fd, buf, sizeof(buf) - 1);
-	if (len > 0) {
-		buf[len] = 0;
-		n = strtoull(buf, NULL, 10);
-	}
-	len = snprintf(buf, sizeof(buf), "%llu\n", n + 1);
-	if (lseek(fd, 0, SEEK_SET) < 0 || ftruncate(fd, 0) < 0 ||
-	    write(fd, buf, (size_t)len) != len)
-		die("cannot write '%s'", path);
-	close(fd);
-	return n;
-}
-
 static int *pus_of(const struct pandia_machine *m, const char *list, int *n)
 {
 	struct pandia_error err;
@@ -812,7 +770,7 @@ int main(int argc, char **argv)
 	struct sim s;
 	int *pus, n, *spus, ns, i, c, nk = 0;
 	char *kinds[256], *copy, *tok, *sv;
-	uint64_t st;
+	const char *why;
 
 	while ((c = getopt_long(argc, argv, "m:w:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -894,13 +852,8 @@ int main(int argc, char **argv)
 
 	rate = xcalloc((size_t)ns + 1, sizeof(double));
 	time = run(&s, rate);
-	if (state)
-		st = seed ^ (next_count(state) * 0x2545f4914f6cdd1dULL);
-	else
-		st = seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock();
-	mix(&st);
-	if (noise > 0)
-		time *= 1 + noise * gaussian(&st);
+	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
+		die("cannot %s '%s'", why, state);
 	for (i = 0; i < ns; i++)
 		if (s.f[n + i].level >= 0)
 			printf("pandia-stress: %d %.6e\n", i, rate[i]);

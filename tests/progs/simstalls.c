@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/lib/rng.h"
+
 #define W	6e9
 #define A	3e7
 #define L0	80.0
@@ -51,20 +53,15 @@ static const char usage[] =
 
 static uint64_t state;
 
-static uint64_t splitmix64(void)
-{
-	uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* a standard normal (Box-Muller) */
+/*
+ * A standard normal (Box-Muller) from the kit's splitmix64.  Its two
+ * uniforms are not tk_rng_normal()'s (u1 in (0, 1], u2 in [0, 1)):
+ * kept so that a seed gives the stalls it always gave.
+ */
 static double gauss(void)
 {
-	double u1 = ((splitmix64() >> 11) + 1.0) / 9007199254740993.0;
-	double u2 = (splitmix64() >> 11) / 9007199254740992.0;
+	double u1 = ((tk_rng_next(&state) >> 11) + 1.0) / 9007199254740993.0;
+	double u2 = (tk_rng_next(&state) >> 11) / 9007199254740992.0;
 
 	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }

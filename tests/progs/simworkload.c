@@ -37,7 +37,6 @@
  * FILE (so that the repetitions of one profile differ, and the whole
  * profile is reproducible); without --state, by the clock and the pid.
  */
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -45,9 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "common/cpulist.h"
 #include "common/machine.h"
@@ -56,6 +52,7 @@
 #include "predictor/pandia/model.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/space.h"
+#include "tests/lib/rng.h"
 
 static const char usage[] =
 "usage: simworkload -m MACHINE -w HIDDEN.json --cpus LIST\n"
@@ -77,51 +74,6 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-/* splitmix64: small, seedable, good enough for test noise */
-static uint64_t mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *s)
-{
-	return ((double)(mix(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gaussian(uint64_t *s)
-{
-	double u = uniform(s), v = uniform(s);
-
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
-/* The next value of the counter in PATH (0 the first time). */
-static uint64_t next_count(const char *path)
-{
-	unsigned long long n = 0;
-	char buf[64];
-	ssize_t len;
-	int fd = open(path, O_RDWR | O_CREAT, 0644);
-
-	if (fd < 0 || flock(fd, LOCK_EX) < 0)
-		die("cannot open '%s'", path);
-	len = read(fd, buf, sizeof(buf) - 1);
-	if (len > 0) {
-		buf[len] = 0;
-		n = strtoull(buf, NULL, 10);
-	}
-	len = snprintf(buf, sizeof(buf), "%llu\n", n + 1);
-	if (lseek(fd, 0, SEEK_SET) < 0 || ftruncate(fd, 0) < 0 ||
-	    write(fd, buf, (size_t)len) != len)
-		die("cannot write '%s'", path);
-	close(fd);
-	return n;
 }
 
 /* m->pus indexes of the OS indexes in LIST ("none": n = 0). */
@@ -204,7 +156,7 @@ int main(int argc, char **argv)
 	bool *on_pu, *on_core;
 	char **kinds;
 	double *rate;
-	uint64_t s;
+	const char *why;
 
 	while ((c = getopt_long(argc, argv, "m:w:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -305,13 +257,8 @@ int main(int argc, char **argv)
 	}
 	time *= slow;
 
-	if (state)
-		s = seed ^ (next_count(state) * 0x2545f4914f6cdd1dULL);
-	else
-		s = seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)clock();
-	mix(&s);
-	if (noise > 0)
-		time *= 1 + noise * gaussian(&s);
+	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
+		die("cannot %s '%s'", why, state);
 	for (j = 0; j < ns; j++)
 		if (!isnan(rate[j]) && rate[j] > 0)
 			printf("pandia-stress: %d %.6e\n", j, rate[j]);
