@@ -307,6 +307,8 @@ static Suite *stress_suite(void)
 	tcase_add_loop_test(tc, test_run_until_stops, 0, 3);
 	tcase_add_test(tc, test_working_set);
 	suite_add_tcase(s, tc);
+	/* it measures this host: run apart (tests/README.md) */
+	tcase_set_tags(th, TK_TIMING);
 	tcase_set_timeout(th, 100);
 	tcase_add_test(th, test_measure_host);
 	suite_add_tcase(s, th);

@@ -11,6 +11,7 @@
 # base 10/7, time sharing (w + w + 3w + 3w) / 7w = 8/7, barrier +
 # imbalance (5w + 4w + w) / 7w = 10/7, each within 0.1.  Every stack
 # adds up to N whatever the host; the timings skip (77) on a busy host.
+# phase: timing: the measured barrier waits and imbalance on this host
 set -u
 . "$(dirname "$0")/explain.inc"
 S="$B/tests/progs/skewed"

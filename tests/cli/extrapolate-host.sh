@@ -9,6 +9,7 @@
 # condition waits, run-queue wait, other blocked time) from the
 # per-thread accounting are in every run.  -o is checked before any run
 # starts.
+# phase: timing: this host's clock and the cycles measured per run
 . "$(dirname "$0")/extrapolate.inc"
 need_pus 0 1
 WL="$B/workloads"

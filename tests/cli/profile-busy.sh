@@ -8,6 +8,7 @@
 # and where the two differ by more than 0.05 the host's own
 # repeatability is too poor to tell either: skipped, with the numbers.
 # (b) is compared with their mean.
+# phase: timing: p profiled from this host's times, with and without a tenant
 . "$(dirname "$0")/profile.inc"
 need_pus 0 1
 readelf -d "$WL/serial" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san' &&

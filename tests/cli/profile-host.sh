@@ -19,6 +19,7 @@
 # skipped with that reason, not failed: it cannot tell a wrong profile
 # from a noisy machine then.  A profile pandia refuses as too uncertain
 # is skipped likewise (the refusal is what a busy host should get).
+# phase: timing: p and l profiled from this host's times
 . "$(dirname "$0")/profile.inc"
 need_pus 0 1
 readelf -d "$WL/serial" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san' &&

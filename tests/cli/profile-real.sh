@@ -3,6 +3,7 @@
 # (its compressing workers, not its main and I/O threads, get the
 # PUs); zstd -T1 ignores {threads}, and the warning names what the
 # accounting saw: one busy thread at a time.
+# phase: timing: the busy threads the accounting sees in zstd on this host
 . "$(dirname "$0")/profile.inc"
 need_pus 0 1
 command -v zstd >/dev/null 2>&1 ||

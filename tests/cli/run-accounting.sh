@@ -11,6 +11,7 @@
 # its numbers are shown and the test skips (77) if that is all that is
 # wrong.  A wait in the wrong kind, or an excess that the run-queue
 # wait does not explain, fails whatever the host.
+# phase: timing: blocked and CPU times measured against 0.5 s waits
 set -u
 . tests/cli/run.inc
 need_pus 0 1

@@ -1,6 +1,7 @@
 # pandia run --json: times (one per repetition), median, cpus,
 # stressors with their rates (alone too with --stress-alone);
 # --time-from takes the program's number.
+# phase: timing: a stressor's rate alone against beside a command, this host
 set -u
 . tests/cli/run.inc
 need_pus 0 1

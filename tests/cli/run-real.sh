@@ -2,6 +2,7 @@
 # Each runs helper threads besides its two compressing workers (zstd: 4
 # created, xz: 2); --pin workers (the default) must put the two threads
 # with the most CPU time on PUs 0 and 1, one each.
+# phase: timing: the threads with the most CPU time on this host
 set -u
 . tests/cli/run.inc
 need_pus 0 1

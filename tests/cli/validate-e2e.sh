@@ -2,6 +2,7 @@
 # workload (short: --scale 0.05, -r 1) at every canonical placement
 # with up to 2 threads per PU of two cores, the defaults and the
 # sweep; the files it writes and the fields scripts read.
+# phase: timing: the median error of predictions against this host's times
 set -u
 . tests/cli/validate.inc
 

@@ -9,6 +9,7 @@
 # Medians of interleaved pairs, one retry, "host busy" skip as in
 # workloads.inc; at 0,1 a third try where PUs 0 and 1 give two full PUs
 # at once, else a skip (pus_unequal), with the numbers.
+# phase: timing: the static/dynamic speed ratio on this host's PUs
 . "$(dirname "$0")/workloads.inc"
 need_pus 0 1
 need_workload balance

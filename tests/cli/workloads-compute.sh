@@ -5,6 +5,7 @@
 # if a passing load on the shared host pushed it outside the bounds;
 # skipped as "host busy" if other processes took over 10% of the CPUs
 # meanwhile (workloads.inc).
+# phase: timing: the speedup at 0,1 over 0 on this host
 . "$(dirname "$0")/workloads.inc"
 need_pus 0 1
 need_workload compute

@@ -6,6 +6,7 @@
 # a third where compute's own speedup at 0,1 says the PUs are two full
 # ones (else skipped, with the numbers: pus_unequal), "host busy" skip
 # as in workloads.inc.
+# phase: timing: Amdahl's law against this host's times at 0 and 0,1
 . "$(dirname "$0")/workloads.inc"
 need_pus 0 1
 need_workload serial
