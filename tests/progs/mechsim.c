@@ -68,16 +68,15 @@
  */
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cpulist.h"
 #include "common/machine.h"
 #include "common/util.h"
 #include "tests/lib/rng.h"
+#include "tests/lib/sim.h"
 
 static const char usage[] =
 "usage: mechsim -m MACHINE -w WORKLOAD --cpus LIST\n"
@@ -87,20 +86,6 @@ static const char usage[] =
 "Simulate WORKLOAD's threads on MACHINE at the placement LIST with the\n"
 "co-run stressors given; print 'pandia-stress: I RATE' per bandwidth\n"
 "stressor and 'time: SECONDS'.\n";
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						    noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mechsim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 /* ---- the workload ------------------------------------------------ */
 
@@ -122,7 +107,7 @@ static void wl_load(const char *path, struct wl *w)
 	int no = 0;
 
 	if (!f)
-		die("cannot open '%s'", path);
+		tk_die("cannot open '%s'", path);
 	memset(w, 0, sizeof(*w));
 	w->work = 10;
 	w->data_mib = 1024;
@@ -178,11 +163,11 @@ static void wl_load(const char *path, struct wl *w)
 				w->mem = M_NODE;
 				w->mem_node = atoi(val + 5);
 			} else {
-				die("%s:%d: unknown memory '%s'", path, no,
-				    val);
+				tk_die("%s:%d: unknown memory '%s'", path,
+				       no, val);
 			}
 		} else {
-			die("%s:%d: unknown key '%s'", path, no, key);
+			tk_die("%s:%d: unknown key '%s'", path, no, key);
 		}
 	}
 	fclose(f);
@@ -581,7 +566,7 @@ static void write_numa_maps(const struct sim *s, const char *path)
 	int N = m->n_numa, i, k;
 
 	if (!f)
-		die("cannot write '%s'", path);
+		tk_die("cannot write '%s'", path);
 	fprintf(f, "55d0c0a00000 default heap anon=33 dirty=33 N0=33 "
 		"kernelpagesize_kB=4\n");
 	fprintf(f, "7f10c0000000 default file=/usr/lib/libc.so.6 "
@@ -618,7 +603,7 @@ static void write_numa_maps(const struct sim *s, const char *path)
 		break;
 	}
 	if (fclose(f) != 0)
-		die("cannot write '%s'", path);
+		tk_die("cannot write '%s'", path);
 }
 
 /* ---- the run ----------------------------------------------------- */
@@ -679,7 +664,7 @@ static double run(struct sim *s, double *rate)
 		if (prate > 0 && pool / prate < dt)
 			dt = pool / prate;
 		if (!isfinite(dt))
-			die("no thread makes progress");
+			tk_die("no thread makes progress");
 		for (i = 0; i < n; i++) {
 			double r = rate_of(&s->f[i], s->f[i].x);
 
@@ -707,26 +692,6 @@ static double run(struct sim *s, double *rate)
 
 /* ---- noise and arguments ----------------------------------------- */
 
-static int *pus_of(const struct pandia_machine *m, const char *list, int *n)
-{
-	struct pandia_error err;
-	int *v, i;
-
-	*n = 0;
-	if (!list || !*list || !strcmp(list, "none"))
-		return NULL;
-	if (cpulist_parse(list, &v, n, &err) < 0)
-		die("%s", err.text);
-	for (i = 0; i < *n; i++) {
-		int k = machine_pu_index(m, v[i]);
-
-		if (k < 0)
-			die("PU %d is not in the machine description", v[i]);
-		v[i] = k;
-	}
-	return v;
-}
-
 /* The level of stressor kind K ("cpu": -1). */
 static int level_of(const char *k)
 {
@@ -736,12 +701,12 @@ static int level_of(const char *k)
 	if (!strcmp(k, "cpu"))
 		return -1;
 	if (strncmp(k, "bw:", 3))
-		die("unknown stressor kind '%s'", k);
+		tk_die("unknown stressor kind '%s'", k);
 	snprintf(name, sizeof(name), "%s", k + 3);
 	name[strcspn(name, ":")] = 0;
 	lvl = level_from_name(name);
 	if (lvl < 0 || lvl >= LVL_INTERCONNECT)
-		die("unknown stressor kind '%s'", k);
+		tk_die("unknown stressor kind '%s'", k);
 	return lvl;
 }
 
@@ -793,12 +758,12 @@ int main(int argc, char **argv)
 	}
 	m = machine_load(mfile, &err);
 	if (!m)
-		die("%s", err.text);
+		tk_die("%s", err.text);
 	wl_load(wfile, &w);
-	pus = pus_of(m, cpus, &n);
+	pus = tk_pus_of(m, cpus, &n);
 	if (n < 1)
-		die("--cpus is empty");
-	spus = pus_of(m, scpus, &ns);
+		tk_die("--cpus is empty");
+	spus = tk_pus_of(m, scpus, &ns);
 	copy = xstrdup(skind && strcmp(skind, "none") ? skind : "cpu");
 	for (tok = strtok_r(copy, ",", &sv); tok && nk < 256;
 	     tok = strtok_r(NULL, ",", &sv))
@@ -826,8 +791,8 @@ int main(int argc, char **argv)
 
 			if (nk != ns && nk != 1 && strcmp(kinds[0],
 							  kinds[nk - 1]))
-				die("cannot tell which of %d kinds runs on "
-				    "which of %d PUs", nk, ns);
+				tk_die("cannot tell which of %d kinds runs "
+				       "on which of %d PUs", nk, ns);
 			f->level = level_of(k);
 		} else {
 			s.tsock[f->socket]++;
@@ -853,7 +818,7 @@ int main(int argc, char **argv)
 	rate = xcalloc((size_t)ns + 1, sizeof(double));
 	time = run(&s, rate);
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
-		die("cannot %s '%s'", why, state);
+		tk_die("cannot %s '%s'", why, state);
 	for (i = 0; i < ns; i++)
 		if (s.f[n + i].level >= 0)
 			printf("pandia-stress: %d %.6e\n", i, rate[i]);

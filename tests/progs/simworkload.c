@@ -39,13 +39,11 @@
  */
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/cpulist.h"
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
@@ -53,6 +51,7 @@
 #include "predictor/pandia/fit.h"
 #include "predictor/space.h"
 #include "tests/lib/rng.h"
+#include "tests/lib/sim.h"
 
 static const char usage[] =
 "usage: simworkload -m MACHINE -w HIDDEN.json --cpus LIST\n"
@@ -61,41 +60,6 @@ static const char usage[] =
 "                   [--corun-pu F] [--corun-smt F]\n"
 "Print 'time: SECONDS', the model's time for HIDDEN's parameters at the\n"
 "placement LIST with the co-run stressors given, times 1 + SIGMA x N(0,1).\n";
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						    noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("simworkload: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-/* m->pus indexes of the OS indexes in LIST ("none": n = 0). */
-static int *pus_of(const struct pandia_machine *m, const char *list, int *n)
-{
-	struct pandia_error err;
-	int *v, i;
-
-	*n = 0;
-	if (!list || !strcmp(list, "none") || !*list)
-		return NULL;
-	if (cpulist_parse(list, &v, n, &err) < 0)
-		die("%s", err.text);
-	for (i = 0; i < *n; i++) {
-		int k = machine_pu_index(m, v[i]);
-
-		if (k < 0)
-			die("PU %d is not in the machine description", v[i]);
-		v[i] = k;
-	}
-	return v;
-}
 
 /* The kind of each of the N stressor PUs, from KINDS ("cpu,bw:dram"). */
 static char **kinds_of(const char *kinds, int n)
@@ -111,15 +75,15 @@ static char **kinds_of(const char *kinds, int n)
 	     tok = strtok_r(NULL, ",", &sp))
 		list[nk++] = tok;
 	if (!nk)
-		die("--stress-kind is empty");
+		tk_die("--stress-kind is empty");
 	for (i = 0; i < n; i++) {
 		if (nk == n)
 			k[i] = xstrdup(list[i]);
 		else if (nk == 1 || !strcmp(list[0], list[nk - 1]))
 			k[i] = xstrdup(list[0]);
 		else
-			die("cannot tell which of %d kinds runs on which of "
-			    "%d PUs", nk, n);
+			tk_die("cannot tell which of %d kinds runs on which "
+			       "of %d PUs", nk, n);
 	}
 	free(copy);
 	return k;
@@ -180,19 +144,19 @@ int main(int argc, char **argv)
 	}
 	m = machine_load(mfile, &err);
 	if (!m)
-		die("%s", err.text);
+		tk_die("%s", err.text);
 	w = workload_load(wfile, &err);
 	if (!w)
-		die("%s", err.text);
+		tk_die("%s", err.text);
 	model_params_of(w, &prm);
 	if (isnan(fsmt))
 		fsmt = m->smt_applicable && m->smt_rate > 0 ?
 			2 * m->peak_rate / m->smt_rate : 1;
 
-	pus = pus_of(m, cpus, &n);
+	pus = tk_pus_of(m, cpus, &n);
 	if (n < 1)
-		die("--cpus is empty");
-	spus = pus_of(m, scpus, &ns);
+		tk_die("--cpus is empty");
+	spus = tk_pus_of(m, scpus, &ns);
 	kinds = kinds_of(skind, ns);
 	cnt = xcalloc((size_t)m->n_pus, sizeof(int));
 	for (i = 0; i < n; i++)
@@ -201,7 +165,7 @@ int main(int argc, char **argv)
 	sp = space_new(m, kmax < 2 ? 2 : kmax > SPACE_MAX_K ? SPACE_MAX_K :
 		       kmax, &mem, &err);
 	if (!sp)
-		die("%s", err.text);
+		tk_die("%s", err.text);
 	model_init(&md, sp, &prm);
 	model_build_pus(&md, pus, n);
 
@@ -244,7 +208,7 @@ int main(int argc, char **argv)
 		}
 		if (lvl < 0 || lvl >= LVL_INTERCONNECT ||
 		    !m->links[lvl].present)
-			die("unknown stressor kind '%s'", kinds[j]);
+			tk_die("unknown stressor kind '%s'", kinds[j]);
 		per = m->links[lvl].per_core_bw;
 		agg = m->links[lvl].aggregate_bw;
 		for (i = 0; i < ns; i++)
@@ -258,7 +222,7 @@ int main(int argc, char **argv)
 	time *= slow;
 
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
-		die("cannot %s '%s'", why, state);
+		tk_die("cannot %s '%s'", why, state);
 	for (j = 0; j < ns; j++)
 		if (!isnan(rate[j]) && rate[j] > 0)
 			printf("pandia-stress: %d %.6e\n", j, rate[j]);
