@@ -89,6 +89,78 @@ static char **kinds_of(const char *kinds, int n)
 	return k;
 }
 
+/*
+ * The cpu co-runners among the NS stressors on SPUS: a thread with one
+ * on its PU gets 1/FPU of it, one with one on another PU of its core
+ * 1/FSMT of the core, both through model_corun().  Their RATE is NAN:
+ * a cpu stressor reports none.
+ */
+static void cpu_coruns(struct model *md, const struct pandia_machine *m,
+		       const int *pus, int n, const int *spus, char **kinds,
+		       int ns, double fpu, double fsmt, double *rate)
+{
+	bool *on_pu = xcalloc((size_t)n, sizeof(bool));
+	bool *on_core = xcalloc((size_t)n, sizeof(bool));
+	int i, j;
+
+	for (j = 0; j < ns; j++) {
+		if (strcmp(kinds[j], "cpu"))
+			continue;
+		rate[j] = NAN;
+		for (i = 0; i < n; i++) {
+			if (pus[i] == spus[j])
+				on_pu[i] = true;
+			else if (m->pus[pus[i]].core == m->pus[spus[j]].core)
+				on_core[i] = true;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (on_pu[i])
+			on_core[i] = false;
+	model_corun(md, on_pu, fpu > 1 ? fpu : 1);
+	model_corun(md, on_core, fsmt > 1 ? fsmt : 1);
+	free(on_pu);
+	free(on_core);
+}
+
+/*
+ * The bandwidth probes among the NS stressors share their level with
+ * the workload's N threads: each probe's RATE, and the factor by which
+ * the workload's time grows (1 when no level is over its aggregate).
+ */
+static double bw_coruns(const struct pandia_machine *m,
+			const struct model_params *prm, int n, char **kinds,
+			int ns, double *rate)
+{
+	double slow = 1;
+	int i, j;
+
+	for (j = 0; j < ns; j++) {
+		int lvl;
+		double want = 0, agg, per;
+		char lname[16];
+
+		if (strncmp(kinds[j], "bw:", 3))
+			continue;
+		snprintf(lname, sizeof(lname), "%s", kinds[j] + 3);
+		lname[strcspn(lname, ":")] = 0;
+		lvl = level_from_name(lname);
+		if (lvl < 0 || lvl >= LVL_INTERCONNECT ||
+		    !m->links[lvl].present)
+			tk_die("unknown stressor kind '%s'", kinds[j]);
+		per = m->links[lvl].per_core_bw;
+		agg = m->links[lvl].aggregate_bw;
+		for (i = 0; i < ns; i++)
+			if (!strcmp(kinds[i], kinds[j]))
+				want += per;
+		want += n * prm->d[WR_L1 + lvl];
+		rate[j] = want > agg ? per * agg / want : per;
+		if (want / agg > slow)
+			slow = want / agg;
+	}
+	return slow;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -107,7 +179,7 @@ int main(int argc, char **argv)
 	};
 	const char *mfile = NULL, *wfile = NULL, *cpus = NULL;
 	const char *scpus = NULL, *skind = NULL, *state = NULL;
-	double noise = 0, fpu = 2, fsmt = NAN, time, slow = 1;
+	double noise = 0, fpu = 2, fsmt = NAN, time;
 	unsigned long long seed = 1;
 	struct pandia_error err;
 	struct pandia_machine *m;
@@ -117,7 +189,6 @@ int main(int argc, char **argv)
 	struct space *sp;
 	struct model md;
 	int *pus, n, *spus, ns, *cnt, i, j, kmax = 1, c;
-	bool *on_pu, *on_core;
 	char **kinds;
 	double *rate;
 	const char *why;
@@ -169,57 +240,12 @@ int main(int argc, char **argv)
 	model_init(&md, sp, &prm);
 	model_build_pus(&md, pus, n);
 
-	/* cpu co-runners: on a thread's PU, or on its core */
-	on_pu = xcalloc((size_t)n, sizeof(bool));
-	on_core = xcalloc((size_t)n, sizeof(bool));
 	rate = xcalloc((size_t)ns + 1, sizeof(double));
-	for (j = 0; j < ns; j++) {
-		if (strcmp(kinds[j], "cpu"))
-			continue;
-		rate[j] = NAN;
-		for (i = 0; i < n; i++) {
-			if (pus[i] == spus[j])
-				on_pu[i] = true;
-			else if (m->pus[pus[i]].core == m->pus[spus[j]].core)
-				on_core[i] = true;
-		}
-	}
-	for (i = 0; i < n; i++)
-		if (on_pu[i])
-			on_core[i] = false;
-	model_corun(&md, on_pu, fpu > 1 ? fpu : 1);
-	model_corun(&md, on_core, fsmt > 1 ? fsmt : 1);
+	cpu_coruns(&md, m, pus, n, spus, kinds, ns, fpu, fsmt, rate);
 	model_solve(&md);
 	time = md.time;
 
-	/* bandwidth probes share their level with the workload */
-	for (j = 0; j < ns; j++) {
-		int lvl;
-		double want = 0, agg, per;
-
-		if (strncmp(kinds[j], "bw:", 3))
-			continue;
-		{
-			char lname[16];
-
-			snprintf(lname, sizeof(lname), "%s", kinds[j] + 3);
-			lname[strcspn(lname, ":")] = 0;
-			lvl = level_from_name(lname);
-		}
-		if (lvl < 0 || lvl >= LVL_INTERCONNECT ||
-		    !m->links[lvl].present)
-			tk_die("unknown stressor kind '%s'", kinds[j]);
-		per = m->links[lvl].per_core_bw;
-		agg = m->links[lvl].aggregate_bw;
-		for (i = 0; i < ns; i++)
-			if (!strcmp(kinds[i], kinds[j]))
-				want += per;
-		want += n * prm.d[WR_L1 + lvl];
-		rate[j] = want > agg ? per * agg / want : per;
-		if (want / agg > slow)
-			slow = want / agg;
-	}
-	time *= slow;
+	time *= bw_coruns(m, &prm, n, kinds, ns, rate);
 
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
@@ -232,8 +258,6 @@ int main(int argc, char **argv)
 		free(kinds[j]);
 	free(kinds);
 	free(rate);
-	free(on_pu);
-	free(on_core);
 	free(cnt);
 	free(pus);
 	free(spus);
