@@ -274,18 +274,16 @@ static void neighbours(const struct sim *s, int i, int *on_pu, int *on_core)
 }
 
 /*
- * The demands of every active flow, for the current active set (the
- * core's throughput and the burst depend on who else runs).
+ * The capacities of S's resources for the current active set: a PU
+ * runs one flow; a core its peak rate, or its SMT rate shared out when
+ * several of its PUs are busy; the links their bandwidths; the lock one
+ * holder.  What has no limit is infinite.
  */
-static void build(struct sim *s)
+static void set_capacities(struct sim *s)
 {
 	const struct pandia_machine *m = s->m;
-	const struct wl *w = s->w;
 	int i, j, k, lvl, c;
-	double n = s->n, prem = 0;
 
-	s->nd = 0;
-	/* capacities */
 	for (i = 0; i < s->nres; i++)
 		s->cap[i] = INFINITY;
 	for (i = 0; i < m->n_pus; i++)
@@ -322,6 +320,21 @@ static void build(struct sim *s)
 			s->cap[pair_res(s, i, j)] = bw > 0 ? bw : INFINITY;
 		}
 	s->cap[s->r_lock] = 1;
+}
+
+/*
+ * The demands of every active flow, for the current active set (the
+ * core's throughput and the burst depend on who else runs).
+ */
+static void build(struct sim *s)
+{
+	const struct pandia_machine *m = s->m;
+	const struct wl *w = s->w;
+	int i, j, k, lvl;
+	double n = s->n, prem = 0;
+
+	s->nd = 0;
+	set_capacities(s);
 
 	/* the lock: how often it comes from another socket */
 	for (i = 0; i < m->n_sockets; i++)
@@ -710,6 +723,29 @@ static int level_of(const char *k)
 	return lvl;
 }
 
+/*
+ * The resources of S's machine, numbered: its PUs, cores, each level's
+ * links per core, L3s, nodes, socket pairs and the lock; their
+ * capacities and uses, zero.
+ */
+static void number_resources(struct sim *s)
+{
+	const struct pandia_machine *m = s->m;
+	int i;
+
+	s->r_pu = 0;
+	s->r_core = s->r_pu + m->n_pus;
+	for (i = 0; i < LVL_COUNT; i++)
+		s->r_link[i] = s->r_core + m->n_cores * (1 + i);
+	s->r_l3 = s->r_core + m->n_cores * (1 + LVL_COUNT);
+	s->r_node = s->r_l3 + m->n_sockets;
+	s->r_pair = s->r_node + m->n_numa;
+	s->r_lock = s->r_pair + m->n_sockets * m->n_sockets;
+	s->nres = s->r_lock + 1;
+	s->cap = xcalloc((size_t)s->nres, sizeof(double));
+	s->use = xcalloc((size_t)s->nres, sizeof(double));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -798,18 +834,7 @@ int main(int argc, char **argv)
 			s.tsock[f->socket]++;
 		}
 	}
-	/* resources */
-	s.r_pu = 0;
-	s.r_core = s.r_pu + m->n_pus;
-	for (i = 0; i < LVL_COUNT; i++)
-		s.r_link[i] = s.r_core + m->n_cores * (1 + i);
-	s.r_l3 = s.r_core + m->n_cores * (1 + LVL_COUNT);
-	s.r_node = s.r_l3 + m->n_sockets;
-	s.r_pair = s.r_node + m->n_numa;
-	s.r_lock = s.r_pair + m->n_sockets * m->n_sockets;
-	s.nres = s.r_lock + 1;
-	s.cap = xcalloc((size_t)s.nres, sizeof(double));
-	s.use = xcalloc((size_t)s.nres, sizeof(double));
+	number_resources(&s);
 	s.share = xcalloc((size_t)(n * (m->n_numa + 1)), sizeof(double));
 	place_pages(&s);
 	if (maps && *maps && strcmp(maps, "{numa_maps}"))
