@@ -411,6 +411,315 @@ static int on_pu(const struct ref *R, int p)
 	return k;
 }
 
+/* One thread's view of an iteration of ref_solve(). */
+struct ref_it {
+	const struct ref *R;
+	const double *f0;	/* the utilisations at its start */
+	const double *tsock;	/* the threads on each socket */
+	bool dram;		/* the workload has DRAM traffic */
+};
+
+/*
+ * 5.1, thread i's core: instructions at the core's capacity CAPI, its
+ * links to L1-L3, DRAM and the other sockets.  The most loaded.
+ */
+static double ref_core_links(const struct ref_it *ctx, int i, double capi)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	int si = m->cores[ci].socket, q, j;
+	const double *tsock = ctx->tsock;
+	bool dram = ctx->dram;
+	double mx = 0, cap = capi, pt, l;
+
+	for (q = 0; q < 6; q++) {
+		if (q == 0) {
+			pt = p->d[WR_INSTRUCTIONS];
+		} else if (q <= 3) {
+			if (!m->links[q - 1].present)
+				continue;
+			pt = p->d[WR_L1 + q - 1];
+			cap = m->links[q - 1].per_core_bw;
+		} else if (q == 4) {
+			if (!dram)
+				continue;
+			pt = p->d[WR_DRAM];
+			cap = m->links[LVL_DRAM].per_core_bw;
+		} else {
+			if (!m->links[LVL_INTERCONNECT].present)
+				continue;
+			pt = (dram ? p->d[WR_DRAM] *
+			      (ref_remote(R, si) +
+			       (ref_away(R, ci) >= 0)) : 0) +
+				(n > 1 ? p->d[WR_INTERCONNECT] *
+				 (n - tsock[si]) / (n - 1) : 0);
+			cap = m->links[LVL_INTERCONNECT]
+				.per_core_bw;
+		}
+		if (!(pt > 0))
+			continue;
+		l = 0;
+		/* a slower kind asks less per second, of
+		   everything but its own core's rate, which is
+		   as much less */
+		for (j = 0; j < n; j++)
+			l += m->pus[R->pu[j]].core == ci ?
+				f0[j] * (q ? ref_dj(R, j, pt) :
+					 pt) : 0;
+		/* capacity: at least one thread's demand
+		   alone; for the link to other sockets, from
+		   the socket farthest from its memory */
+		mx = fmax(mx, l / ref_cap(cap, q < 5 ? pt :
+			  p->d[WR_DRAM] * ref_far(R, true)));
+	}
+	return mx;
+}
+
+/* 5.1, thread i's shared caches: the most loaded. */
+static double ref_caches(const struct ref_it *ctx, int i)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	const struct pandia_core *co = &m->cores[ci];
+	int si = co->socket, lvl, j;
+	double mx = 0, pt, l;
+
+	/* shared caches: the cores of its L2 / L3 (one per
+	   socket when there is no L3 object) */
+	for (lvl = 1; lvl < 3; lvl++) {
+		int cache = co->cache[lvl];
+
+		if (!m->links[lvl].present ||
+		    !(p->d[WR_L1 + lvl] > 0))
+			continue;
+		if (cache >= 0 && m->caches[cache].n_cores < 2)
+			continue;
+		if (cache < 0 && lvl == 1)
+			continue;
+		pt = p->d[WR_L1 + lvl];
+		l = 0;
+		for (j = 0; j < n; j++) {
+			int cj = m->pus[R->pu[j]].core;
+
+			if (cache >= 0 ?
+			    m->cores[cj].cache[lvl] == cache :
+			    m->cores[cj].socket == si)
+				l += f0[j] * ref_dj(R, j, pt);
+		}
+		mx = fmax(mx, l / ref_cap(m->links[lvl]
+					  .aggregate_bw, pt));
+	}
+	return mx;
+}
+
+/* 5.1, thread i's memory: the most loaded node. */
+static double ref_memory(const struct ref_it *ctx, int i)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	double mx = 0, pt, l;
+	int a, j;
+
+	/* its node, or every node it spreads to */
+	if (!ctx->dram)
+		return 0;
+	for (a = 0; a < m->n_numa; a++) {
+		bool mine;
+
+		pt = p->d[WR_DRAM];
+		if (R->mem.kind == MEM_SPREAD) {
+			int sa = m->numa[a].socket;
+
+			/* a socket's pages on the node
+			   of its first core */
+			mine = sa >= 0 && node_of(m,
+				m->sockets[sa].cores[0])
+				== a;
+			pt *= mine ? ref_share(R, sa) :
+				0;
+			mine = mine && pt > 0;
+		} else if (R->mem.kind == MEM_LOCAL) {
+			mine = node_of(m, ci) == a;
+		} else if (R->mem.kind == MEM_NODE) {
+			mine = m->numa[a].os_index ==
+				R->mem.node;
+		} else {
+			mine = true;
+			pt /= ref_nmem(R);
+		}
+		if (!mine)
+			continue;
+		l = 0;
+		for (j = 0; j < n; j++) {
+			int cj = m->pus[R->pu[j]].core;
+
+			if (R->mem.kind != MEM_LOCAL ||
+			    node_of(m, cj) == a)
+				l += f0[j] *
+					ref_dj(R, j, pt);
+		}
+		mx = fmax(mx, l / ref_cap(m->links[
+			LVL_DRAM].aggregate_bw,
+			R->mem.kind == MEM_SPREAD ?
+			p->d[WR_DRAM] : pt));
+	}
+	return mx;
+}
+
+/* 5.1, the links from thread i's socket to every other: the busiest. */
+static double ref_sockets(const struct ref_it *ctx, int i)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	int si = m->cores[ci].socket, S = m->n_sockets, b, j;
+	const double *tsock = ctx->tsock;
+	bool dram = ctx->dram;
+	double mx = 0, l;
+
+	for (b = 0; b < S; b++) {
+		double bw = 0, pab, capx;
+		int x;
+
+		if (b == si)
+			continue;
+		if (m->links[LVL_INTERCONNECT].present)
+			bw = m->links[LVL_INTERCONNECT]
+				.aggregate_bw;
+		for (x = 0; x < m->n_xlinks; x++)
+			if ((m->xlinks[x].from == si &&
+			     m->xlinks[x].to == b) ||
+			    (m->xlinks[x].from == b &&
+			     m->xlinks[x].to == si))
+				bw = m->xlinks[x].bw;
+		if (!(bw > 0))
+			continue;
+		pab = (dram ? p->d[WR_DRAM] *
+		       ref_to(R, ci, b) : 0) +
+			(n > 1 ? p->d[WR_INTERCONNECT] *
+			 tsock[b] / (n - 1) : 0);
+		if (!(pab > 0))
+			continue;
+		capx = ref_cap(bw, p->d[WR_DRAM] *
+			       ref_far(R, false));
+		l = 0;
+		for (j = 0; j < n; j++) {
+			int cj = m->pus[R->pu[j]].core;
+			int sj = m->cores[cj].socket;
+			double tj = n > 1 ?
+				p->d[WR_INTERCONNECT] *
+				tsock[sj == si ? b : si] /
+				(n - 1) : 0;
+
+			if (sj == si)
+				tj += dram ? p->d[WR_DRAM] *
+					ref_to(R, cj, b) : 0;
+			else if (sj == b)
+				tj += dram ? p->d[WR_DRAM] *
+					ref_to(R, cj, si) : 0;
+			else
+				continue;
+			l += f0[j] * ref_dj(R, j, tj);
+		}
+		mx = fmax(mx, l / capx);
+	}
+	return mx;
+}
+
+/* 5.1, memory-only nodes: thread i's socket's link to them. */
+static double ref_memonly(const struct ref_it *ctx, int i)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	int si = m->cores[ci].socket, j;
+	bool dram = ctx->dram;
+	double mx = 0, pt, l;
+
+	pt = dram ? p->d[WR_DRAM] * ref_nosocket(R, true) : 0;
+	if (pt > 0 && m->links[LVL_INTERCONNECT].present) {
+		l = 0;
+		for (j = 0; j < n; j++)
+			if (m->cores[m->pus[R->pu[j]].core]
+			    .socket == si)
+				l += f0[j] * ref_dj(R, j, pt);
+		mx = fmax(mx, l / ref_cap(m->links[
+			LVL_INTERCONNECT].aggregate_bw,
+			p->d[WR_DRAM] * ref_far(R, false)));
+	}
+	return mx;
+}
+
+/*
+ * 5.1, thread i's slowdown by its resources: its PU's time (the others
+ * on it run only in parallel work), the most loaded resource on its
+ * path, its burstiness when its core runs other threads, its kind.
+ */
+static double ref_sres(const struct ref_it *ctx, int i)
+{
+	const struct ref *R = ctx->R;
+	const struct pandia_machine *m = R->m;
+	const struct model_params *p = R->p;
+	const double *f0 = ctx->f0;
+	int n = R->n, ci = m->pus[R->pu[i]].core;
+	const struct pandia_core *co = &m->cores[ci];
+	double mx, l = 0, cap, capi, pui, sres;
+	int used = 0, q, j;
+
+	for (j = 0; j < n; j++)
+		l += j != i && R->pu[j] == R->pu[i] ? f0[j] : 0;
+	pui = l > 0 ? 1 + p->p * l : f0[i];
+	for (q = 0; q < co->n_pus; q++)
+		used += on_pu(R, co->pus[q]) > 0;
+	cap = m->peak_rate;
+	if (used > 1 && m->smt_applicable)
+		cap += (m->smt_rate - m->peak_rate) *
+			(used - 1) / (co->n_pus - 1);
+	capi = cap;
+	mx = fmax(pui, ref_core_links(ctx, i, capi));
+	mx = fmax(mx, ref_caches(ctx, i));
+	mx = fmax(mx, ref_memory(ctx, i));
+	mx = fmax(mx, ref_sockets(ctx, i));
+	mx = fmax(mx, ref_memonly(ctx, i));
+	sres = mx > 1 ? mx : 1;
+	/*
+	 * burstiness when its core runs other threads: on
+	 * another PU of the core, or time-sharing its PU
+	 */
+	if ((used > 1 || on_pu(R, R->pu[i]) > 1) &&
+	    p->b_core) {
+		/* b on the core's part only: its threads'
+		   instruction load at this thread's
+		   utilisation, or its PU's time */
+		double core = 0;
+
+		for (j = 0; j < n; j++)
+			core += m->pus[R->pu[j]].core == ci;
+		core *= p->d[WR_INSTRUCTIONS] > 0 ? f0[i] *
+			p->d[WR_INSTRUCTIONS] / ref_cap(capi,
+			p->d[WR_INSTRUCTIONS]) : 0;
+		core = fmax(1, fmax(core, pui));
+		core += core * p->b * f0[i];
+		sres = fmax(sres, core);
+	} else if (used > 1 || on_pu(R, R->pu[i]) > 1) {
+		sres += sres * p->b * f0[i];
+	}
+	return sres * ref_kind(m, ci);
+}
+
 static double ref_solve(const struct ref *R)
 {
 	const struct pandia_machine *m = R->m;
@@ -422,7 +731,8 @@ static double ref_solve(const struct ref *R)
 	double *ratio = calloc((size_t)n, sizeof(double));
 	double *tsock = calloc((size_t)S, sizeof(double));
 	double A = 1 / ((1 - p->p) + p->p / n), fi = A / n, sum = 0;
-	bool dram = m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0;
+	struct ref_it ctx = { R, f0, tsock,
+			      m->links[LVL_DRAM].present && p->d[WR_DRAM] > 0 };
 
 	for (i = 0; i < n; i++) {
 		ratio[i] = 1;
@@ -435,219 +745,7 @@ static double ref_solve(const struct ref *R)
 			f0[i] = fi * ratio[i];
 		/* 5.1: every resource instance on thread i's path */
 		for (i = 0; i < n; i++) {
-			int ci = m->pus[R->pu[i]].core;
-			int si = m->cores[ci].socket;
-			const struct pandia_core *co = &m->cores[ci];
-			double mx = 0, l, pt, cap, capi, pui;
-			int used = 0, lvl, a, b, q;
-
-			/* its PU's time: the others on it run only in
-			   parallel work */
-			l = 0;
-			for (j = 0; j < n; j++)
-				l += j != i && R->pu[j] == R->pu[i] ? f0[j] : 0;
-			pui = l > 0 ? 1 + p->p * l : f0[i];
-			mx = fmax(mx, pui);
-			/* its core: instructions, links to L1-L3, DRAM,
-			   other sockets */
-			for (q = 0; q < co->n_pus; q++)
-				used += on_pu(R, co->pus[q]) > 0;
-			cap = m->peak_rate;
-			if (used > 1 && m->smt_applicable)
-				cap += (m->smt_rate - m->peak_rate) *
-					(used - 1) / (co->n_pus - 1);
-			capi = cap;
-			for (q = 0; q < 6; q++) {
-				if (q == 0) {
-					pt = p->d[WR_INSTRUCTIONS];
-				} else if (q <= 3) {
-					if (!m->links[q - 1].present)
-						continue;
-					pt = p->d[WR_L1 + q - 1];
-					cap = m->links[q - 1].per_core_bw;
-				} else if (q == 4) {
-					if (!dram)
-						continue;
-					pt = p->d[WR_DRAM];
-					cap = m->links[LVL_DRAM].per_core_bw;
-				} else {
-					if (!m->links[LVL_INTERCONNECT].present)
-						continue;
-					pt = (dram ? p->d[WR_DRAM] *
-					      (ref_remote(R, si) +
-					       (ref_away(R, ci) >= 0)) : 0) +
-						(n > 1 ? p->d[WR_INTERCONNECT] *
-						 (n - tsock[si]) / (n - 1) : 0);
-					cap = m->links[LVL_INTERCONNECT]
-						.per_core_bw;
-				}
-				if (!(pt > 0))
-					continue;
-				l = 0;
-				/* a slower kind asks less per second, of
-				   everything but its own core's rate, which is
-				   as much less */
-				for (j = 0; j < n; j++)
-					l += m->pus[R->pu[j]].core == ci ?
-						f0[j] * (q ? ref_dj(R, j, pt) :
-							 pt) : 0;
-				/* capacity: at least one thread's demand
-				   alone; for the link to other sockets, from
-				   the socket farthest from its memory */
-				mx = fmax(mx, l / ref_cap(cap, q < 5 ? pt :
-					  p->d[WR_DRAM] * ref_far(R, true)));
-			}
-			/* shared caches: the cores of its L2 / L3 (one per
-			   socket when there is no L3 object) */
-			for (lvl = 1; lvl < 3; lvl++) {
-				int cache = co->cache[lvl];
-
-				if (!m->links[lvl].present ||
-				    !(p->d[WR_L1 + lvl] > 0))
-					continue;
-				if (cache >= 0 && m->caches[cache].n_cores < 2)
-					continue;
-				if (cache < 0 && lvl == 1)
-					continue;
-				pt = p->d[WR_L1 + lvl];
-				l = 0;
-				for (j = 0; j < n; j++) {
-					int cj = m->pus[R->pu[j]].core;
-
-					if (cache >= 0 ?
-					    m->cores[cj].cache[lvl] == cache :
-					    m->cores[cj].socket == si)
-						l += f0[j] * ref_dj(R, j, pt);
-				}
-				mx = fmax(mx, l / ref_cap(m->links[lvl]
-							  .aggregate_bw, pt));
-			}
-			/* memory: its node, or every node it spreads to */
-			if (dram) {
-				for (a = 0; a < m->n_numa; a++) {
-					bool mine;
-
-					pt = p->d[WR_DRAM];
-					if (R->mem.kind == MEM_SPREAD) {
-						int sa = m->numa[a].socket;
-
-						/* a socket's pages on the node
-						   of its first core */
-						mine = sa >= 0 && node_of(m,
-							m->sockets[sa].cores[0])
-							== a;
-						pt *= mine ? ref_share(R, sa) :
-							0;
-						mine = mine && pt > 0;
-					} else if (R->mem.kind == MEM_LOCAL) {
-						mine = node_of(m, ci) == a;
-					} else if (R->mem.kind == MEM_NODE) {
-						mine = m->numa[a].os_index ==
-							R->mem.node;
-					} else {
-						mine = true;
-						pt /= ref_nmem(R);
-					}
-					if (!mine)
-						continue;
-					l = 0;
-					for (j = 0; j < n; j++) {
-						int cj = m->pus[R->pu[j]].core;
-
-						if (R->mem.kind != MEM_LOCAL ||
-						    node_of(m, cj) == a)
-							l += f0[j] *
-								ref_dj(R, j, pt);
-					}
-					mx = fmax(mx, l / ref_cap(m->links[
-						LVL_DRAM].aggregate_bw,
-						R->mem.kind == MEM_SPREAD ?
-						p->d[WR_DRAM] : pt));
-				}
-			}
-			/* the links from its socket to every other */
-			for (b = 0; b < S; b++) {
-				double bw = 0, pab, capx;
-				int x;
-
-				if (b == si)
-					continue;
-				if (m->links[LVL_INTERCONNECT].present)
-					bw = m->links[LVL_INTERCONNECT]
-						.aggregate_bw;
-				for (x = 0; x < m->n_xlinks; x++)
-					if ((m->xlinks[x].from == si &&
-					     m->xlinks[x].to == b) ||
-					    (m->xlinks[x].from == b &&
-					     m->xlinks[x].to == si))
-						bw = m->xlinks[x].bw;
-				if (!(bw > 0))
-					continue;
-				pab = (dram ? p->d[WR_DRAM] *
-				       ref_to(R, ci, b) : 0) +
-					(n > 1 ? p->d[WR_INTERCONNECT] *
-					 tsock[b] / (n - 1) : 0);
-				if (!(pab > 0))
-					continue;
-				capx = ref_cap(bw, p->d[WR_DRAM] *
-					       ref_far(R, false));
-				l = 0;
-				for (j = 0; j < n; j++) {
-					int cj = m->pus[R->pu[j]].core;
-					int sj = m->cores[cj].socket;
-					double tj = n > 1 ?
-						p->d[WR_INTERCONNECT] *
-						tsock[sj == si ? b : si] /
-						(n - 1) : 0;
-
-					if (sj == si)
-						tj += dram ? p->d[WR_DRAM] *
-							ref_to(R, cj, b) : 0;
-					else if (sj == b)
-						tj += dram ? p->d[WR_DRAM] *
-							ref_to(R, cj, si) : 0;
-					else
-						continue;
-					l += f0[j] * ref_dj(R, j, tj);
-				}
-				mx = fmax(mx, l / capx);
-			}
-			/* memory-only nodes: its socket's link to them */
-			pt = dram ? p->d[WR_DRAM] * ref_nosocket(R, true) : 0;
-			if (pt > 0 && m->links[LVL_INTERCONNECT].present) {
-				l = 0;
-				for (j = 0; j < n; j++)
-					if (m->cores[m->pus[R->pu[j]].core]
-					    .socket == si)
-						l += f0[j] * ref_dj(R, j, pt);
-				mx = fmax(mx, l / ref_cap(m->links[
-					LVL_INTERCONNECT].aggregate_bw,
-					p->d[WR_DRAM] * ref_far(R, false)));
-			}
-			sres[i] = mx > 1 ? mx : 1;
-			/*
-			 * burstiness when its core runs other threads: on
-			 * another PU of the core, or time-sharing its PU
-			 */
-			if ((used > 1 || on_pu(R, R->pu[i]) > 1) &&
-			    p->b_core) {
-				/* b on the core's part only: its threads'
-				   instruction load at this thread's
-				   utilisation, or its PU's time */
-				double core = 0;
-
-				for (j = 0; j < n; j++)
-					core += m->pus[R->pu[j]].core == ci;
-				core *= p->d[WR_INSTRUCTIONS] > 0 ? f0[i] *
-					p->d[WR_INSTRUCTIONS] / ref_cap(capi,
-					p->d[WR_INSTRUCTIONS]) : 0;
-				core = fmax(1, fmax(core, pui));
-				core += core * p->b * f0[i];
-				sres[i] = fmax(sres[i], core);
-			} else if (used > 1 || on_pu(R, R->pu[i]) > 1) {
-				sres[i] += sres[i] * p->b * f0[i];
-			}
-			sres[i] *= ref_kind(m, ci);
+			sres[i] = ref_sres(&ctx, i);
 			W += 1 / sres[i];
 		}
 		/* 5.2: lock-step and independent, mixed by l */
