@@ -47,6 +47,7 @@
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/strbuf.h"
+#include "common/timeparse.h"
 #include "common/topology.h"
 #include "common/util.h"
 
@@ -269,41 +270,6 @@ void run_regex_free(struct run_regex *rx)
 	free(rx);
 }
 
-/* a number at P with an optional unit; true and *secs if there is one */
-static bool number_at(const char *p, double *secs)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = {
-		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' &&
-	    *p != '+')
-		return false;
-	errno = 0;
-	v = strtod(p, &end);
-	if (end == p || errno || !isfinite(v))
-		return false;
-	while (*end == ' ')
-		end++;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		size_t n = strlen(units[i].unit);
-
-		if (!strncmp(end, units[i].unit, n) &&
-		    !isalpha((unsigned char)end[n])) {
-			v *= units[i].scale;
-			break;
-		}
-	}
-	*secs = v;
-	return true;
-}
-
 bool run_regex_time(const struct run_regex *rx, const char *line,
 		    double *secs)
 {
@@ -315,12 +281,12 @@ bool run_regex_time(const struct run_regex *rx, const char *line,
 	if (rx->group) {
 		if (m[1].rm_so < 0)
 			return false;
-		return number_at(line + m[1].rm_so, secs);
+		return time_value_at(line + m[1].rm_so, secs, NULL);
 	}
 	p = line + m[0].rm_eo;
 	while (*p == ' ' || *p == '\t' || *p == ':' || *p == '=')
 		p++;
-	return number_at(p, secs);
+	return time_value_at(p, secs, NULL);
 }
 
 /* ------------------------------------------------------------------ */

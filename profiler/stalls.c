@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/timeparse.h"
 #include "common/util.h"
 #include "profiler/stalls.h"
 
@@ -97,42 +98,6 @@ void stall_user_release(struct stall_user *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/* a number at P, and the unit after it */
-static bool value_at(const char *p, double *value, bool *seconds)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = {
-		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
-	};
-	char *end;
-	double v;
-	size_t i, n;
-
-	if (!isdigit((unsigned char)*p) && *p != '.' && *p != '-' &&
-	    *p != '+')
-		return false;
-	errno = 0;
-	v = strtod(p, &end);
-	if (end == p || errno || !isfinite(v))
-		return false;
-	*seconds = false;
-	while (*end == ' ')
-		end++;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		n = strlen(units[i].unit);
-		if (!strncmp(end, units[i].unit, n) &&
-		    !isalpha((unsigned char)end[n])) {
-			v *= units[i].scale;
-			*seconds = true;
-			break;
-		}
-	}
-	*value = v;
-	return true;
-}
-
 bool stall_user_match(const struct stall_user *u, const char *line,
 		      double *value, bool *seconds)
 {
@@ -144,12 +109,12 @@ bool stall_user_match(const struct stall_user *u, const char *line,
 	if (u->rx->group) {
 		if (m[1].rm_so < 0)
 			return false;
-		return value_at(line + m[1].rm_so, value, seconds);
+		return time_value_at(line + m[1].rm_so, value, seconds);
 	}
 	p = line + m[0].rm_eo;
 	while (*p == ' ' || *p == '\t' || *p == ':' || *p == '=')
 		p++;
-	return value_at(p, value, seconds);
+	return time_value_at(p, value, seconds);
 }
 
 void stall_acc_reset(struct stall_acc *a)
