@@ -14,6 +14,7 @@
 #include "common/elfdeps.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
+#include "common/shellword.h"
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/defaults.h"
@@ -148,88 +149,30 @@ static int distinct(const int *v, int n)
 	return d;
 }
 
-/* Shell-quote one word when it needs it.  New string. */
-static char *shell_word(const char *s)
-{
-	const char *p;
-	size_t len = 3;
-	char *out, *o;
-
-	if (*s && !s[strcspn(s, " \t\n'\"\\$`*?[]{}()<>|&;!#~")])
-		return xstrdup(s);
-	for (p = s; *p; p++)
-		len += *p == '\'' ? 4 : 1;
-	out = o = xmalloc(len);
-	*o++ = '\'';
-	for (p = s; *p; p++) {
-		if (*p == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return out;
-}
-
 /*
  * The workload's command with {threads}, {cpus} and, when SIZE is a
- * number, {size} filled in.
+ * number, {size} filled in and quoted: what 'pandia run' runs at the
+ * placement (common/shellword.h).  New string.
  */
 static char *command_line(const struct pandia_workload *w, int threads,
 			  const char *cpus, double size)
 {
-	size_t len = 0, cap = 64;
-	char *out = xmalloc(cap), num[16], sz[32];
+	struct shell_vars v = { cpus, threads, "none", "none", NULL, NULL,
+				NULL };
+	char **words, sz[32], *out;
 	int i;
 
-	out[0] = '\0';
 	if (!w->n_command)
-		return strcpy(out, "CMD");
-	snprintf(num, sizeof(num), "%d", threads);
-	snprintf(sz, sizeof(sz), "%.15g", size);
-	for (i = 0; i < w->n_command; i++) {
-		const char *a = w->command[i];
-		char *sub = NULL, *q;
-		size_t need;
-
-		/* substitute every {threads} and {cpus} */
-		sub = xstrdup(a);
-		for (;;) {
-			const char *key = NULL, *val = NULL;
-			char *t;
-
-			if ((q = strstr(sub, "{threads}"))) {
-				key = "{threads}";
-				val = num;
-			} else if ((q = strstr(sub, "{cpus}"))) {
-				key = "{cpus}";
-				val = cpus;
-			} else if (!isnan(size) &&
-				   (q = strstr(sub, "{size}"))) {
-				key = "{size}";
-				val = sz;
-			} else {
-				break;
-			}
-			t = xasprintf("%.*s%s%s", (int)(q - sub), sub, val,
-				      q + strlen(key));
-			free(sub);
-			sub = t;
-		}
-		q = shell_word(sub);
-		need = len + strlen(q) + 2;
-		if (need > cap) {
-			cap = 2 * need;
-			out = xrealloc(out, cap);
-		}
-		len += (size_t)snprintf(out + len, cap - len, "%s%s",
-					i ? " " : "", q);
-		free(q);
-		free(sub);
-	}
+		return xstrdup("CMD");
+	if (!isnan(size))
+		v.size = shell_size(size, sz, sizeof(sz));
+	words = xcalloc((size_t)w->n_command + 1, sizeof(*words));
+	for (i = 0; i < w->n_command; i++)
+		words[i] = shell_subst(w->command[i], &v);
+	out = shell_join(words);
+	for (i = 0; i < w->n_command; i++)
+		free(words[i]);
+	free(words);
 	return out;
 }
 

@@ -142,102 +142,6 @@ const char *run_stressor_kind_name(const struct run_stressor *s,
 }
 
 /* ------------------------------------------------------------------ */
-/* placeholders and quoting                                            */
-
-char *run_subst(const char *s, const struct run_vars *v)
-{
-	size_t cap = strlen(s) + 64, len = 0;
-	char *out = xmalloc(cap);
-	char num[32];
-
-	snprintf(num, sizeof(num), "%d", v->threads);
-	while (*s) {
-		const char *val = NULL;
-		size_t skip = 0, n;
-
-		if (*s == '{') {
-			static const char *const names[] = {
-				"{cpus}", "{threads}", "{stress_cpus}",
-				"{stress_kind}", "{cmd}", "{size}",
-				"{numa_maps}",
-			};
-			const char *vals[] = {
-				v->cpus, num, v->stress_cpus, v->stress_kind,
-				v->cmd, v->size, v->numa_maps,
-			};
-			size_t i;
-
-			for (i = 0; i < ARRAY_SIZE(names); i++) {
-				n = strlen(names[i]);
-				if (vals[i] && !strncmp(s, names[i], n)) {
-					val = vals[i];
-					skip = n;
-					break;
-				}
-			}
-		}
-		if (!val) {
-			val = s;
-			skip = 1;
-			n = 1;
-		} else {
-			n = strlen(val);
-		}
-		if (len + n + 1 > cap) {
-			cap = 2 * (len + n + 1);
-			out = xrealloc(out, cap);
-		}
-		memcpy(out + len, val, n);
-		len += n;
-		s += skip;
-	}
-	out[len] = '\0';
-	return out;
-}
-
-char *run_shell_quote(const char *s)
-{
-	size_t len = 2, i;
-	char *out, *p;
-
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyz"
-			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			 "_-+=./,:@%^") == strlen(s))
-		return xstrdup(s);
-	for (i = 0; s[i]; i++)
-		len += s[i] == '\'' ? 4 : 1;
-	p = out = xmalloc(len + 1);
-	*p++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = s[i];
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return out;
-}
-
-/* ARGV joined, each word quoted for the shell where it needs it */
-static char *join_quoted(char *const *argv)
-{
-	char *out = xstrdup(""), *q, *t;
-	int i;
-
-	for (i = 0; argv && argv[i]; i++) {
-		q = run_shell_quote(argv[i]);
-		t = xasprintf("%s%s%s", out, i ? " " : "", q);
-		free(q);
-		free(out);
-		out = t;
-	}
-	return out;
-}
-
-/* ------------------------------------------------------------------ */
 /* --time-from                                                         */
 
 struct run_regex {
@@ -2856,7 +2760,7 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	char *scpus = c->n_sp ? cpulist_format(c->stress_pus, c->n_sp) :
 		      xstrdup("none");
 	char *skind = xstrdup(""), *quoted = NULL;
-	struct run_vars v = { 0 };
+	struct shell_vars v = { 0 };
 	char size[32];
 	int i, n = 0;
 
@@ -2877,26 +2781,21 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	v.stress_cpus = scpus;
 	v.stress_kind = skind;
 	v.numa_maps = c->numa_path;
-	if (!isnan(o->size)) {
-		/* the shortest text that reads back as the same size */
-		snprintf(size, sizeof(size), "%.15g", o->size);
-		if (strtod(size, NULL) != o->size)
-			snprintf(size, sizeof(size), "%.17g", o->size);
-		v.size = size;
-	}
+	if (!isnan(o->size))
+		v.size = shell_size(o->size, size, sizeof(size));
 	while (argv && argv[n])
 		n++;
 	if (c->local) {
 		c->argv = xcalloc((size_t)n + 1, sizeof(char *));
 		for (i = 0; i < n; i++)
-			c->argv[i] = run_subst(argv[i], &v);
-		c->r->command = join_quoted(c->argv);
+			c->argv[i] = shell_subst(argv[i], &v);
+		c->r->command = shell_join(c->argv);
 	} else {
 		char *line, *t;
 
-		quoted = join_quoted(argv);
+		quoted = shell_join(argv);
 		v.cmd = quoted;
-		line = run_subst(o->runner, &v);
+		line = shell_subst(o->runner, &v);
 		if (n && !strstr(o->runner, "{cmd}")) {
 			t = xasprintf("%s %s", line, quoted);
 			free(line);

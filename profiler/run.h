@@ -47,6 +47,7 @@
 
 #include "common/error.h"
 #include "common/machine.h"
+#include "common/shellword.h"
 #include "stress/kernels.h"
 
 /* Environment variables shared with libpandia-pin.so. */
@@ -420,27 +421,13 @@ char *run_helper_roles(const struct run_thread *t, int n);
  */
 char *run_find_shim(const char *dir);
 
-/* Values of the placeholders. */
-struct run_vars {
-	const char *cpus;	/* {cpus}: "1,0,1" */
-	int threads;		/* {threads} */
-	const char *stress_cpus;	/* {stress_cpus}: "0,1" or "none" */
-	const char *stress_kind;	/* {stress_kind}: "cpu,bw:L2", "none" */
-	const char *cmd;	/* {cmd}: the command, shell-quoted; NULL:
-				   not replaced */
-	const char *size;	/* {size}: "2500"; NULL: not replaced */
-	const char *numa_maps;	/* {numa_maps}: a file for the pages'
-				   placement; NULL: not replaced */
-};
-
 /*
- * S with each known placeholder replaced; anything else in braces
- * (an awk program, a shell brace group) is left as it is.  New string.
+ * The placeholders and the quoting are common/shellword.h's, the one
+ * text that 'pandia predict' prints too; run's names for them.
  */
-char *run_subst(const char *s, const struct run_vars *v);
-
-/* S quoted for /bin/sh where it needs it (new string). */
-char *run_shell_quote(const char *s);
+#define run_vars	shell_vars
+#define run_subst	shell_subst
+#define run_shell_quote	shell_quote
 
 /*
  * --time-from: the number a POSIX extended REGEX finds in a line of

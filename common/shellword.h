@@ -1,0 +1,49 @@
+/*
+ * shellword.h - a command's words for /bin/sh: the placeholders
+ * ({cpus}, {threads}, {size} ...) filled in and each word quoted
+ * where it needs it.  'pandia run' executes what these make, and
+ * 'pandia predict' prints it, so the two are one text.
+ */
+#ifndef PANDIA_SHELLWORD_H
+#define PANDIA_SHELLWORD_H
+
+#include <stddef.h>
+
+/* Values of the placeholders. */
+struct shell_vars {
+	const char *cpus;	/* {cpus}: "1,0,1" */
+	int threads;		/* {threads} */
+	const char *stress_cpus;	/* {stress_cpus}: "0,1" or "none" */
+	const char *stress_kind;	/* {stress_kind}: "cpu,bw:L2", "none" */
+	const char *cmd;	/* {cmd}: the command, shell-quoted; NULL:
+				   not replaced */
+	const char *size;	/* {size}: "2500"; NULL: not replaced */
+	const char *numa_maps;	/* {numa_maps}: a file for the pages'
+				   placement; NULL: not replaced */
+};
+
+/*
+ * S with each known placeholder replaced, in one pass (a value is not
+ * searched again); anything else in braces (an awk program, a shell
+ * brace group) is left as it is.  New string.
+ */
+char *shell_subst(const char *s, const struct shell_vars *v);
+
+/*
+ * {size}'s text for SIZE into BUF (SIZE bytes at least 32): the
+ * shortest of %.15g and %.17g that reads back as the same number.
+ * Returns BUF.
+ */
+const char *shell_size(double size, char *buf, size_t n);
+
+/*
+ * S quoted for /bin/sh where it needs it: as it is when every
+ * character is a letter, a digit or one of "_-+=./,:@%^", else in
+ * single quotes.  New string.
+ */
+char *shell_quote(const char *s);
+
+/* ARGV's words (NULL-terminated) quoted and joined by spaces (new). */
+char *shell_join(char *const *argv);
+
+#endif
