@@ -1,5 +1,6 @@
 /*
- * elfdeps.c - DT_NEEDED from an ELF file's section headers.
+ * elfdeps.c - DT_NEEDED from an ELF file's section headers, PT_INTERP
+ * from its program headers.
  */
 #include "common/elfdeps.h"
 
@@ -183,4 +184,71 @@ bool elf_is_openmp(const char *cmd)
 
 	free(path);
 	return yes;
+}
+
+/*
+ * The program headers' place in the ELF file on FD: false when it is
+ * not an ELF file of this machine or they cannot be read as entries of
+ * at least a type word and at most an Elf64_Phdr.
+ */
+static bool get_phdrs(int fd, uint64_t *phoff, uint16_t *phentsize,
+		      uint16_t *phnum)
+{
+	unsigned char ident[EI_NIDENT];
+
+	if (!read_at(fd, ident, sizeof(ident), 0) ||
+	    memcmp(ident, ELFMAG, SELFMAG) || ident[EI_DATA] != HOST_DATA)
+		return false;
+	if (ident[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr h;
+
+		if (!read_at(fd, &h, sizeof(h), 0))
+			return false;
+		*phoff = h.e_phoff;
+		*phentsize = h.e_phentsize;
+		*phnum = h.e_phnum;
+	} else {
+		Elf32_Ehdr h;
+
+		if (!read_at(fd, &h, sizeof(h), 0))
+			return false;
+		*phoff = h.e_phoff;
+		*phentsize = h.e_phentsize;
+		*phnum = h.e_phnum;
+	}
+	return *phentsize >= sizeof(uint32_t) &&
+	       *phentsize <= sizeof(Elf64_Phdr) && *phnum;
+}
+
+bool elf_is_static(const char *cmd)
+{
+	char *path = elf_which(cmd);
+	unsigned char ph[sizeof(Elf64_Phdr)];
+	uint16_t phentsize, phnum, i;
+	bool st = false;
+	uint64_t phoff;
+	uint32_t type;
+	int fd = -1;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !get_phdrs(fd, &phoff, &phentsize, &phnum))
+		goto out;
+	st = true;
+	for (i = 0; i < phnum && st; i++) {
+		if (!read_at(fd, ph, phentsize, phoff + (uint64_t)i *
+			     phentsize)) {
+			st = false;
+			break;
+		}
+		memcpy(&type, ph, sizeof(type));
+		if (type == PT_INTERP)
+			st = false;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return st;
 }

@@ -1,6 +1,7 @@
 /*
  * elfdeps.h - which shared libraries a program needs, read from its
- * ELF dynamic section (nothing is run).
+ * ELF dynamic section, and whether it needs the dynamic loader at all
+ * (nothing is run).
  */
 #ifndef PANDIA_ELFDEPS_H
 #define PANDIA_ELFDEPS_H
@@ -29,5 +30,13 @@ int elf_needs(const char *path, const char *const *prefixes,
  * libgomp, libomp or libiomp5.  False when that cannot be told.
  */
 bool elf_is_openmp(const char *cmd);
+
+/*
+ * Whether command word CMD (found as elf_which() finds it) is a
+ * statically linked ELF executable of this machine's byte order: no
+ * PT_INTERP among its program headers, so the dynamic loader never
+ * runs and LD_PRELOAD cannot act.  False when that cannot be told.
+ */
+bool elf_is_static(const char *cmd);
 
 #endif

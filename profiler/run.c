@@ -45,6 +45,7 @@
 
 #include "common/report.h"
 #include "common/cpulist.h"
+#include "common/elfdeps.h"
 #include "common/jsonout.h"
 #include "common/strbuf.h"
 #include "common/timeparse.h"
@@ -1640,78 +1641,6 @@ static void judge_threads(struct ctx *c)
 	free(w);
 }
 
-/*
- * Whether PATH (searched in $PATH without a '/') is a statically
- * linked ELF executable: no PT_INTERP, so the dynamic loader never
- * runs and LD_PRELOAD cannot act.
- */
-static bool static_executable(const char *name)
-{
-	unsigned char h[64], ph[56];
-	char *path = NULL;
-	bool st = false, elf64;
-	unsigned long long phoff;
-	unsigned phentsize, phnum, i;
-	int fd = -1;
-
-	if (strchr(name, '/')) {
-		path = xstrdup(name);
-	} else {
-		const char *p = getenv("PATH");
-		char *dirs = xstrdup(p ? p : "/usr/bin:/bin"), *save, *d;
-
-		for (d = strtok_r(dirs, ":", &save); d && !path;
-		     d = strtok_r(NULL, ":", &save)) {
-			char *cand = xasprintf("%s/%s", *d ? d : ".", name);
-
-			if (!access(cand, X_OK))
-				path = cand;
-			else
-				free(cand);
-		}
-		free(dirs);
-	}
-	if (!path)
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    memcmp(h, "\177ELF", 4) || h[5] != 1)	/* little-endian */
-		goto out;
-	elf64 = h[4] == 2;
-	if (elf64) {
-		memcpy(&phoff, h + 32, 8);
-		phentsize = (unsigned)(h[54] | h[55] << 8);
-		phnum = (unsigned)(h[56] | h[57] << 8);
-	} else {
-		uint32_t off32;
-
-		memcpy(&off32, h + 28, 4);
-		phoff = off32;
-		phentsize = (unsigned)(h[42] | h[43] << 8);
-		phnum = (unsigned)(h[44] | h[45] << 8);
-	}
-	if (phentsize < 4 || phentsize > sizeof(ph) || !phnum)
-		goto out;
-	st = true;
-	for (i = 0; i < phnum && st; i++) {
-		uint32_t type;
-
-		if (pread(fd, ph, phentsize, (off_t)(phoff + i * phentsize)) !=
-		    (ssize_t)phentsize) {
-			st = false;
-			break;
-		}
-		memcpy(&type, ph, 4);
-		if (type == 3)		/* PT_INTERP */
-			st = false;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	return st;
-}
-
 /* ------------------------------------------------------------------ */
 /* one run                                                             */
 
@@ -2926,7 +2855,7 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		goto out_stress;
 	if (c.local && (o->pin == RUN_PIN_WORKERS ||
 			o->pin == RUN_PIN_THREADS)) {
-		c.static_exe = static_executable(argv[0]);
+		c.static_exe = elf_is_static(argv[0]);
 		r->static_exe = c.static_exe;
 		shim = o->shim_path ? realpath(o->shim_path, NULL) :
 		       run_find_shim(NULL);
