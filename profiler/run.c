@@ -63,7 +63,7 @@ extern char **environ;
 #define DRAIN_SECONDS	0.5	/* output after the command exited */
 #define SAMPLE_MAX	0.2	/* /proc sampling interval, at most */
 #define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
-#define PIN_LINE_MAX	16384	/* a line of the shim's report */
+#define PIN_LINE_MAX	(2 * PIN_LINE)	/* a line of the shim's report */
 
 /* ------------------------------------------------------------------ */
 /* stressor specs                                                      */
@@ -1129,6 +1129,11 @@ static void set_str(char **dst, const char *v)
 	*dst = xstrdup(v);
 }
 
+/* the report's waits are run's kinds before "other", in their order */
+_Static_assert((int)PIN_BLOCK_KINDS == (int)RUN_BLOCK_OTHER &&
+	       PIN_BLOCK_KINDS == 5,
+	       "an \"end\" line's waits are read as five run_block kinds");
+
 /* an "affinity" line of the report, applied once every thread is known */
 struct aff_line {
 	int tid;
@@ -1157,7 +1162,7 @@ static void read_report(struct ctx *c, bool final)
 		goto out;
 	while (fgets(line, PIN_LINE_MAX, f)) {
 		char allowed[4096], routine[256], flags[16];
-		long long tns, cpu_ns, runq_ns, b[5];
+		long long tns, cpu_ns, runq_ns, b[PIN_BLOCK_KINDS];
 		int pid, tid, index, local, cpu, pos = 0;
 		struct run_thread *t;
 
@@ -1172,12 +1177,12 @@ static void read_report(struct ctx *c, bool final)
 			t->cpu = cpu;
 			if (isnan(t->start))
 				t->start = (double)tns * 1e-9 - c->t0;
-			t->wrapped = strchr(flags, 'w') != NULL;
+			t->wrapped = strstr(flags, PIN_FLAG_WRAPPED) != NULL;
 			if (!t->seen)
 				set_str(&t->allowed, allowed);
 			set_str(&t->routine, routine);
 			set_str(&t->program, line + pos);
-			if (strchr(flags, 'm')) {
+			if (strstr(flags, PIN_FLAG_MAIN)) {
 				if (!in_list(procs_seen, procs, pid)) {
 					procs_seen = xrealloc(procs_seen,
 						sizeof(pid_t) *
@@ -1197,7 +1202,7 @@ static void read_report(struct ctx *c, bool final)
 			t->cpu_time = cpu_ns < 0 ? NAN : (double)cpu_ns * 1e-9;
 			t->runqueue_wait = runq_ns < 0 ? NAN :
 					   (double)runq_ns * 1e-9;
-			for (i = 0; i < 5; i++)
+			for (i = 0; i < PIN_BLOCK_KINDS; i++)
 				t->blocked[i] = (double)b[i] * 1e-9;
 		} else if (final && sscanf(line, "affinity %d %d %4095s",
 					   &pid, &tid, allowed) == 3) {

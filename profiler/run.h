@@ -48,15 +48,19 @@
 #include "common/error.h"
 #include "common/machine.h"
 #include "common/shellword.h"
+#include "profiler/shim/protocol.h"
 #include "stress/kernels.h"
 
-/* Environment variables shared with libpandia-pin.so. */
-#define RUN_PIN_CPUS_ENV	"PANDIA_PIN_CPUS"	/* "1,0,1" */
-#define RUN_PIN_SKIP_ENV	"PANDIA_PIN_SKIP"	/* helpers by index */
-#define RUN_PIN_HELPERS_ENV	"PANDIA_PIN_HELPERS"	/* by role */
-#define RUN_PIN_FLOAT_ENV	"PANDIA_PIN_FLOAT"	/* "1": pin nothing */
-#define RUN_PIN_SHARED_ENV	"PANDIA_PIN_SHARED"	/* shared state file */
-#define RUN_PIN_REPORT_ENV	"PANDIA_PIN_REPORT"	/* report file */
+/*
+ * Environment variables shared with libpandia-pin.so: the protocol's
+ * (profiler/shim/protocol.h), by run's names.
+ */
+#define RUN_PIN_CPUS_ENV	PIN_ENV_CPUS
+#define RUN_PIN_SKIP_ENV	PIN_ENV_SKIP
+#define RUN_PIN_HELPERS_ENV	PIN_ENV_HELPERS
+#define RUN_PIN_FLOAT_ENV	PIN_ENV_FLOAT
+#define RUN_PIN_SHARED_ENV	PIN_ENV_SHARED
+#define RUN_PIN_REPORT_ENV	PIN_ENV_REPORT
 #define RUN_PIN_LIB_ENV		"PANDIA_PIN_LIB"	/* override path */
 
 /* A co-run stressor as written: "cpu@0,1", "bw:L2@1", "bw:dram:rw@0". */
