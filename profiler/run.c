@@ -537,6 +537,74 @@ struct linebuf {
 	size_t len;
 };
 
+/* signals and the subreaper, around the whole of run_execute() */
+struct ctx_signals {
+	int sfd;		/* signalfd of mask, or -1 */
+	sigset_t mask, oldmask;
+	bool watch[3];		/* SIGINT, SIGTERM, SIGHUP watched */
+	struct sigaction old_chld;
+	int old_subreaper;
+	pid_t *before;		/* our children before we started */
+	int n_before;
+};
+
+/* the stressors: planned once, started for each run */
+struct ctx_stress {
+	int *pus;		/* flattened stressors, one PU each */
+	int n;
+	struct stressor_proc *procs;	/* this run's, or NULL */
+	pid_t pgid;
+	double *tmpl_rates;	/* pandia-stress: lines of a template */
+};
+
+/* the command's output */
+struct ctx_capture {
+	int fd[2];		/* its stdout and stderr, -1 once closed */
+	struct linebuf lb[2];
+	char tail[TAIL_BYTES];
+	size_t tail_len;
+	struct run_regex *rx;	/* --time-from, or NULL */
+	bool have_time;
+	double out_time;	/* from --time-from */
+	bool hide;		/* a run made only to find the helpers */
+};
+
+/* the per-thread accounting: what is sampled and read */
+struct ctx_acct {
+	int *pids;		/* processes to sample */
+	int n_pids;
+	double next_sample, sample_step;
+	int aff_unknown;	/* affinities set for unknown threads */
+	char *numa_path;	/* {numa_maps} of a template, or NULL */
+};
+
+/* the command's own PID namespace */
+struct ctx_ns {
+	int flags;		/* clone flags of its namespace: 0 not
+				   chosen yet, -1 none (see ns_choose) */
+	int fd;			/* its init's message (struct ns_msg), or -1 */
+};
+
+/* pinning: the shim's files and what it is told per run */
+struct ctx_pin {
+	char *report_path;	/* shim report file */
+	char *shared_path;	/* shim shared state */
+	int env_skip, env_helpers, env_float;	/* their envp slots */
+	bool static_exe;
+	bool discover;		/* the first run finds the helpers */
+	bool pinned_helpers;	/* this run pinned by r->helpers */
+};
+
+/* the co-running command */
+struct ctx_corun {
+	char **argv, **envp;
+	char *command;
+	pid_t pid;		/* its loop, 0 when stopped */
+	bool failed;		/* it failed in this run (see err) */
+	pid_t pgid;		/* the loop's group, kept after it */
+	int pipe;		/* the loop's count of restarts */
+};
+
 struct ctx {
 	const struct run_opts *o;
 	struct run_result *r;
@@ -544,59 +612,21 @@ struct ctx {
 	bool local;		/* no runner template */
 	char **argv;		/* what is executed */
 	char **envp;
-	char *report_path;	/* shim report file */
-	struct run_regex *rx;
-	int *stress_pus;	/* flattened stressors */
-	int n_sp;
-
-	/* signals */
-	int sfd;
-	sigset_t mask, oldmask;
-	bool watch[3];		/* SIGINT, SIGTERM, SIGHUP watched */
-	struct sigaction old_chld;
-	int old_subreaper;
-	pid_t *before;		/* our children before we started */
-	int n_before;
 
 	/* one run */
 	int run;
-	struct stressor_proc *sp;
-	pid_t stress_pgid;
-	pid_t pid;		/* the command; 0 when reaped */
+	pid_t pid;		/* the command (or its init); 0 when reaped */
+	pid_t cmd_pid;		/* the command, also once reaped */
 	int status;
 	double t0, t1;
-	int fd[2];		/* its stdout and stderr, -1 once closed */
-	struct linebuf lb[2];
-	char tail[TAIL_BYTES];
-	size_t tail_len;
-	bool have_time;
-	double out_time;	/* from --time-from */
-	double *tmpl_rates;	/* pandia-stress: lines of a template */
-	int *pids;		/* processes to sample */
-	int n_pids;
-	double next_sample, sample_step;
-	pid_t cmd_pid;		/* the command, also once reaped */
-	int ns_flags;		/* clone flags of its namespace: 0 not
-				   chosen yet, -1 none (see ns_choose) */
-	int ns_fd;		/* its init's message (struct ns_msg), or -1 */
-	int aff_unknown;	/* affinities set for unknown threads */
-	char *numa_path;	/* {numa_maps} of a template, or NULL */
 
-	/* pinning: the shim's shared state and what it is told per run */
-	char *shared_path;
-	int env_skip, env_helpers, env_float;	/* their envp slots */
-	bool static_exe;
-	bool discover;		/* the first run finds the helpers */
-	bool pinned_helpers;	/* this run pinned by r->helpers */
-	bool hide_output;	/* a run made only to find the helpers */
-
-	/* the co-running command */
-	char **co_argv, **co_envp;
-	char *co_command;
-	pid_t co_pid;		/* its loop, 0 when stopped */
-	bool co_failed;		/* it failed in this run (see err) */
-	pid_t co_pgid;		/* the loop's group, kept after it */
-	int co_pipe;		/* the loop's count of restarts */
+	struct ctx_signals sig;
+	struct ctx_stress stress;
+	struct ctx_capture capture;
+	struct ctx_acct acct;
+	struct ctx_ns ns;
+	struct ctx_pin pin;
+	struct ctx_corun co;
 };
 
 static bool within(const char *text, const int *v, int n, bool exact);
@@ -609,7 +639,7 @@ static bool read_signals(struct ctx *c)
 {
 	struct signalfd_siginfo si;
 
-	while (read(c->sfd, &si, sizeof(si)) == sizeof(si)) {
+	while (read(c->sig.sfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo != SIGCHLD && !c->r->interrupted)
 			c->r->interrupted = (int)si.ssi_signo;
 	}
@@ -674,8 +704,8 @@ static bool is_stressor(const struct ctx *c, pid_t x)
 {
 	int i;
 
-	for (i = 0; c->sp && i < c->n_sp; i++)
-		if (c->sp[i].pid == x && !c->sp[i].reaped)
+	for (i = 0; c->stress.procs && i < c->stress.n; i++)
+		if (c->stress.procs[i].pid == x && !c->stress.procs[i].reaped)
 			return true;
 	return false;
 }
@@ -697,7 +727,7 @@ static int sweep(struct ctx *c)
 		for (i = 0; i < n; i++) {
 			pid_t pgid;
 
-			if (in_list(c->before, c->n_before, kids[i]) ||
+			if (in_list(c->sig.before, c->sig.n_before, kids[i]) ||
 			    is_stressor(c, kids[i]) || kids[i] == c->pid)
 				continue;
 			found++;
@@ -730,42 +760,42 @@ static int setup_signals(struct ctx *c)
 	struct sigaction sa = { 0 }, old;
 	size_t i;
 
-	sigemptyset(&c->mask);
-	sigaddset(&c->mask, SIGCHLD);
+	sigemptyset(&c->sig.mask);
+	sigaddset(&c->sig.mask, SIGCHLD);
 	for (i = 0; i < ARRAY_SIZE(watched_signals); i++) {
 		sigaction(watched_signals[i], NULL, &old);
-		c->watch[i] = old.sa_handler != SIG_IGN;
-		if (c->watch[i])
-			sigaddset(&c->mask, watched_signals[i]);
+		c->sig.watch[i] = old.sa_handler != SIG_IGN;
+		if (c->sig.watch[i])
+			sigaddset(&c->sig.mask, watched_signals[i]);
 	}
 	/* children are not reaped by the kernel while we wait for them */
 	sa.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &sa, &c->old_chld);
-	sigprocmask(SIG_BLOCK, &c->mask, &c->oldmask);
-	c->sfd = signalfd(-1, &c->mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (c->sfd < 0) {
+	sigaction(SIGCHLD, &sa, &c->sig.old_chld);
+	sigprocmask(SIG_BLOCK, &c->sig.mask, &c->sig.oldmask);
+	c->sig.sfd = signalfd(-1, &c->sig.mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (c->sig.sfd < 0) {
 		perr_errno(c->err, "cannot watch signals (signalfd)");
-		sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
-		sigaction(SIGCHLD, &c->old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
+		sigaction(SIGCHLD, &c->sig.old_chld, NULL);
 		return -1;
 	}
-	if (prctl(PR_GET_CHILD_SUBREAPER, &c->old_subreaper) < 0)
-		c->old_subreaper = 0;
+	if (prctl(PR_GET_CHILD_SUBREAPER, &c->sig.old_subreaper) < 0)
+		c->sig.old_subreaper = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	c->n_before = list_children(getpid(), &c->before, false);
+	c->sig.n_before = list_children(getpid(), &c->sig.before, false);
 	return 0;
 }
 
 static void restore_signals(struct ctx *c)
 {
-	if (c->sfd < 0)
+	if (c->sig.sfd < 0)
 		return;
 	read_signals(c);
-	prctl(PR_SET_CHILD_SUBREAPER, c->old_subreaper);
-	close(c->sfd);
-	c->sfd = -1;
-	sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
-	sigaction(SIGCHLD, &c->old_chld, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, c->sig.old_subreaper);
+	close(c->sig.sfd);
+	c->sig.sfd = -1;
+	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
+	sigaction(SIGCHLD, &c->sig.old_chld, NULL);
 }
 
 /* what a forked child does first: signals as the caller had them */
@@ -775,7 +805,7 @@ static void child_signals(const struct ctx *c)
 
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGCHLD, &sa, NULL);
-	sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
+	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -786,10 +816,11 @@ static int start_stressors(struct ctx *c)
 	pid_t self = getpid();
 	int i, p[2];
 
-	c->stress_pgid = 0;
-	c->sp = xcalloc((size_t)c->n_sp, sizeof(*c->sp));
-	for (i = 0; i < c->n_sp; i++) {
-		struct stressor_proc *s = &c->sp[i];
+	c->stress.pgid = 0;
+	c->stress.procs = xcalloc((size_t)c->stress.n,
+				  sizeof(*c->stress.procs));
+	for (i = 0; i < c->stress.n; i++) {
+		struct stressor_proc *s = &c->stress.procs[i];
 		const struct run_stress_result *sr = &c->r->stress[i];
 
 		s->fd = -1;
@@ -811,15 +842,15 @@ static int start_stressors(struct ctx *c)
 		}
 		if (!s->pid) {
 			close(p[0]);
-			setpgid(0, c->stress_pgid);
+			setpgid(0, c->stress.pgid);
 			child_signals(c);
 			stressor_main(p[1], s->kind, s->pu, s->bytes, self);
 		}
 		close(p[1]);
 		s->fd = p[0];
-		if (!c->stress_pgid)
-			c->stress_pgid = s->pid;
-		setpgid(s->pid, c->stress_pgid);
+		if (!c->stress.pgid)
+			c->stress.pgid = s->pid;
+		setpgid(s->pid, c->stress.pgid);
 	}
 	return 0;
 }
@@ -846,17 +877,17 @@ static bool read_stressor(struct stressor_proc *s)
  */
 static int wait_stressors(struct ctx *c, int want, double limit)
 {
-	struct pollfd *pf = xcalloc((size_t)c->n_sp + 1, sizeof(*pf));
+	struct pollfd *pf = xcalloc((size_t)c->stress.n + 1, sizeof(*pf));
 	double end = now_seconds() + limit;
 	int ret = -1, i;
 
 	for (;;) {
 		int n = 0, left = 0, wait_ms;
 
-		pf[n].fd = c->sfd;
+		pf[n].fd = c->sig.sfd;
 		pf[n++].events = POLLIN;
-		for (i = 0; i < c->n_sp; i++) {
-			struct stressor_proc *s = &c->sp[i];
+		for (i = 0; i < c->stress.n; i++) {
+			struct stressor_proc *s = &c->stress.procs[i];
 
 			if (s->state == MSG_ERROR) {
 				perr_set(c->err, "stressor '%s' on PU %d "
@@ -887,8 +918,8 @@ static int wait_stressors(struct ctx *c, int want, double limit)
 			perr_errno(c->err, "poll");
 			goto out;
 		}
-		for (i = 0; i < c->n_sp; i++) {
-			struct stressor_proc *s = &c->sp[i];
+		for (i = 0; i < c->stress.n; i++) {
+			struct stressor_proc *s = &c->stress.procs[i];
 
 			if (s->fd < 0 || s->state == want)
 				continue;
@@ -914,7 +945,7 @@ out:
  */
 static int stressors_alone(struct ctx *c)
 {
-	struct pollfd pf = { .fd = c->sfd, .events = POLLIN };
+	struct pollfd pf = { .fd = c->sig.sfd, .events = POLLIN };
 	double end = now_seconds() + c->o->stress_alone;
 	int ms;
 
@@ -932,9 +963,9 @@ static void signal_stressors(struct ctx *c, int sig)
 {
 	int i;
 
-	for (i = 0; c->sp && i < c->n_sp; i++)
-		if (!c->sp[i].reaped && c->sp[i].pid > 0)
-			kill(c->sp[i].pid, sig);
+	for (i = 0; c->stress.procs && i < c->stress.n; i++)
+		if (!c->stress.procs[i].reaped && c->stress.procs[i].pid > 0)
+			kill(c->stress.procs[i].pid, sig);
 }
 
 /*
@@ -945,16 +976,16 @@ static int stop_stressors(struct ctx *c, bool record, int slot)
 {
 	int ret = 0, i;
 
-	if (!c->sp)
+	if (!c->stress.procs)
 		return 0;
 	if (record) {
 		signal_stressors(c, SIGTERM);
 		ret = wait_stressors(c, MSG_DONE, STOP_SECONDS);
 	}
-	if (c->stress_pgid > 0)
-		kill(-c->stress_pgid, SIGKILL);
-	for (i = 0; i < c->n_sp; i++) {
-		struct stressor_proc *s = &c->sp[i];
+	if (c->stress.pgid > 0)
+		kill(-c->stress.pgid, SIGKILL);
+	for (i = 0; i < c->stress.n; i++) {
+		struct stressor_proc *s = &c->stress.procs[i];
 		struct run_stress_result *sr = &c->r->stress[i];
 
 		if (s->pid > 0 && !s->reaped) {
@@ -972,9 +1003,9 @@ static int stop_stressors(struct ctx *c, bool record, int slot)
 			sr->alone[slot] = s->msg.alone_work /
 					  s->msg.alone_seconds;
 	}
-	free(c->sp);
-	c->sp = NULL;
-	c->stress_pgid = 0;
+	free(c->stress.procs);
+	c->stress.procs = NULL;
+	c->stress.pgid = 0;
 	return ret;
 }
 
@@ -987,14 +1018,15 @@ static void keep_tail(struct ctx *c, const char *p, size_t n)
 		p += n - TAIL_BYTES;
 		n = TAIL_BYTES;
 	}
-	if (c->tail_len + n > TAIL_BYTES) {
-		size_t drop = c->tail_len + n - TAIL_BYTES;
+	if (c->capture.tail_len + n > TAIL_BYTES) {
+		size_t drop = c->capture.tail_len + n - TAIL_BYTES;
 
-		memmove(c->tail, c->tail + drop, c->tail_len - drop);
-		c->tail_len -= drop;
+		memmove(c->capture.tail, c->capture.tail + drop,
+			c->capture.tail_len - drop);
+		c->capture.tail_len -= drop;
 	}
-	memcpy(c->tail + c->tail_len, p, n);
-	c->tail_len += n;
+	memcpy(c->capture.tail + c->capture.tail_len, p, n);
+	c->capture.tail_len += n;
 }
 
 /* one complete line of output */
@@ -1003,21 +1035,21 @@ static void output_line(struct ctx *c, const char *line)
 	double v;
 	int i;
 
-	if (c->rx && run_regex_time(c->rx, line, &v)) {
-		c->out_time = v;
-		c->have_time = true;
+	if (c->capture.rx && run_regex_time(c->capture.rx, line, &v)) {
+		c->capture.out_time = v;
+		c->capture.have_time = true;
 	}
 	if (c->o->on_line)
 		c->o->on_line(line, c->run, c->o->data);
-	if (!c->local && c->tmpl_rates &&
+	if (!c->local && c->stress.tmpl_rates &&
 	    sscanf(line, "pandia-stress: %d %lf", &i, &v) == 2 &&
-	    i >= 0 && i < c->n_sp)
-		c->tmpl_rates[i] = v;
+	    i >= 0 && i < c->stress.n)
+		c->stress.tmpl_rates[i] = v;
 }
 
 static void feed_lines(struct ctx *c, int k, const char *p, size_t n)
 {
-	struct linebuf *lb = &c->lb[k];
+	struct linebuf *lb = &c->capture.lb[k];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -1038,24 +1070,24 @@ static void read_output(struct ctx *c, int k)
 	ssize_t n;
 
 	for (;;) {
-		n = read(c->fd[k], buf, sizeof(buf));
+		n = read(c->capture.fd[k], buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return;		/* EAGAIN: later */
 		if (n == 0) {
-			struct linebuf *lb = &c->lb[k];
+			struct linebuf *lb = &c->capture.lb[k];
 
 			if (lb->len) {
 				lb->buf[lb->len] = '\0';
 				output_line(c, lb->buf);
 				lb->len = 0;
 			}
-			close(c->fd[k]);
-			c->fd[k] = -1;
+			close(c->capture.fd[k]);
+			c->capture.fd[k] = -1;
 			return;
 		}
-		if (c->o->output_fd >= 0 && !c->hide_output) {
+		if (c->o->output_fd >= 0 && !c->capture.hide) {
 			ssize_t w = 0, m;
 
 			while (w < n) {
@@ -1114,11 +1146,12 @@ static void add_pid(struct ctx *c, int pid)
 {
 	int i;
 
-	for (i = 0; i < c->n_pids; i++)
-		if (c->pids[i] == pid)
+	for (i = 0; i < c->acct.n_pids; i++)
+		if (c->acct.pids[i] == pid)
 			return;
-	c->pids = xrealloc(c->pids, sizeof(*c->pids) * (size_t)(c->n_pids + 1));
-	c->pids[c->n_pids++] = pid;
+	c->acct.pids = xrealloc(c->acct.pids, sizeof(*c->acct.pids) *
+				(size_t)(c->acct.n_pids + 1));
+	c->acct.pids[c->acct.n_pids++] = pid;
 }
 
 static void set_str(char **dst, const char *v)
@@ -1155,9 +1188,9 @@ static void read_report(struct ctx *c, bool final)
 	char *line = xmalloc(PIN_LINE_MAX);
 	FILE *f;
 
-	if (!c->report_path)
+	if (!c->pin.report_path)
 		goto out;
-	f = fopen(c->report_path, "re");
+	f = fopen(c->pin.report_path, "re");
 	if (!f)
 		goto out;
 	while (fgets(line, PIN_LINE_MAX, f)) {
@@ -1220,7 +1253,7 @@ static void read_report(struct ctx *c, bool final)
 			if (r->threads[j].tid == aff[i].tid)
 				t = &r->threads[j];
 		if (!t) {	/* a thread the library does not know */
-			c->aff_unknown++;
+			c->acct.aff_unknown++;
 			continue;
 		}
 		if (t->cpu >= 0 ? !within(aff[i].list, &t->cpu, 1, true) :
@@ -1268,15 +1301,17 @@ static void sample_numa_maps(struct ctx *c)
 	struct pandia_error e;
 	int i;
 
-	for (i = 0; i < c->n_pids; i++) {
+	for (i = 0; i < c->acct.n_pids; i++) {
 		char path[64], *text;
 
-		snprintf(path, sizeof(path), "/proc/%d/numa_maps", c->pids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/numa_maps",
+			 c->acct.pids[i]);
 		text = read_file(path, NULL, &e);
 		if (!text)
 			continue;
 		if (*text)
-			strbuf_printf(&sb, "# pid %d\n%s", c->pids[i], text);
+			strbuf_printf(&sb, "# pid %d\n%s", c->acct.pids[i],
+				      text);
 		free(text);
 	}
 	if (sb.len) {
@@ -1294,16 +1329,16 @@ static void read_numa_file(struct ctx *c)
 	char *text;
 	int fd;
 
-	if (!c->numa_path)
+	if (!c->acct.numa_path)
 		return;
-	text = read_file(c->numa_path, NULL, &e);
+	text = read_file(c->acct.numa_path, NULL, &e);
 	if (text && *text) {
 		free(c->r->numa_maps);
 		c->r->numa_maps = text;
 		text = NULL;
 	}
 	free(text);
-	fd = open(c->numa_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(c->acct.numa_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
 }
@@ -1320,12 +1355,12 @@ static void sample_threads(struct ctx *c)
 	read_report(c, false);
 	if (c->o->numa_maps)
 		sample_numa_maps(c);
-	for (i = 0; i < c->n_pids; i++) {
+	for (i = 0; i < c->acct.n_pids; i++) {
 		char path[64];
 		struct dirent *e;
 		DIR *d;
 
-		snprintf(path, sizeof(path), "/proc/%d/task", c->pids[i]);
+		snprintf(path, sizeof(path), "/proc/%d/task", c->acct.pids[i]);
 		d = opendir(path);
 		if (!d)
 			continue;
@@ -1337,7 +1372,7 @@ static void sample_threads(struct ctx *c)
 
 			if (!isdigit((unsigned char)e->d_name[0]))
 				continue;
-			t = thread_of(c->r, c->pids[i], atoi(e->d_name));
+			t = thread_of(c->r, c->acct.pids[i], atoi(e->d_name));
 			snprintf(spath, sizeof(spath), "%s/%s/schedstat", path,
 				 e->d_name);
 			if (!t->ended && read_schedstat(spath, &cpu, &runq)) {
@@ -1621,7 +1656,7 @@ static void judge_threads(struct ctx *c)
 				  c->t1 - c->t0);
 	w = xcalloc((size_t)r->n_threads + 1, sizeof(int));
 	r->misplaced = r->wrapped = r->role_changes = 0;
-	r->overridden = c->aff_unknown;
+	r->overridden = c->acct.aff_unknown;
 	for (i = 0; i < r->n_threads; i++) {
 		const struct run_thread *t = &r->threads[i];
 		bool ok;
@@ -1630,7 +1665,7 @@ static void judge_threads(struct ctx *c)
 			w[n_w++] = i;
 		r->wrapped += t->wrapped;
 		r->overridden += t->overridden;
-		if (c->pinned_helpers && t->index >= 0 &&
+		if (c->pin.pinned_helpers && t->index >= 0 &&
 		    t->worker == is_helper(r->helpers, t))
 			r->role_changes++;
 		if (o->pin == RUN_PIN_NONE || t->overridden)
@@ -1753,7 +1788,7 @@ static void no_namespace(struct ctx *c, const char *what, int e)
 {
 	static bool told;
 
-	c->ns_flags = -1;
+	c->ns.flags = -1;
 	free(c->r->no_namespace);
 	c->r->no_namespace = xasprintf("%s: %s", what, strerror(e));
 	if (!told)
@@ -1772,9 +1807,9 @@ static void ns_choose(struct ctx *c)
 {
 	const char *env = getenv("PANDIA_PID_NAMESPACE");
 
-	c->ns_flags = CLONE_NEWPID;
+	c->ns.flags = CLONE_NEWPID;
 	if (geteuid() != 0)
-		c->ns_flags |= CLONE_NEWUSER;
+		c->ns.flags |= CLONE_NEWUSER;
 	if (env && !strcmp(env, "0"))
 		no_namespace(c, "PANDIA_PID_NAMESPACE=0", ECANCELED);
 	else if (proc_self_pid() != getpid()) {
@@ -1847,13 +1882,13 @@ static bool ns_result(struct ctx *c, struct ns_msg *m)
 {
 	ssize_t n;
 
-	if (c->ns_fd < 0)
+	if (c->ns.fd < 0)
 		return false;
 	do
-		n = read(c->ns_fd, m, sizeof(*m));
+		n = read(c->ns.fd, m, sizeof(*m));
 	while (n < 0 && errno == EINTR);
-	close(c->ns_fd);
-	c->ns_fd = -1;
+	close(c->ns.fd);
+	c->ns.fd = -1;
 	return n == (ssize_t)sizeof(*m);
 }
 
@@ -1908,13 +1943,13 @@ static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 	ssize_t n;
 
 	*cmd = 0;
-	if (c->ns_flags == 0)
+	if (c->ns.flags == 0)
 		ns_choose(c);
-	if (c->ns_flags > 0 && (pipe2(go, O_CLOEXEC) < 0 ||
+	if (c->ns.flags > 0 && (pipe2(go, O_CLOEXEC) < 0 ||
 				pipe2(msg, O_CLOEXEC) < 0))
 		goto plain;
-	if (c->ns_flags > 0) {
-		pid = clone_fork((unsigned long)c->ns_flags);
+	if (c->ns.flags > 0) {
+		pid = clone_fork((unsigned long)c->ns.flags);
 		if (pid == 0) {
 			close(go[1]);
 			close(msg[0]);
@@ -1930,7 +1965,7 @@ static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 			no_namespace(c, "clone", e);
 			goto plain;
 		}
-		if ((c->ns_flags & CLONE_NEWUSER) && map_ids(pid) < 0) {
+		if ((c->ns.flags & CLONE_NEWUSER) && map_ids(pid) < 0) {
 			e = errno;
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -1942,7 +1977,7 @@ static int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 			;
 		close(go[1]);
 		c->pid = pid;
-		c->ns_fd = msg[0];
+		c->ns.fd = msg[0];
 		/* the command's id, or 0 when its fork failed */
 		do
 			n = read(ex[0], cmd, sizeof(*cmd));
@@ -1979,9 +2014,9 @@ static void reap_failed(struct ctx *c)
 {
 	waitpid(c->pid, NULL, 0);
 	c->pid = 0;
-	if (c->ns_fd >= 0) {
-		close(c->ns_fd);
-		c->ns_fd = -1;
+	if (c->ns.fd >= 0) {
+		close(c->ns.fd);
+		c->ns.fd = -1;
 	}
 }
 
@@ -2002,13 +2037,14 @@ static int start_command(struct ctx *c)
 	CPU_ZERO(&set);
 	for (k = 0; k < c->o->n_cpus; k++)
 		CPU_SET(c->o->cpus[k], &set);
-	if (c->report_path) {
-		int fd = open(c->report_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (c->pin.report_path) {
+		int fd = open(c->pin.report_path,
+			      O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 		if (fd >= 0)
 			close(fd);
 		/* the shim sizes it again, zeroed: a fresh counter */
-		fd = open(c->shared_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		fd = open(c->pin.shared_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -2048,7 +2084,7 @@ static int start_command(struct ctx *c)
 		close(p[1]);
 		p[1] = -1;
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
-		c->fd[k] = p[0];
+		c->capture.fd[k] = p[0];
 		p[0] = -1;
 	}
 	add_pid(c, c->cmd_pid);
@@ -2072,9 +2108,9 @@ static int count_leftovers(const struct ctx *c)
 	int n = list_children(getpid(), &kids, true), left = 0, i;
 
 	for (i = 0; i < n; i++)
-		left += !in_list(c->before, c->n_before, kids[i]) &&
+		left += !in_list(c->sig.before, c->sig.n_before, kids[i]) &&
 			!is_stressor(c, kids[i]) && kids[i] != c->pid &&
-			!(c->co_pgid > 0 && getpgid(kids[i]) == c->co_pgid);
+			!(c->co.pgid > 0 && getpgid(kids[i]) == c->co.pgid);
 	free(kids);
 	return left;
 }
@@ -2093,15 +2129,15 @@ static int start_corun(struct ctx *c)
 	for (k = 0; k < c->o->n_corun_cpus; k++)
 		CPU_SET(c->o->corun_cpus[k], &set);
 	fflush(NULL);
-	c->co_pid = fork();
-	if (c->co_pid < 0) {
-		c->co_pid = 0;
+	c->co.pid = fork();
+	if (c->co.pid < 0) {
+		c->co.pid = 0;
 		close(p[0]);
 		close(p[1]);
 		return perr_errno(c->err, "cannot start '%s'",
-				  c->co_argv[0]);
+				  c->co.argv[0]);
 	}
-	if (!c->co_pid) {
+	if (!c->co.pid) {
 		int fd = open("/dev/null", O_RDWR), st, restarts = 0;
 
 		setpgid(0, 0);
@@ -2123,7 +2159,7 @@ static int start_corun(struct ctx *c)
 			if (k2 < 0)
 				_exit(126);
 			if (!k2) {
-				execvpe(c->co_argv[0], c->co_argv, c->co_envp);
+				execvpe(c->co.argv[0], c->co.argv, c->co.envp);
 				_exit(127);
 			}
 			while (waitpid(k2, &st, 0) < 0 && errno == EINTR)
@@ -2134,10 +2170,10 @@ static int start_corun(struct ctx *c)
 		}
 	}
 	close(p[1]);
-	setpgid(c->co_pid, c->co_pid);
-	c->co_pgid = c->co_pid;
+	setpgid(c->co.pid, c->co.pid);
+	c->co.pgid = c->co.pid;
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
-	c->co_pipe = p[0];
+	c->co.pipe = p[0];
 	c->r->corun_restarts = 0;
 	return 0;
 }
@@ -2152,25 +2188,25 @@ static int stop_corun(struct ctx *c)
 	ssize_t n;
 	int st = 0;
 
-	if (c->co_pid <= 0)
+	if (c->co.pid <= 0)
 		return 0;
-	kill(-c->co_pid, SIGKILL);
-	while (waitpid(c->co_pid, &st, 0) < 0 && errno == EINTR)
+	kill(-c->co.pid, SIGKILL);
+	while (waitpid(c->co.pid, &st, 0) < 0 && errno == EINTR)
 		;
-	c->co_pid = 0;
-	while ((n = read(c->co_pipe, buf, sizeof(buf))) > 0)
+	c->co.pid = 0;
+	while ((n = read(c->co.pipe, buf, sizeof(buf))) > 0)
 		c->r->corun_restarts += (int)n;
-	close(c->co_pipe);
-	c->co_pipe = -1;
+	close(c->co.pipe);
+	c->co.pipe = -1;
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		return 0;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		return perr_set(c->err, "cannot run the co-running command "
-				"'%s'", c->co_argv[0]);
+				"'%s'", c->co.argv[0]);
 	return perr_set(c->err, "the co-running command %s (status %d): %s",
 			WIFEXITED(st) ? "failed" : "was killed",
 			WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-			c->co_command);
+			c->co.command);
 }
 
 /*
@@ -2190,7 +2226,7 @@ static bool command_exited(struct ctx *c)
 		return false;
 	c->t1 = now_seconds();
 	if (stop_corun(c) < 0)
-		c->co_failed = true;
+		c->co.failed = true;
 	left = count_leftovers(c);
 	kill(-c->pid, SIGKILL);
 	waitpid(c->pid, &st, 0);
@@ -2218,8 +2254,8 @@ static void wait_command(struct ctx *c)
 	double kill_at = 0, drain_end = 0;
 	int k;
 
-	c->sample_step = 0.002;
-	c->next_sample = c->t0 + c->sample_step;
+	c->acct.sample_step = 0.002;
+	c->acct.next_sample = c->t0 + c->acct.sample_step;
 	for (;;) {
 		struct pollfd pf[3];
 		double now = now_seconds(), wake = now + 1;
@@ -2228,7 +2264,7 @@ static void wait_command(struct ctx *c)
 		if (c->pid > 0 && command_exited(c))
 			drain_end = c->t1 + DRAIN_SECONDS;
 		if (c->pid == 0) {
-			if (c->fd[0] < 0 && c->fd[1] < 0)
+			if (c->capture.fd[0] < 0 && c->capture.fd[1] < 0)
 				break;
 			if (now >= drain_end)
 				break;
@@ -2246,39 +2282,39 @@ static void wait_command(struct ctx *c)
 			kill(c->pid, SIGKILL);
 			kill_at = now + 1;	/* again if it lingers */
 		}
-		if (c->local && c->pid > 0 && now >= c->next_sample) {
+		if (c->local && c->pid > 0 && now >= c->acct.next_sample) {
 			sample_threads(c);
-			if (c->sample_step < SAMPLE_MAX)
-				c->sample_step *= 2;
-			c->next_sample = now + c->sample_step;
+			if (c->acct.sample_step < SAMPLE_MAX)
+				c->acct.sample_step *= 2;
+			c->acct.next_sample = now + c->acct.sample_step;
 		}
 		if (c->pid > 0) {
 			if (deadline && !c->r->timed_out && deadline < wake)
 				wake = deadline;
 			if (kill_at && kill_at < wake)
 				wake = kill_at;
-			if (c->local && c->next_sample < wake)
-				wake = c->next_sample;
+			if (c->local && c->acct.next_sample < wake)
+				wake = c->acct.next_sample;
 		}
-		pf[n].fd = c->sfd;
+		pf[n].fd = c->sig.sfd;
 		pf[n++].events = POLLIN;
 		for (k = 0; k < 2; k++) {
-			if (c->fd[k] < 0)
+			if (c->capture.fd[k] < 0)
 				continue;
-			pf[n].fd = c->fd[k];
+			pf[n].fd = c->capture.fd[k];
 			pf[n++].events = POLLIN;
 		}
 		k = (int)((wake - now) * 1000) + 1;
 		if (poll(pf, (nfds_t)n, k < 0 ? 0 : k) < 0 && errno != EINTR)
 			break;
 		for (k = 0; k < 2; k++)
-			if (c->fd[k] >= 0)
+			if (c->capture.fd[k] >= 0)
 				read_output(c, k);
 	}
 	for (k = 0; k < 2; k++) {
-		if (c->fd[k] >= 0) {
-			close(c->fd[k]);
-			c->fd[k] = -1;
+		if (c->capture.fd[k] >= 0) {
+			close(c->capture.fd[k]);
+			c->capture.fd[k] = -1;
 		}
 	}
 }
@@ -2286,21 +2322,21 @@ static void wait_command(struct ctx *c)
 /* the last lines of the command's stderr into r->stderr_tail */
 static void set_tail(struct ctx *c)
 {
-	size_t start, len = c->tail_len;
+	size_t start, len = c->capture.tail_len;
 	int lines = 0;
 
 	free(c->r->stderr_tail);
 	c->r->stderr_tail = NULL;
-	while (len && c->tail[len - 1] == '\n')
+	while (len && c->capture.tail[len - 1] == '\n')
 		len--;
 	if (!len)
 		return;
 	for (start = len; start > 0; start--) {
-		if (c->tail[start - 1] == '\n' && ++lines == TAIL_LINES)
+		if (c->capture.tail[start - 1] == '\n' && ++lines == TAIL_LINES)
 			break;
 	}
 	c->r->stderr_tail = xasprintf("%.*s", (int)(len - start),
-				      c->tail + start);
+				      c->capture.tail + start);
 }
 
 /* describe how the run ended into err; 0 when it succeeded */
@@ -2337,11 +2373,11 @@ static int judge_status(struct ctx *c, double *secs)
 	if (r->exit_status != 0)
 		return perr_set(c->err, "%s exited with status %d: %s",
 				which, r->exit_status, r->command);
-	if (c->rx && !c->have_time)
+	if (c->capture.rx && !c->capture.have_time)
 		return perr_set(c->err, "%s: no line of the output matched "
 				"--time-from '%s': %s", which,
 				c->o->time_from, r->command);
-	*secs = c->rx ? c->out_time : c->t1 - c->t0;
+	*secs = c->capture.rx ? c->capture.out_time : c->t1 - c->t0;
 	return 0;
 }
 
@@ -2352,21 +2388,21 @@ static int one_run(struct ctx *c, int run)
 	double secs = 0;
 
 	c->run = run;
-	c->have_time = false;
-	c->tail_len = 0;
-	c->n_pids = 0;
-	c->fd[0] = c->fd[1] = -1;
+	c->capture.have_time = false;
+	c->capture.tail_len = 0;
+	c->acct.n_pids = 0;
+	c->capture.fd[0] = c->capture.fd[1] = -1;
 	for (k = 0; k < 2; k++)
-		c->lb[k].len = 0;
+		c->capture.lb[k].len = 0;
 	free_threads(r);
-	if (c->tmpl_rates)
-		for (i = 0; i < c->n_sp; i++)
-			c->tmpl_rates[i] = NAN;
-	c->aff_unknown = 0;
-	c->hide_output = c->discover && run == 0 && !c->o->warmup;
+	if (c->stress.tmpl_rates)
+		for (i = 0; i < c->stress.n; i++)
+			c->stress.tmpl_rates[i] = NAN;
+	c->acct.aff_unknown = 0;
+	c->capture.hide = c->pin.discover && run == 0 && !c->o->warmup;
 	set_pin_env(c);
 
-	if (c->local && c->n_sp) {
+	if (c->local && c->stress.n) {
 		if (start_stressors(c) < 0 ||
 		    wait_stressors(c, MSG_READY, READY_SECONDS) < 0 ||
 		    (c->o->stress_alone > 0 && stressors_alone(c) < 0)) {
@@ -2375,12 +2411,12 @@ static int one_run(struct ctx *c, int run)
 			goto out;
 		}
 	}
-	if (c->co_argv && start_corun(c) < 0) {
+	if (c->co.argv && start_corun(c) < 0) {
 		stop_stressors(c, false, -1);
 		r->failed_run = run;
 		goto out;
 	}
-	c->co_failed = false;
+	c->co.failed = false;
 	if (start_command(c) < 0) {
 		stop_corun(c);
 		stop_stressors(c, false, -1);
@@ -2388,8 +2424,8 @@ static int one_run(struct ctx *c, int run)
 		goto out;
 	}
 	wait_command(c);
-	if (c->co_pid > 0 && stop_corun(c) < 0)
-		c->co_failed = true;
+	if (c->co.pid > 0 && stop_corun(c) < 0)
+		c->co.failed = true;
 	sweep(c);
 	read_numa_file(c);
 	if (stop_stressors(c, !r->interrupted, slot) < 0 &&
@@ -2400,7 +2436,7 @@ static int one_run(struct ctx *c, int run)
 	if (c->local)
 		judge_threads(c);
 	set_tail(c);
-	if (c->co_failed) {
+	if (c->co.failed) {
 		r->failed_run = run;
 		goto out;
 	}
@@ -2408,9 +2444,9 @@ static int one_run(struct ctx *c, int run)
 		r->failed_run = run;
 		goto out;
 	}
-	if (c->discover) {
+	if (c->pin.discover) {
 		/* the run that tells workers from helpers */
-		c->discover = false;
+		c->pin.discover = false;
 		free(r->helpers);
 		r->helpers = r->threads_created < 0 ? NULL :
 			     run_helper_roles(r->threads, r->n_threads);
@@ -2419,9 +2455,9 @@ static int one_run(struct ctx *c, int run)
 			goto out;
 		}
 	}
-	if (c->tmpl_rates && slot >= 0)
-		for (i = 0; i < c->n_sp; i++)
-			r->stress[i].rates[slot] = c->tmpl_rates[i];
+	if (c->stress.tmpl_rates && slot >= 0)
+		for (i = 0; i < c->stress.n; i++)
+			r->stress[i].rates[slot] = c->stress.tmpl_rates[i];
 	if (run == 0)
 		r->warmup_time = secs;
 	else
@@ -2470,17 +2506,17 @@ static void set_pin_env(struct ctx *c)
 	const struct run_opts *o = c->o;
 	char *skip = NULL;
 
-	if (c->env_skip < 0)
+	if (c->pin.env_skip < 0)
 		return;
 	if (o->n_skip >= 0)
 		skip = cpulist_format(o->skip, o->n_skip);
-	set_env_slot(c, c->env_skip, RUN_PIN_SKIP_ENV, skip);
-	set_env_slot(c, c->env_float, RUN_PIN_FLOAT_ENV,
-		     c->discover ? "1" : "");
-	c->pinned_helpers = !c->discover && o->pin == RUN_PIN_WORKERS &&
+	set_env_slot(c, c->pin.env_skip, RUN_PIN_SKIP_ENV, skip);
+	set_env_slot(c, c->pin.env_float, RUN_PIN_FLOAT_ENV,
+		     c->pin.discover ? "1" : "");
+	c->pin.pinned_helpers = !c->pin.discover && o->pin == RUN_PIN_WORKERS &&
 			    o->n_skip < 0 && c->r->helpers;
-	set_env_slot(c, c->env_helpers, RUN_PIN_HELPERS_ENV,
-		     c->pinned_helpers ? c->r->helpers : "");
+	set_env_slot(c, c->pin.env_helpers, RUN_PIN_HELPERS_ENV,
+		     c->pin.pinned_helpers ? c->r->helpers : "");
 	free(skip);
 }
 
@@ -2516,7 +2552,7 @@ static void build_env(struct ctx *c, const char *cpus, const char *shim)
 	push_env(&env, &n, xasprintf("OMP_NUM_THREADS=%d", o->n_cpus));
 	push_env(&env, &n, xasprintf("PANDIA_THREADS=%d", o->n_cpus));
 	push_env(&env, &n, xasprintf("PANDIA_CPUS=%s", cpus));
-	c->env_skip = c->env_helpers = c->env_float = -1;
+	c->pin.env_skip = c->pin.env_helpers = c->pin.env_float = -1;
 	if (c->local && (o->pin == RUN_PIN_WORKERS ||
 			 o->pin == RUN_PIN_THREADS)) {
 		char *places = xstrdup("");
@@ -2534,14 +2570,14 @@ static void build_env(struct ctx *c, const char *cpus, const char *shim)
 		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_CPUS_ENV,
 					     cpus));
 		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_REPORT_ENV,
-					     c->report_path));
+					     c->pin.report_path));
 		push_env(&env, &n, xasprintf("%s=%s", RUN_PIN_SHARED_ENV,
-					     c->shared_path));
-		c->env_skip = n;
+					     c->pin.shared_path));
+		c->pin.env_skip = n;
 		push_env(&env, &n, xstrdup(RUN_PIN_SKIP_ENV "="));
-		c->env_helpers = n;
+		c->pin.env_helpers = n;
 		push_env(&env, &n, xstrdup(RUN_PIN_HELPERS_ENV "="));
-		c->env_float = n;
+		c->pin.env_float = n;
 		push_env(&env, &n, xstrdup(RUN_PIN_FLOAT_ENV "="));
 		push_env(&env, &n, xasprintf("LD_PRELOAD=%s%s%s", shim,
 					     preload && *preload ? " " : "",
@@ -2621,7 +2657,7 @@ static int plan_stressors(struct ctx *c)
 	for (i = 0; i < o->n_stress; i++)
 		n += o->stress[i].n_pus;
 	r->stress = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*r->stress));
-	c->stress_pus = xcalloc((size_t)n ? (size_t)n : 1, sizeof(int));
+	c->stress.pus = xcalloc((size_t)n ? (size_t)n : 1, sizeof(int));
 	for (i = 0; i < o->n_stress; i++) {
 		const struct run_stressor *s = &o->stress[i];
 		size_t ws = 0;
@@ -2677,10 +2713,10 @@ static int plan_stressors(struct ctx *c)
 			for (k = 0; k < o->repetitions; k++)
 				sr->rates[k] = sr->alone[k] = NAN;
 			sr->median = sr->alone_median = NAN;
-			c->stress_pus[r->n_stress++] = s->pus[j];
+			c->stress.pus[r->n_stress++] = s->pus[j];
 		}
 	}
-	c->n_sp = r->n_stress;
+	c->stress.n = r->n_stress;
 	ret = 0;
 out:
 	machine_free(own);
@@ -2691,7 +2727,7 @@ out:
 static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 {
 	const struct run_opts *o = c->o;
-	char *scpus = c->n_sp ? cpulist_format(c->stress_pus, c->n_sp) :
+	char *scpus = c->stress.n ? cpulist_format(c->stress.pus, c->stress.n) :
 		      xstrdup("none");
 	char *skind = xstrdup(""), *quoted = NULL;
 	struct shell_vars v = { 0 };
@@ -2714,7 +2750,7 @@ static void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	v.threads = o->n_cpus;
 	v.stress_cpus = scpus;
 	v.stress_kind = skind;
-	v.numa_maps = c->numa_path;
+	v.numa_maps = c->acct.numa_path;
 	if (!isnan(o->size))
 		v.size = shell_size(o->size, size, sizeof(size));
 	while (argv && argv[n])
@@ -2768,12 +2804,12 @@ static int make_temp(struct ctx *c, char **path)
 /* the shim's report and shared-state files; 0 or -1 with err */
 static int make_report_file(struct ctx *c)
 {
-	if (make_temp(c, &c->report_path) < 0)
+	if (make_temp(c, &c->pin.report_path) < 0)
 		return -1;
-	if (make_temp(c, &c->shared_path) < 0) {
-		unlink(c->report_path);
-		free(c->report_path);
-		c->report_path = NULL;
+	if (make_temp(c, &c->pin.shared_path) < 0) {
+		unlink(c->pin.report_path);
+		free(c->pin.report_path);
+		c->pin.report_path = NULL;
 		return -1;
 	}
 	return 0;
@@ -2794,14 +2830,14 @@ static void build_corun(struct ctx *c, const char *shim)
 	run_result_init(&br);
 	b.o = &bo;
 	b.r = &br;
-	b.n_sp = 0;
-	b.report_path = (char *)"/dev/null";
+	b.stress.n = 0;
+	b.pin.report_path = (char *)"/dev/null";
 	cpus = cpulist_format(bo.cpus, bo.n_cpus);
 	build_argv(&b, c->o->corun_argv, cpus);
 	build_env(&b, cpus, shim);
-	c->co_argv = b.argv;
-	c->co_envp = b.envp;
-	c->co_command = br.command;
+	c->co.argv = b.argv;
+	c->co.envp = b.envp;
+	c->co.command = br.command;
 	br.command = NULL;
 	run_result_release(&br);
 	free(cpus);
@@ -2834,8 +2870,9 @@ bool run_one_pu(const int *cpus, int n)
 int run_execute(const struct run_opts *o, char *const *argv,
 		struct run_result *r, struct pandia_error *err)
 {
-	struct ctx c = { .o = o, .r = r, .err = err, .sfd = -1,
-			 .fd = { -1, -1 }, .co_pipe = -1, .ns_fd = -1 };
+	struct ctx c = { .o = o, .r = r, .err = err, .sig.sfd = -1,
+			 .capture.fd = { -1, -1 }, .co.pipe = -1,
+			 .ns.fd = -1 };
 	char *cpus = NULL, *shim = NULL;
 	int ret = -1, run, i, k;
 
@@ -2860,8 +2897,8 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		goto out_stress;
 	if (c.local && (o->pin == RUN_PIN_WORKERS ||
 			o->pin == RUN_PIN_THREADS)) {
-		c.static_exe = elf_is_static(argv[0]);
-		r->static_exe = c.static_exe;
+		c.pin.static_exe = elf_is_static(argv[0]);
+		r->static_exe = c.pin.static_exe;
 		shim = o->shim_path ? realpath(o->shim_path, NULL) :
 		       run_find_shim(NULL);
 		if (!shim) {
@@ -2876,11 +2913,11 @@ int run_execute(const struct run_opts *o, char *const *argv,
 			goto out_shim;
 	}
 	if (o->time_from) {
-		c.rx = run_regex_new(o->time_from, err);
-		if (!c.rx)
+		c.capture.rx = run_regex_new(o->time_from, err);
+		if (!c.capture.rx)
 			goto out_report;
 	}
-	if (!c.local && o->numa_maps && make_temp(&c, &c.numa_path) < 0)
+	if (!c.local && o->numa_maps && make_temp(&c, &c.acct.numa_path) < 0)
 		goto out_report;
 	build_argv(&c, argv, cpus);
 	build_env(&c, cpus, shim);
@@ -2891,22 +2928,23 @@ int run_execute(const struct run_opts *o, char *const *argv,
 			goto out_argv;
 		build_corun(&c, shim);
 	}
-	if (!c.local && c.n_sp)
-		c.tmpl_rates = xcalloc((size_t)c.n_sp, sizeof(double));
+	if (!c.local && c.stress.n)
+		c.stress.tmpl_rates = xcalloc((size_t)c.stress.n,
+					      sizeof(double));
 	for (k = 0; k < 2; k++)
-		c.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
+		c.capture.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
 	r->times = xcalloc((size_t)o->repetitions, sizeof(double));
 
 	if (o->pin == RUN_PIN_WORKERS && o->helpers && o->n_skip < 0)
 		r->helpers = xstrdup(o->helpers);
 	/* the first run finds the workers, every thread on the set;
 	   not on one PU, where every thread runs whatever its role */
-	c.discover = c.env_skip >= 0 && o->pin == RUN_PIN_WORKERS &&
-		     o->n_skip < 0 && !o->helpers && !c.static_exe &&
+	c.pin.discover = c.pin.env_skip >= 0 && o->pin == RUN_PIN_WORKERS &&
+		     o->n_skip < 0 && !o->helpers && !c.pin.static_exe &&
 		     !run_one_pu(o->cpus, o->n_cpus);
 	if (setup_signals(&c) < 0)
 		goto out_argv;
-	for (run = o->warmup || c.discover ? 0 : 1; run <= o->repetitions;
+	for (run = o->warmup || c.pin.discover ? 0 : 1; run <= o->repetitions;
 	     run++)
 		if (one_run(&c, run) < 0)
 			break;
@@ -2926,31 +2964,31 @@ int run_execute(const struct run_opts *o, char *const *argv,
 	}
 	ret = 0;
 out_argv:
-	free(c.before);
-	free(c.pids);
-	free(c.tmpl_rates);
+	free(c.sig.before);
+	free(c.acct.pids);
+	free(c.stress.tmpl_rates);
 	for (k = 0; k < 2; k++)
-		free(c.lb[k].buf);
+		free(c.capture.lb[k].buf);
 	free_strv(c.argv);
 	free_strv(c.envp);
-	free_strv(c.co_argv);
-	free_strv(c.co_envp);
-	free(c.co_command);
-	run_regex_free(c.rx);
+	free_strv(c.co.argv);
+	free_strv(c.co.envp);
+	free(c.co.command);
+	run_regex_free(c.capture.rx);
 out_report:
-	if (c.report_path)
-		unlink(c.report_path);
-	if (c.shared_path)
-		unlink(c.shared_path);
-	free(c.report_path);
-	free(c.shared_path);
-	if (c.numa_path)
-		unlink(c.numa_path);
-	free(c.numa_path);
+	if (c.pin.report_path)
+		unlink(c.pin.report_path);
+	if (c.pin.shared_path)
+		unlink(c.pin.shared_path);
+	free(c.pin.report_path);
+	free(c.pin.shared_path);
+	if (c.acct.numa_path)
+		unlink(c.acct.numa_path);
+	free(c.acct.numa_path);
 out_shim:
 	free(shim);
 out_stress:
-	free(c.stress_pus);
+	free(c.stress.pus);
 out_free:
 	free(cpus);
 	return ret;
