@@ -40,7 +40,7 @@ LIBS := $(PKG_LIBS) $(PFM_LIBS) -lpthread -lm
 # The library: every .c directly in these directories.  The commands
 # (the dispatcher pandia.c and builtin/) link against it and are no
 # part of it.
-LIB_DIRS := common stress profiler predictor predictor/pandia
+LIB_DIRS := common stress profiler profiler/run predictor predictor/pandia
 LIB_SRC := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CMD_SRC := pandia.c $(wildcard builtin/*.c)

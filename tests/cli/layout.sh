@@ -32,13 +32,13 @@ includes predictor 'common|predictor'
 includes profiler 'common|stress|predictor|profiler'
 includes workloads 'workloads'
 
-# only the runner (profiler/run.c, profiler/tool.c) starts processes;
+# only the runner (profiler/run/, profiler/tool.c) starts processes;
 # the pinning library (profiler/shim/) wraps the program's own fork and
 # exec, starting none itself
 bad=$(grep -rlE '\b(fork|vfork|clone|SYS_clone|execv|execvp|execve|execl|execlp|posix_spawn|posix_spawnp|popen|system)[[:space:]]*\(' \
 	common stress predictor profiler --include='*.c' |
-	grep -Ev '^profiler/((run|tool)\.c|shim/)' || true)
-[ -z "$bad" ] || fail "only profiler/run.c and profiler/tool.c start processes:
+	grep -Ev '^profiler/(run/[a-z]+\.c|tool\.c|shim/)' || true)
+[ -z "$bad" ] || fail "only profiler/run/ and profiler/tool.c start processes:
 $bad"
 
 # every model's table row names a file that exists, and the table has

@@ -1,22 +1,9 @@
 /*
- * run.c - run one command at one placement, timed.  See run.h.
- *
- * Processes of one run:
- *   pandia ─┬─ stressor (pgid S) ... one per stressor PU, forked, pinned
- *           ├─ co-run loop (pgid L) ─ the co-running command, again and
- *           │                         again (run_opts.corun_argv)
- *           └─ command  (pgid C) ─ its children, grandchildren, ...
- * pandia is a child subreaper while it runs, so whatever the command
- * leaves behind becomes pandia's child when its parent exits, and is
- * found and killed after each run even if it left group C.
- *
- * Where the kernel allows, group C lives in a PID namespace of its own
- * (see "the command's own PID namespace" below):
- *   pandia ── init (pid 1, pgid C) ── command (pid 2) ── ...
- * so that even a SIGKILL of pandia, which no subreaper outlives, ends
- * the whole tree.
+ * exec.c - run one command at one placement, timed (run.h): the
+ * results, one run from the start of its command to its end, and
+ * run_execute() around them.
  */
-#include "profiler/run.h"
+#include "profiler/run/internal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -27,7 +14,6 @@
 #include <regex.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +21,6 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,10 +28,11 @@
 #include <numa.h>
 #include <numaif.h>
 
-#include "common/report.h"
 #include "common/cpulist.h"
 #include "common/elfdeps.h"
 #include "common/jsonout.h"
+#include "common/report.h"
+#include "common/shellword.h"
 #include "common/strbuf.h"
 #include "common/timeparse.h"
 #include "common/topology.h"
@@ -54,16 +40,8 @@
 
 extern char **environ;
 
-#define TAIL_BYTES	4096	/* stderr kept for the error message */
-#define TAIL_LINES	20	/* lines of it shown */
-#define LINE_MAX_BYTES	65536	/* longer output lines are cut */
-#define GRACE_SECONDS	0.5	/* SIGTERM to SIGKILL */
-#define READY_SECONDS	120.0	/* a stressor's buffer set-up */
-#define STOP_SECONDS	5.0	/* a stressor's last report */
-#define DRAIN_SECONDS	0.5	/* output after the command exited */
-#define SAMPLE_MAX	0.2	/* /proc sampling interval, at most */
-#define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
-#define PIN_LINE_MAX	(2 * PIN_LINE)	/* a line of the shim's report */
+static bool within(const char *text, const int *v, int n, bool exact);
+static void set_pin_env(struct ctx *c);
 
 /* ------------------------------------------------------------------ */
 /* stressor specs                                                      */
@@ -415,18 +393,6 @@ char *run_find_shim(const char *dir)
 /* ------------------------------------------------------------------ */
 /* stressor processes                                                  */
 
-enum { MSG_READY = 'r', MSG_DONE = 'd', MSG_ERROR = 'e' };
-
-/* one message from a stressor: small enough to be written atomically */
-struct st_msg {
-	int type;
-	double work;		/* during the marked window */
-	double seconds;
-	double alone_work;	/* from ready to the first mark */
-	double alone_seconds;
-	char text[200];
-};
-
 static volatile sig_atomic_t st_stop, st_marks, st_quit;
 
 static void st_on_mark(int sig)
@@ -516,121 +482,6 @@ out_send:
 	st_send(fd, &m);
 	_exit(m.type == MSG_DONE ? 0 : 1);
 }
-
-/* ------------------------------------------------------------------ */
-/* the state of run_execute()                                          */
-
-struct stressor_proc {
-	pid_t pid;
-	int fd;			/* read end of its message pipe */
-	int state;		/* 0 starting, MSG_READY, MSG_DONE, MSG_ERROR */
-	bool reaped;
-	struct st_msg msg;
-	size_t got;		/* bytes of msg read */
-	enum stress_kind kind;
-	int pu;
-	size_t bytes;
-};
-
-struct linebuf {
-	char *buf;
-	size_t len;
-};
-
-/* signals and the subreaper, around the whole of run_execute() */
-struct ctx_signals {
-	int sfd;		/* signalfd of mask, or -1 */
-	sigset_t mask, oldmask;
-	bool watch[3];		/* SIGINT, SIGTERM, SIGHUP watched */
-	struct sigaction old_chld;
-	int old_subreaper;
-	pid_t *before;		/* our children before we started */
-	int n_before;
-};
-
-/* the stressors: planned once, started for each run */
-struct ctx_stress {
-	int *pus;		/* flattened stressors, one PU each */
-	int n;
-	struct stressor_proc *procs;	/* this run's, or NULL */
-	pid_t pgid;
-	double *tmpl_rates;	/* pandia-stress: lines of a template */
-};
-
-/* the command's output */
-struct ctx_capture {
-	int fd[2];		/* its stdout and stderr, -1 once closed */
-	struct linebuf lb[2];
-	char tail[TAIL_BYTES];
-	size_t tail_len;
-	struct run_regex *rx;	/* --time-from, or NULL */
-	bool have_time;
-	double out_time;	/* from --time-from */
-	bool hide;		/* a run made only to find the helpers */
-};
-
-/* the per-thread accounting: what is sampled and read */
-struct ctx_acct {
-	int *pids;		/* processes to sample */
-	int n_pids;
-	double next_sample, sample_step;
-	int aff_unknown;	/* affinities set for unknown threads */
-	char *numa_path;	/* {numa_maps} of a template, or NULL */
-};
-
-/* the command's own PID namespace */
-struct ctx_ns {
-	int flags;		/* clone flags of its namespace: 0 not
-				   chosen yet, -1 none (see ns_choose) */
-	int fd;			/* its init's message (struct ns_msg), or -1 */
-};
-
-/* pinning: the shim's files and what it is told per run */
-struct ctx_pin {
-	char *report_path;	/* shim report file */
-	char *shared_path;	/* shim shared state */
-	int env_skip, env_helpers, env_float;	/* their envp slots */
-	bool static_exe;
-	bool discover;		/* the first run finds the helpers */
-	bool pinned_helpers;	/* this run pinned by r->helpers */
-};
-
-/* the co-running command */
-struct ctx_corun {
-	char **argv, **envp;
-	char *command;
-	pid_t pid;		/* its loop, 0 when stopped */
-	bool failed;		/* it failed in this run (see err) */
-	pid_t pgid;		/* the loop's group, kept after it */
-	int pipe;		/* the loop's count of restarts */
-};
-
-struct ctx {
-	const struct run_opts *o;
-	struct run_result *r;
-	struct pandia_error *err;
-	bool local;		/* no runner template */
-	char **argv;		/* what is executed */
-	char **envp;
-
-	/* one run */
-	int run;
-	pid_t pid;		/* the command (or its init); 0 when reaped */
-	pid_t cmd_pid;		/* the command, also once reaped */
-	int status;
-	double t0, t1;
-
-	struct ctx_signals sig;
-	struct ctx_stress stress;
-	struct ctx_capture capture;
-	struct ctx_acct acct;
-	struct ctx_ns ns;
-	struct ctx_pin pin;
-	struct ctx_corun co;
-};
-
-static bool within(const char *text, const int *v, int n, bool exact);
-static void set_pin_env(struct ctx *c);
 
 static const int watched_signals[3] = { SIGINT, SIGTERM, SIGHUP };
 
