@@ -162,4 +162,9 @@ struct ctx {
 	struct ctx_corun co;
 };
 
+/* ---- mempolicy.c ----------------------------------------------- */
+
+/* set_mempolicy(2) of policy mp (in the child); 0 or -1 with errno */
+int apply_mempolicy(const struct run_mempolicy *mp);
+
 #endif
