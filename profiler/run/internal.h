@@ -167,4 +167,43 @@ struct ctx {
 /* set_mempolicy(2) of policy mp (in the child); 0 or -1 with errno */
 int apply_mempolicy(const struct run_mempolicy *mp);
 
+/* ---- exec.c ---------------------------------------------------- */
+
+/* process pending signals; true when pandia was asked to stop */
+bool read_signals(struct ctx *c);
+
+/* what a forked child does first: signals as the caller had them */
+void child_signals(const struct ctx *c);
+
+/* every listed PU must be one this process may run on */
+int check_pus(const int *v, int n, const char *what,
+		     struct pandia_error *err);
+
+/* ---- stressor.c ------------------------------------------------ */
+
+int start_stressors(struct ctx *c);
+
+/*
+ * Wait until every stressor has reached state WANT (or failed), with
+ * pandia's signals watched.  Returns 0 or -1 with err.
+ */
+int wait_stressors(struct ctx *c, int want, double limit);
+
+/*
+ * Let the stressors run alone for o->stress_alone seconds before the
+ * command starts, pandia's signals watched.  0 or -1 with err.
+ */
+int stressors_alone(struct ctx *c);
+
+void signal_stressors(struct ctx *c, int sig);
+
+/*
+ * Stop the stressors, record what each did during the command when
+ * RECORD, and reap them all.  Returns 0 or -1 with err.
+ */
+int stop_stressors(struct ctx *c, bool record, int slot);
+
+/* flatten the stressors into r->stress, one per PU, sizes chosen */
+int plan_stressors(struct ctx *c);
+
 #endif
