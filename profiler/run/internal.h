@@ -206,4 +206,25 @@ int stop_stressors(struct ctx *c, bool record, int slot);
 /* flatten the stressors into r->stress, one per PU, sizes chosen */
 int plan_stressors(struct ctx *c);
 
+/* ---- reap.c ---------------------------------------------------- */
+
+/* PARENT's child processes now: pids into *out (caller frees) */
+int list_children(pid_t self, pid_t **out, bool running_only);
+
+bool in_list(const pid_t *v, int n, pid_t x);
+
+/*
+ * Kill and reap every child of ours that the run left (orphans the
+ * command left behind, reparented to us).  Returns how many were still
+ * running.
+ */
+int sweep(struct ctx *c);
+
+int setup_signals(struct ctx *c);
+
+void restore_signals(struct ctx *c);
+
+/* running children of ours that the run started, stressors aside */
+int count_leftovers(const struct ctx *c);
+
 #endif

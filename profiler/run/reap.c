@@ -1,0 +1,221 @@
+/*
+ * reap.c - the children of the runner and its signals: SIGINT, SIGTERM
+ * and SIGHUP watched through a signalfd while a run goes on, pandia a
+ * child subreaper, and the sweep that kills and reaps whatever a run
+ * left behind (orphans reparented to pandia).
+ */
+#include "profiler/run/internal.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/util.h"
+
+static const int watched_signals[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/* process pending signals; true when pandia was asked to stop */
+bool read_signals(struct ctx *c)
+{
+	struct signalfd_siginfo si;
+
+	while (read(c->sig.sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD && !c->r->interrupted)
+			c->r->interrupted = (int)si.ssi_signo;
+	}
+	return c->r->interrupted != 0;
+}
+
+/* PARENT's child processes now: pids into *out (caller frees) */
+int list_children(pid_t self, pid_t **out, bool running_only)
+{
+	pid_t *v = NULL;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[64], buf[512], *p, state;
+		int fd, ppid;
+		ssize_t len;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		if (ppid != self || (running_only && state == 'Z'))
+			continue;
+		v = xrealloc(v, sizeof(*v) * (size_t)(n + 1));
+		v[n++] = (pid_t)atoi(e->d_name);
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+bool in_list(const pid_t *v, int n, pid_t x)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* whether x is one of this run's stressors still to be reaped */
+static bool is_stressor(const struct ctx *c, pid_t x)
+{
+	int i;
+
+	for (i = 0; c->stress.procs && i < c->stress.n; i++)
+		if (c->stress.procs[i].pid == x && !c->stress.procs[i].reaped)
+			return true;
+	return false;
+}
+
+/*
+ * Kill and reap every child of ours that the run left (orphans the
+ * command left behind, reparented to us).  Returns how many were still
+ * running.
+ */
+int sweep(struct ctx *c)
+{
+	int left = 0, iter, i, n;
+	pid_t *kids;
+
+	for (iter = 0; iter < 100; iter++) {
+		int found = 0;
+
+		n = list_children(getpid(), &kids, false);
+		for (i = 0; i < n; i++) {
+			pid_t pgid;
+
+			if (in_list(c->sig.before, c->sig.n_before, kids[i]) ||
+			    is_stressor(c, kids[i]) || kids[i] == c->pid)
+				continue;
+			found++;
+			pgid = getpgid(kids[i]);
+			if (pgid == kids[i])
+				kill(-pgid, SIGKILL);
+			if (!kill(kids[i], 0)) {
+				int st;
+
+				/* a zombie is not left running */
+				if (waitpid(kids[i], &st, WNOHANG) == 0) {
+					left++;
+					kill(kids[i], SIGKILL);
+					waitpid(kids[i], &st, 0);
+				}
+			}
+		}
+		free(kids);
+		if (!found)
+			break;
+	}
+	return left;
+}
+
+int setup_signals(struct ctx *c)
+{
+	struct sigaction sa = { 0 }, old;
+	size_t i;
+
+	sigemptyset(&c->sig.mask);
+	sigaddset(&c->sig.mask, SIGCHLD);
+	for (i = 0; i < ARRAY_SIZE(watched_signals); i++) {
+		sigaction(watched_signals[i], NULL, &old);
+		c->sig.watch[i] = old.sa_handler != SIG_IGN;
+		if (c->sig.watch[i])
+			sigaddset(&c->sig.mask, watched_signals[i]);
+	}
+	/* children are not reaped by the kernel while we wait for them */
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, &c->sig.old_chld);
+	sigprocmask(SIG_BLOCK, &c->sig.mask, &c->sig.oldmask);
+	c->sig.sfd = signalfd(-1, &c->sig.mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (c->sig.sfd < 0) {
+		perr_errno(c->err, "cannot watch signals (signalfd)");
+		sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
+		sigaction(SIGCHLD, &c->sig.old_chld, NULL);
+		return -1;
+	}
+	if (prctl(PR_GET_CHILD_SUBREAPER, &c->sig.old_subreaper) < 0)
+		c->sig.old_subreaper = 0;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	c->sig.n_before = list_children(getpid(), &c->sig.before, false);
+	return 0;
+}
+
+void restore_signals(struct ctx *c)
+{
+	if (c->sig.sfd < 0)
+		return;
+	read_signals(c);
+	prctl(PR_SET_CHILD_SUBREAPER, c->sig.old_subreaper);
+	close(c->sig.sfd);
+	c->sig.sfd = -1;
+	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
+	sigaction(SIGCHLD, &c->sig.old_chld, NULL);
+}
+
+/* what a forked child does first: signals as the caller had them */
+void child_signals(const struct ctx *c)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
+}
+
+/* running children of ours that the run started, stressors aside */
+int count_leftovers(const struct ctx *c)
+{
+	pid_t *kids;
+	int n = list_children(getpid(), &kids, true), left = 0, i;
+
+	for (i = 0; i < n; i++)
+		left += !in_list(c->sig.before, c->sig.n_before, kids[i]) &&
+			!is_stressor(c, kids[i]) && kids[i] != c->pid &&
+			!(c->co.pgid > 0 && getpgid(kids[i]) == c->co.pgid);
+	free(kids);
+	return left;
+}
+
+void run_reraise(int sig)
+{
+	struct sigaction sa = { 0 };
+	sigset_t set;
+
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	fflush(NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
