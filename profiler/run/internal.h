@@ -227,4 +227,12 @@ void restore_signals(struct ctx *c);
 /* running children of ours that the run started, stressors aside */
 int count_leftovers(const struct ctx *c);
 
+/* ---- capture.c ------------------------------------------------- */
+
+/* read what is there on output k; close it at EOF */
+void read_output(struct ctx *c, int k);
+
+/* the last lines of the command's stderr into r->stderr_tail */
+void set_tail(struct ctx *c);
+
 #endif
