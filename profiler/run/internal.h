@@ -179,6 +179,9 @@ void child_signals(const struct ctx *c);
 int check_pus(const int *v, int n, const char *what,
 		     struct pandia_error *err);
 
+/* what the shim is told for this run: helpers, or every thread free */
+void set_pin_env(struct ctx *c);
+
 /* ---- stressor.c ------------------------------------------------ */
 
 int start_stressors(struct ctx *c);
@@ -234,5 +237,21 @@ void read_output(struct ctx *c, int k);
 
 /* the last lines of the command's stderr into r->stderr_tail */
 void set_tail(struct ctx *c);
+
+/* ---- account.c ------------------------------------------------- */
+
+void add_pid(struct ctx *c, int pid);
+
+/* The file a template wrote to {numa_maps}, emptied for the next run. */
+void read_numa_file(struct ctx *c);
+
+/*
+ * Every thread of the processes we know: its Cpus_allowed_list and,
+ * until the library reports its end, its CPU time and run-queue wait.
+ */
+void sample_threads(struct ctx *c);
+
+/* after a run: complete the accounting, order, classify, count */
+void judge_threads(struct ctx *c);
 
 #endif
