@@ -118,6 +118,13 @@ struct ctx_ns {
 	int fd;			/* its init's message (struct ns_msg), or -1 */
 };
 
+/* what the namespace's init tells pandia when the command exits */
+struct ns_msg {
+	double t1;		/* when the command exited */
+	int status;		/* its wait status */
+	int left;		/* its children still running */
+};
+
 /* pinning: the shim's files and what it is told per run */
 struct ctx_pin {
 	char *report_path;	/* shim report file */
@@ -181,6 +188,15 @@ int check_pus(const int *v, int n, const char *what,
 
 /* what the shim is told for this run: helpers, or every thread free */
 void set_pin_env(struct ctx *c);
+
+/*
+ * What the command's process does after the fork: its CPUs, standard
+ * streams and memory policy, then exec.  A failure is written to EX_W,
+ * as a negative errno for the policy, a positive one for exec.
+ */
+void __attribute__((noreturn))
+exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
+	     int ex_w);
 
 /* ---- stressor.c ------------------------------------------------ */
 
@@ -253,5 +269,24 @@ void sample_threads(struct ctx *c);
 
 /* after a run: complete the accounting, order, classify, count */
 void judge_threads(struct ctx *c);
+
+/* ---- namespace.c ----------------------------------------------- */
+
+/* why a namespace could not be had: said once per pandia */
+void no_namespace(struct ctx *c, const char *what, int e);
+
+/* the command's end as its init told it; false when it did not */
+bool ns_result(struct ctx *c, struct ns_msg *m);
+
+/*
+ * Start the command's process: its init in a namespace of its own
+ * where it can (c->pid is the init, *CMD its first process, from EX),
+ * else forked alone (*CMD is c->pid).  0, or -1 with errno.
+ */
+int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
+			int out_w, int err_w, pid_t *cmd);
+
+/* the command failed to start: its process (or init) reaped */
+void reap_failed(struct ctx *c);
 
 #endif
