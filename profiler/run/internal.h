@@ -198,6 +198,12 @@ void __attribute__((noreturn))
 exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
 	     int ex_w);
 
+/* the command's environment: ours, with the runner's variables */
+void build_env(struct ctx *c, const char *cpus, const char *shim);
+
+/* the variables and the argv to execute */
+void build_argv(struct ctx *c, char *const *argv, const char *cpus);
+
 /* ---- stressor.c ------------------------------------------------ */
 
 int start_stressors(struct ctx *c);
@@ -288,5 +294,23 @@ int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
 
 /* the command failed to start: its process (or init) reaped */
 void reap_failed(struct ctx *c);
+
+/* ---- corun.c --------------------------------------------------- */
+
+/*
+ * corun.c - the co-running command: a loop process, pinned to its own
+ * PUs, that runs it again and again while the command runs, counting
+ * its restarts; its argv and environment are built as the command's.
+ */
+int start_corun(struct ctx *c);
+
+/*
+ * Stop the co-run loop and what it runs.  0, or -1 with err when it
+ * ended by itself: the co-running command failed.
+ */
+int stop_corun(struct ctx *c);
+
+/* the co-running command's argv and environment, as the command's */
+void build_corun(struct ctx *c, const char *shim);
 
 #endif
