@@ -313,4 +313,14 @@ int stop_corun(struct ctx *c);
 /* the co-running command's argv and environment, as the command's */
 void build_corun(struct ctx *c, const char *shim);
 
+/* ---- argv.c ---------------------------------------------------- */
+
+void free_strv(char **v);
+
+/* a new empty file in $TMPDIR into *path; 0 or -1 with err */
+int make_temp(struct ctx *c, char **path);
+
+/* the shim's report and shared-state files; 0 or -1 with err */
+int make_report_file(struct ctx *c);
+
 #endif
