@@ -24,15 +24,6 @@
 #include "common/util.h"
 
 /* ------------------------------------------------------------------ */
-/* stressor specs                                                      */
-
-/* ------------------------------------------------------------------ */
-/* --time-from                                                         */
-
-/* ------------------------------------------------------------------ */
-/* memory policies                                                     */
-
-/* ------------------------------------------------------------------ */
 /* results                                                             */
 
 void run_opts_init(struct run_opts *o)
@@ -119,27 +110,6 @@ void run_stats(const double *v, int n, struct run_result *r)
 	if (r->median > 0)
 		r->spread = (r->max - r->min) / r->median;
 }
-
-/* ------------------------------------------------------------------ */
-/* finding the shim                                                    */
-
-/* ------------------------------------------------------------------ */
-/* stressor processes                                                  */
-
-/* ------------------------------------------------------------------ */
-/* children of ours: the subreaper sweep                               */
-
-/* ------------------------------------------------------------------ */
-/* signals and subreaper, around the whole of run_execute()            */
-
-/* ------------------------------------------------------------------ */
-/* stressors                                                           */
-
-/* ------------------------------------------------------------------ */
-/* the command's output                                                */
-
-/* ------------------------------------------------------------------ */
-/* threads: the shim's report, /proc, the accounting                   */
 
 /* ------------------------------------------------------------------ */
 /* one run                                                             */
@@ -271,9 +241,6 @@ out_close:
 	}
 	return ret;
 }
-
-/* ------------------------------------------------------------------ */
-/* the co-running command: a loop process that runs it again and again */
 
 /*
  * If the command has exited: note the time, count and kill what it
@@ -572,6 +539,86 @@ bool run_one_pu(const int *cpus, int n)
 	return true;
 }
 
+/* what run_execute() is asked, checked before anything starts */
+static int check_request(const struct run_opts *o, char *const *argv,
+			 bool local, struct pandia_error *err)
+{
+	if (o->n_cpus < 1 || !o->cpus)
+		return perr_set(err, "no PU list given");
+	if (o->repetitions < (o->warmup ? 0 : 1))
+		return perr_set(err, "the number of repetitions must be at "
+				"least 1");
+	if (local && (!argv || !argv[0]))
+		return perr_set(err, "no command given");
+	if (o->corun_argv && (!local || !o->corun_argv[0] ||
+			      o->n_corun_cpus < 1 || !o->corun_cpus))
+		return perr_set(err, "a co-running command needs a command, "
+				"its PUs and no runner template");
+	return 0;
+}
+
+/*
+ * Pinning thread by thread: whether the command is static, the shim
+ * into *SHIM (new string) and its files.  0 or -1 with err.
+ */
+static int set_up_pinning(struct ctx *c, const char *cmd, char **shim)
+{
+	const struct run_opts *o = c->o;
+
+	c->pin.static_exe = elf_is_static(cmd);
+	c->r->static_exe = c->pin.static_exe;
+	*shim = o->shim_path ? realpath(o->shim_path, NULL) :
+		run_find_shim(NULL);
+	if (!*shim)
+		return perr_set(c->err, "cannot find libpandia-pin.so%s%s; "
+				"set %s to its path or use --pin set",
+				o->shim_path ? " at " : "",
+				o->shim_path ? o->shim_path : "",
+				RUN_PIN_LIB_ENV);
+	return make_report_file(c);
+}
+
+/*
+ * The runs, the warm-up (or the run that finds the workers) first,
+ * with pandia's signals watched, and their statistics.  0 or -1 with
+ * err.
+ */
+static int run_all(struct ctx *c)
+{
+	const struct run_opts *o = c->o;
+	struct run_result *r = c->r;
+	int run, i;
+
+	if (o->pin == RUN_PIN_WORKERS && o->helpers && o->n_skip < 0)
+		r->helpers = xstrdup(o->helpers);
+	/* the first run finds the workers, every thread on the set;
+	   not on one PU, where every thread runs whatever its role */
+	c->pin.discover = c->pin.env_skip >= 0 &&
+			  o->pin == RUN_PIN_WORKERS && o->n_skip < 0 &&
+			  !o->helpers && !c->pin.static_exe &&
+			  !run_one_pu(o->cpus, o->n_cpus);
+	if (setup_signals(c) < 0)
+		return -1;
+	for (run = o->warmup || c->pin.discover ? 0 : 1;
+	     run <= o->repetitions; run++)
+		if (one_run(c, run) < 0)
+			break;
+	restore_signals(c);
+	if (run <= o->repetitions)
+		return -1;
+	if (r->interrupted)
+		return perr_set(c->err, "interrupted by %s",
+				strsignal(r->interrupted));
+	run_stats(r->times, r->n_times, r);
+	for (i = 0; i < r->n_stress; i++) {
+		struct run_stress_result *sr = &r->stress[i];
+
+		sr->median = median_known(sr->rates, r->n_times);
+		sr->alone_median = median_known(sr->alone, r->n_times);
+	}
+	return 0;
+}
+
 int run_execute(const struct run_opts *o, char *const *argv,
 		struct run_result *r, struct pandia_error *err)
 {
@@ -579,21 +626,12 @@ int run_execute(const struct run_opts *o, char *const *argv,
 			 .capture.fd = { -1, -1 }, .co.pipe = -1,
 			 .ns.fd = -1 };
 	char *cpus = NULL, *shim = NULL;
-	int ret = -1, run, i, k;
+	int ret = -1, k;
 
 	perr_clear(err);
 	c.local = !o->runner;
-	if (o->n_cpus < 1 || !o->cpus)
-		return perr_set(err, "no PU list given");
-	if (o->repetitions < (o->warmup ? 0 : 1))
-		return perr_set(err, "the number of repetitions must be at "
-				"least 1");
-	if (c.local && (!argv || !argv[0]))
-		return perr_set(err, "no command given");
-	if (o->corun_argv && (!c.local || !o->corun_argv[0] ||
-			      o->n_corun_cpus < 1 || !o->corun_cpus))
-		return perr_set(err, "a co-running command needs a command, "
-				"its PUs and no runner template");
+	if (check_request(o, argv, c.local, err) < 0)
+		return -1;
 	cpus = cpulist_format(o->cpus, o->n_cpus);
 	if (c.local && o->pin != RUN_PIN_NONE &&
 	    check_pus(o->cpus, o->n_cpus, "the placement", err) < 0)
@@ -601,22 +639,9 @@ int run_execute(const struct run_opts *o, char *const *argv,
 	if (plan_stressors(&c) < 0)
 		goto out_stress;
 	if (c.local && (o->pin == RUN_PIN_WORKERS ||
-			o->pin == RUN_PIN_THREADS)) {
-		c.pin.static_exe = elf_is_static(argv[0]);
-		r->static_exe = c.pin.static_exe;
-		shim = o->shim_path ? realpath(o->shim_path, NULL) :
-		       run_find_shim(NULL);
-		if (!shim) {
-			perr_set(err, "cannot find libpandia-pin.so%s%s; set "
-				 "%s to its path or use --pin set",
-				 o->shim_path ? " at " : "",
-				 o->shim_path ? o->shim_path : "",
-				 RUN_PIN_LIB_ENV);
-			goto out_stress;
-		}
-		if (make_report_file(&c) < 0)
-			goto out_shim;
-	}
+			o->pin == RUN_PIN_THREADS) &&
+	    set_up_pinning(&c, argv[0], &shim) < 0)
+		goto out_shim;
 	if (o->time_from) {
 		c.capture.rx = run_regex_new(o->time_from, err);
 		if (!c.capture.rx)
@@ -639,34 +664,8 @@ int run_execute(const struct run_opts *o, char *const *argv,
 	for (k = 0; k < 2; k++)
 		c.capture.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
 	r->times = xcalloc((size_t)o->repetitions, sizeof(double));
-
-	if (o->pin == RUN_PIN_WORKERS && o->helpers && o->n_skip < 0)
-		r->helpers = xstrdup(o->helpers);
-	/* the first run finds the workers, every thread on the set;
-	   not on one PU, where every thread runs whatever its role */
-	c.pin.discover = c.pin.env_skip >= 0 && o->pin == RUN_PIN_WORKERS &&
-		     o->n_skip < 0 && !o->helpers && !c.pin.static_exe &&
-		     !run_one_pu(o->cpus, o->n_cpus);
-	if (setup_signals(&c) < 0)
+	if (run_all(&c) < 0)
 		goto out_argv;
-	for (run = o->warmup || c.pin.discover ? 0 : 1; run <= o->repetitions;
-	     run++)
-		if (one_run(&c, run) < 0)
-			break;
-	restore_signals(&c);
-	if (run <= o->repetitions)
-		goto out_argv;
-	if (r->interrupted) {
-		perr_set(err, "interrupted by %s", strsignal(r->interrupted));
-		goto out_argv;
-	}
-	run_stats(r->times, r->n_times, r);
-	for (i = 0; i < r->n_stress; i++) {
-		struct run_stress_result *sr = &r->stress[i];
-
-		sr->median = median_known(sr->rates, r->n_times);
-		sr->alone_median = median_known(sr->alone, r->n_times);
-	}
 	ret = 0;
 out_argv:
 	free(c.sig.before);
@@ -698,6 +697,3 @@ out_free:
 	free(cpus);
 	return ret;
 }
-
-/* ------------------------------------------------------------------ */
-/* JSON                                                                */
