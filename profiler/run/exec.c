@@ -487,7 +487,7 @@ out:
 
 /* every listed PU must be one this process may run on */
 int check_pus(const int *v, int n, const char *what,
-		     struct pandia_error *err)
+	      struct pandia_error *err)
 {
 	cpu_set_t set;
 	int i, *ok = NULL, n_ok = 0, ret = 0;

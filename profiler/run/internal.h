@@ -169,25 +169,7 @@ struct ctx {
 	struct ctx_corun co;
 };
 
-/* ---- mempolicy.c ----------------------------------------------- */
-
-/* set_mempolicy(2) of policy mp (in the child); 0 or -1 with errno */
-int apply_mempolicy(const struct run_mempolicy *mp);
-
-/* ---- exec.c ---------------------------------------------------- */
-
-/* process pending signals; true when pandia was asked to stop */
-bool read_signals(struct ctx *c);
-
-/* what a forked child does first: signals as the caller had them */
-void child_signals(const struct ctx *c);
-
-/* every listed PU must be one this process may run on */
-int check_pus(const int *v, int n, const char *what,
-		     struct pandia_error *err);
-
-/* what the shim is told for this run: helpers, or every thread free */
-void set_pin_env(struct ctx *c);
+/* ---- exec.c: one run ---------------------------------------------- */
 
 /*
  * What the command's process does after the fork: its CPUs, standard
@@ -198,14 +180,41 @@ void __attribute__((noreturn))
 exec_command(struct ctx *c, const cpu_set_t *set, int out_w, int err_w,
 	     int ex_w);
 
-/* the command's environment: ours, with the runner's variables */
-void build_env(struct ctx *c, const char *cpus, const char *shim);
+/* every listed PU must be one this process may run on */
+int check_pus(const int *v, int n, const char *what,
+	      struct pandia_error *err);
+
+/* ---- argv.c: the command's argv and environment ------------------- */
 
 /* the variables and the argv to execute */
 void build_argv(struct ctx *c, char *const *argv, const char *cpus);
 
-/* ---- stressor.c ------------------------------------------------ */
+/* the command's environment: ours, with the runner's variables */
+void build_env(struct ctx *c, const char *cpus, const char *shim);
 
+/* what the shim is told for this run: helpers, or every thread free */
+void set_pin_env(struct ctx *c);
+
+/* a new empty file in $TMPDIR into *path; 0 or -1 with err */
+int make_temp(struct ctx *c, char **path);
+
+/* the shim's report and shared-state files; 0 or -1 with err */
+int make_report_file(struct ctx *c);
+
+/* free a NULL-terminated array of strings and the strings */
+void free_strv(char **v);
+
+/* ---- mempolicy.c -------------------------------------------------- */
+
+/* set_mempolicy(2) of policy mp (in the child); 0 or -1 with errno */
+int apply_mempolicy(const struct run_mempolicy *mp);
+
+/* ---- stressor.c --------------------------------------------------- */
+
+/* flatten the stressors into r->stress, one per PU, sizes chosen */
+int plan_stressors(struct ctx *c);
+
+/* fork the stressors of c->stress, one per PU; 0 or -1 with err */
 int start_stressors(struct ctx *c);
 
 /*
@@ -220,6 +229,7 @@ int wait_stressors(struct ctx *c, int want, double limit);
  */
 int stressors_alone(struct ctx *c);
 
+/* send SIG to every stressor not yet reaped */
 void signal_stressors(struct ctx *c, int sig);
 
 /*
@@ -228,14 +238,26 @@ void signal_stressors(struct ctx *c, int sig);
  */
 int stop_stressors(struct ctx *c, bool record, int slot);
 
-/* flatten the stressors into r->stress, one per PU, sizes chosen */
-int plan_stressors(struct ctx *c);
+/* ---- reap.c: signals and children --------------------------------- */
 
-/* ---- reap.c ---------------------------------------------------- */
+/*
+ * Watch pandia's signals through a signalfd and make pandia a child
+ * subreaper, noting its children before the runs; 0 or -1 with err.
+ * restore_signals() undoes it.
+ */
+int setup_signals(struct ctx *c);
+void restore_signals(struct ctx *c);
+
+/* process pending signals; true when pandia was asked to stop */
+bool read_signals(struct ctx *c);
+
+/* what a forked child does first: signals as the caller had them */
+void child_signals(const struct ctx *c);
 
 /* PARENT's child processes now: pids into *out (caller frees) */
 int list_children(pid_t self, pid_t **out, bool running_only);
 
+/* whether x is one of v[0..n-1] */
 bool in_list(const pid_t *v, int n, pid_t x);
 
 /*
@@ -245,14 +267,10 @@ bool in_list(const pid_t *v, int n, pid_t x);
  */
 int sweep(struct ctx *c);
 
-int setup_signals(struct ctx *c);
-
-void restore_signals(struct ctx *c);
-
 /* running children of ours that the run started, stressors aside */
 int count_leftovers(const struct ctx *c);
 
-/* ---- capture.c ------------------------------------------------- */
+/* ---- capture.c: the command's output ------------------------------ */
 
 /* read what is there on output k; close it at EOF */
 void read_output(struct ctx *c, int k);
@@ -260,12 +278,10 @@ void read_output(struct ctx *c, int k);
 /* the last lines of the command's stderr into r->stderr_tail */
 void set_tail(struct ctx *c);
 
-/* ---- account.c ------------------------------------------------- */
+/* ---- account.c: threads and roles --------------------------------- */
 
+/* PID among the processes sampled */
 void add_pid(struct ctx *c, int pid);
-
-/* The file a template wrote to {numa_maps}, emptied for the next run. */
-void read_numa_file(struct ctx *c);
 
 /*
  * Every thread of the processes we know: its Cpus_allowed_list and,
@@ -273,16 +289,13 @@ void read_numa_file(struct ctx *c);
  */
 void sample_threads(struct ctx *c);
 
+/* The file a template wrote to {numa_maps}, emptied for the next run. */
+void read_numa_file(struct ctx *c);
+
 /* after a run: complete the accounting, order, classify, count */
 void judge_threads(struct ctx *c);
 
-/* ---- namespace.c ----------------------------------------------- */
-
-/* why a namespace could not be had: said once per pandia */
-void no_namespace(struct ctx *c, const char *what, int e);
-
-/* the command's end as its init told it; false when it did not */
-bool ns_result(struct ctx *c, struct ns_msg *m);
+/* ---- namespace.c: how the command's process starts ---------------- */
 
 /*
  * Start the command's process: its init in a namespace of its own
@@ -290,18 +303,20 @@ bool ns_result(struct ctx *c, struct ns_msg *m);
  * else forked alone (*CMD is c->pid).  0, or -1 with errno.
  */
 int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
-			int out_w, int err_w, pid_t *cmd);
+		 int out_w, int err_w, pid_t *cmd);
+
+/* the command's end as its init told it; false when it did not */
+bool ns_result(struct ctx *c, struct ns_msg *m);
 
 /* the command failed to start: its process (or init) reaped */
 void reap_failed(struct ctx *c);
 
-/* ---- corun.c --------------------------------------------------- */
+/* ---- corun.c: the co-running command ------------------------------ */
 
-/*
- * corun.c - the co-running command: a loop process, pinned to its own
- * PUs, that runs it again and again while the command runs, counting
- * its restarts; its argv and environment are built as the command's.
- */
+/* the co-running command's argv and environment, as the command's */
+void build_corun(struct ctx *c, const char *shim);
+
+/* start its loop process; 0 or -1 with err */
 int start_corun(struct ctx *c);
 
 /*
@@ -309,18 +324,5 @@ int start_corun(struct ctx *c);
  * ended by itself: the co-running command failed.
  */
 int stop_corun(struct ctx *c);
-
-/* the co-running command's argv and environment, as the command's */
-void build_corun(struct ctx *c, const char *shim);
-
-/* ---- argv.c ---------------------------------------------------- */
-
-void free_strv(char **v);
-
-/* a new empty file in $TMPDIR into *path; 0 or -1 with err */
-int make_temp(struct ctx *c, char **path);
-
-/* the shim's report and shared-state files; 0 or -1 with err */
-int make_report_file(struct ctx *c);
 
 #endif

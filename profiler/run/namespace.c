@@ -99,7 +99,7 @@ static int map_ids(pid_t pid)
 }
 
 /* why a namespace could not be had: said once per pandia */
-void no_namespace(struct ctx *c, const char *what, int e)
+static void no_namespace(struct ctx *c, const char *what, int e)
 {
 	static bool told;
 
@@ -213,7 +213,7 @@ bool ns_result(struct ctx *c, struct ns_msg *m)
  * else forked alone (*CMD is c->pid).  0, or -1 with errno.
  */
 int fork_command(struct ctx *c, const cpu_set_t *set, int ex[2],
-			int out_w, int err_w, pid_t *cmd)
+		 int out_w, int err_w, pid_t *cmd)
 {
 	int go[2] = { -1, -1 }, msg[2] = { -1, -1 }, e, k;
 	pid_t pid;
