@@ -88,7 +88,7 @@ struct aff_line {
 };
 
 /*
- * Read the shim's report (profiler/shim/pin.c says its lines): the
+ * Read the shim's report (profiler/shim/protocol.h says its lines): the
  * threads, their places and their accounting, and the processes that
  * loaded it.  With FINAL, also the counts and the affinities the
  * program set.

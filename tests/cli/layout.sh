@@ -32,13 +32,17 @@ includes predictor 'common|predictor'
 includes profiler 'common|stress|predictor|profiler'
 includes workloads 'workloads'
 
-# only the runner (profiler/run/, profiler/tool.c) starts processes;
+# only the runner starts processes: the command and its init
+# (profiler/run/exec.c, namespace.c), the stressors (stressor.c), the
+# co-running command (corun.c), and helper programs (profiler/tool.c);
 # the pinning library (profiler/shim/) wraps the program's own fork and
 # exec, starting none itself
-bad=$(grep -rlE '\b(fork|vfork|clone|SYS_clone|execv|execvp|execve|execl|execlp|posix_spawn|posix_spawnp|popen|system)[[:space:]]*\(' \
+bad=$(grep -rlE '\b(fork|vfork|clone|SYS_clone|execv|execvp|execvpe|execve|execl|execlp|posix_spawn|posix_spawnp|popen|system)[[:space:]]*\(' \
 	common stress predictor profiler --include='*.c' |
-	grep -Ev '^profiler/(run/[a-z]+\.c|tool\.c|shim/)' || true)
-[ -z "$bad" ] || fail "only profiler/run/ and profiler/tool.c start processes:
+	grep -Ev '^profiler/(run/(exec|namespace|stressor|corun)\.c|tool\.c|shim/)' ||
+	true)
+[ -z "$bad" ] || fail "only profiler/run/{exec,namespace,stressor,corun}.c and
+profiler/tool.c start processes:
 $bad"
 
 # every model's table row names a file that exists, and the table has
