@@ -30,6 +30,7 @@
 
 #include "profiler/run.h"
 
+/* the runner's limits */
 #define TAIL_BYTES	4096	/* stderr kept for the error message */
 #define TAIL_LINES	20	/* lines of it shown */
 #define LINE_MAX_BYTES	65536	/* longer output lines are cut */
@@ -41,6 +42,7 @@
 #define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
 #define PIN_LINE_MAX	(2 * PIN_LINE)	/* a line of the shim's report */
 
+/* a stressor's state, and the type of its messages (stressor.c) */
 enum { MSG_READY = 'r', MSG_DONE = 'd', MSG_ERROR = 'e' };
 
 /* one message from a stressor: small enough to be written atomically */
@@ -53,6 +55,7 @@ struct st_msg {
 	char text[200];
 };
 
+/* one stressor process of a run */
 struct stressor_proc {
 	pid_t pid;
 	int fd;			/* read end of its message pipe */
@@ -65,6 +68,7 @@ struct stressor_proc {
 	size_t bytes;
 };
 
+/* an output line being read (capture.c) */
 struct linebuf {
 	char *buf;
 	size_t len;
