@@ -14,7 +14,6 @@
 #include "common/machine_priv.h"
 #include "common/util.h"
 
-
 /* A rate or bandwidth: finite, at least 1 per second (not 1e-320). */
 static bool figure_ok(double v)
 {
@@ -44,21 +43,30 @@ static bool measure_bad(const struct pandia_measure *ms, const char *unit,
 }
 
 /*
- * That the parts of the topology agree with one another: nodes with
- * their cores' sockets, each core's node with the nodes that cover it,
- * caches with the cores that name them, kinds with their rates.  Every
- * index is in range when this runs (machine_check_at() tested them).
+ * The steps below each check one part.  On a problem they set path
+ * (the JSON path of the offending value) and err's text and return
+ * -1; they run in the order of machine_check_at(), so that the first
+ * problem found is the one reported.
  */
-static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
-		      struct pandia_error *err)
-{
-	int *seen = xcalloc((size_t)m->n_cores + 1, sizeof(int));
-	int *mine = xcalloc((size_t)m->n_cores + 1, sizeof(int));
-	int *cover = xcalloc((size_t)m->n_cores + 1, sizeof(int));
-	int i, j, k, stamp = 0, any_mem = -1, ret = -1;
-	double fastest = 0;
+#define BAD(...) do { snprintf(path, plen, __VA_ARGS__); return -1; } while (0)
+/* the same where a scratch array is to be freed at out_free: */
+#define BAD_OUT(...) \
+	do { snprintf(path, plen, __VA_ARGS__); goto out_free; } while (0)
 
-#define BAD(...) do { snprintf(path, plen, __VA_ARGS__); goto out; } while (0)
+/* Scratch for the cross-checks: per core, with one more for none. */
+struct refs {
+	int *seen;		/* == stamp: listed in the current object */
+	int *mine;		/* its node lists it */
+	int *cover;		/* nodes with memory that list it */
+	int stamp;
+	int any_mem;		/* the first node with memory, or -1 */
+};
+
+static int check_socket_ids(const struct pandia_machine *m, char *path,
+			    size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_sockets; i++)
 		for (j = 0; j < i; j++)
 			if (m->sockets[j].os_index == m->sockets[i].os_index) {
@@ -67,6 +75,15 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 					 m->sockets[i].os_index, j);
 				BAD("topology.sockets[%d].os_index", i);
 			}
+	return 0;
+}
+
+/* Each node: its id once, its socket, its cores on that socket. */
+static int check_nodes(const struct pandia_machine *m, struct refs *r,
+		       char *path, size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_numa; i++) {
 		const struct pandia_numa *n = &m->numa[i];
 
@@ -80,17 +97,17 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 			perr_set(err, "socket %d does not exist", n->socket);
 			BAD("topology.numa_nodes[%d].socket", i);
 		}
-		if (any_mem < 0 && NUMA_HAS_MEMORY(n))
-			any_mem = i;
-		stamp++;
+		if (r->any_mem < 0 && NUMA_HAS_MEMORY(n))
+			r->any_mem = i;
+		r->stamp++;
 		for (j = 0; j < n->n_cores; j++) {
 			int c = n->cores[j];
 
-			if (seen[c] == stamp) {
+			if (r->seen[c] == r->stamp) {
 				perr_set(err, "core %d is listed twice", c);
 				BAD("topology.numa_nodes[%d].cores[%d]", i, j);
 			}
-			seen[c] = stamp;
+			r->seen[c] = r->stamp;
 			if (n->socket >= 0 && m->cores[c].socket != n->socket) {
 				perr_set(err, "NUMA node %d is on socket %d, "
 					 "but its core %d is on socket %d",
@@ -100,34 +117,56 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 			}
 			if (!NUMA_HAS_MEMORY(n))
 				continue;
-			cover[c]++;
+			r->cover[c]++;
 			if (m->cores[c].numa == i)
-				mine[c] = 1;
+				r->mine[c] = 1;
 		}
 	}
+	return 0;
+}
+
+/* Core I's node: one with memory, and one that lists it. */
+static int check_core_node(const struct pandia_machine *m,
+			   const struct refs *r, int i, char *path,
+			   size_t plen, struct pandia_error *err)
+{
+	const struct pandia_core *c = &m->cores[i];
+
+	if (c->numa >= 0 && !NUMA_HAS_MEMORY(&m->numa[c->numa])) {
+		perr_set(err, "core %d's NUMA node %d has no memory",
+			 i, m->numa[c->numa].os_index);
+		BAD("topology.cores[%d].numa", i);
+	}
+	if (c->numa < 0 && r->any_mem >= 0) {
+		perr_set(err, "core %d has no NUMA node, but node %d "
+			 "has memory (a description older than the "
+			 "nearest-node rule: make it again)", i,
+			 m->numa[r->any_mem].os_index);
+		BAD("topology.cores[%d].numa", i);
+	}
+	if (r->cover[i] && !r->mine[i]) {
+		perr_set(err, "core %d names NUMA node %d, which does "
+			 "not list it, though %d node%s with memory "
+			 "do%s", i, m->numa[c->numa].os_index,
+			 r->cover[i], r->cover[i] == 1 ? "" : "s",
+			 r->cover[i] == 1 ? "es" : "");
+		BAD("topology.cores[%d].numa", i);
+	}
+	return 0;
+}
+
+/* Each core: its node, its kind, the caches it names list it. */
+static int check_core_refs(const struct pandia_machine *m,
+			   const struct refs *r, char *path, size_t plen,
+			   struct pandia_error *err)
+{
+	int i, j, k;
+
 	for (i = 0; i < m->n_cores; i++) {
 		const struct pandia_core *c = &m->cores[i];
 
-		if (c->numa >= 0 && !NUMA_HAS_MEMORY(&m->numa[c->numa])) {
-			perr_set(err, "core %d's NUMA node %d has no memory",
-				 i, m->numa[c->numa].os_index);
-			BAD("topology.cores[%d].numa", i);
-		}
-		if (c->numa < 0 && any_mem >= 0) {
-			perr_set(err, "core %d has no NUMA node, but node %d "
-				 "has memory (a description older than the "
-				 "nearest-node rule: make it again)", i,
-				 m->numa[any_mem].os_index);
-			BAD("topology.cores[%d].numa", i);
-		}
-		if (cover[i] && !mine[i]) {
-			perr_set(err, "core %d names NUMA node %d, which does "
-				 "not list it, though %d node%s with memory "
-				 "do%s", i, m->numa[c->numa].os_index,
-				 cover[i], cover[i] == 1 ? "" : "s",
-				 cover[i] == 1 ? "es" : "");
-			BAD("topology.cores[%d].numa", i);
-		}
+		if (check_core_node(m, r, i, path, plen, err) < 0)
+			return -1;
 		if (m->n_kinds ? c->kind < 0 || c->kind >= m->n_kinds :
 		    c->kind != 0) {
 			perr_set(err, "kind %d does not exist (core.kinds "
@@ -150,19 +189,28 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 			}
 		}
 	}
+	return 0;
+}
+
+/* Each cache: its cores once, naming it back, on one socket. */
+static int check_cache_refs(const struct pandia_machine *m, struct refs *r,
+			    char *path, size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_caches; i++) {
 		const struct pandia_cache *ca = &m->caches[i];
 
-		stamp++;
+		r->stamp++;
 		for (j = 0; j < ca->n_cores; j++) {
 			const struct pandia_core *c = &m->cores[ca->cores[j]];
 
-			if (seen[ca->cores[j]] == stamp) {
+			if (r->seen[ca->cores[j]] == r->stamp) {
 				perr_set(err, "core %d is listed twice",
 					 ca->cores[j]);
 				BAD("topology.caches[%d].cores[%d]", i, j);
 			}
-			seen[ca->cores[j]] = stamp;
+			r->seen[ca->cores[j]] = r->stamp;
 			if (c->cache[ca->level - 1] != i) {
 				perr_set(err, "cache %d lists core %d, whose "
 					 "L%d is cache %d", i, ca->cores[j],
@@ -178,6 +226,16 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 			}
 		}
 	}
+	return 0;
+}
+
+/* Each kind's rate and efficiency; core.peak_rate the fastest's. */
+static int check_kinds(const struct pandia_machine *m, char *path,
+		       size_t plen, struct pandia_error *err)
+{
+	double fastest = 0;
+	int i;
+
 	for (i = 0; i < m->n_kinds; i++) {
 		const struct pandia_kind *kd = &m->kinds[i];
 
@@ -197,29 +255,47 @@ static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
 			 fastest, m->peak_rate);
 		BAD("core.peak_rate");
 	}
-#undef BAD
-	ret = 0;
-out:
-	free(seen);
-	free(mine);
-	free(cover);
-	return ret;
+	return 0;
 }
 
 /*
- * The checks shared by machine_check() and loading.  On a problem sets
- * path (JSON path of the offending value) and err's text.
+ * That the parts of the topology agree with one another: nodes with
+ * their cores' sockets, each core's node with the nodes that cover it,
+ * caches with the cores that name them, kinds with their rates.  Every
+ * index is in range when this runs (machine_check_at() tested them).
  */
-int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
-		     struct pandia_error *err)
+static int check_refs(const struct pandia_machine *m, char *path, size_t plen,
+		      struct pandia_error *err)
 {
-	int *owner = NULL, i, j, ret = -1;
+	struct refs r = { NULL, NULL, NULL, 0, -1 };
+	int ret = -1;
 
-#define BAD(...) do { snprintf(path, plen, __VA_ARGS__); goto out; } while (0)
+	r.seen = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	r.mine = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	r.cover = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	if (check_socket_ids(m, path, plen, err) < 0 ||
+	    check_nodes(m, &r, path, plen, err) < 0 ||
+	    check_core_refs(m, &r, path, plen, err) < 0 ||
+	    check_cache_refs(m, &r, path, plen, err) < 0 ||
+	    check_kinds(m, path, plen, err) < 0)
+		goto out_free;
+	ret = 0;
+out_free:
+	free(r.seen);
+	free(r.mine);
+	free(r.cover);
+	return ret;
+}
+
+/* At least one PU, in ascending order; at least a core and a socket. */
+static int check_counts(const struct pandia_machine *m, char *path,
+			size_t plen, struct pandia_error *err)
+{
+	int i;
+
 	if (m->n_pus < 1) {
 		snprintf(path, plen, "pus");
-		perr_set(err, "the machine has no PU");
-		goto out;
+		return perr_set(err, "the machine has no PU");
 	}
 	for (i = 1; i < m->n_pus; i++)
 		if (m->pus[i].os_index <= m->pus[i - 1].os_index) {
@@ -232,54 +308,89 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 			 "socket");
 		BAD("topology");
 	}
-	owner = xmalloc(sizeof(*owner) * (size_t)(m->n_pus + m->n_cores));
+	return 0;
+}
+
+/* Core I's socket, node and caches in range, and at least one PU. */
+static int check_core_ranges(const struct pandia_machine *m, int i,
+			     char *path, size_t plen,
+			     struct pandia_error *err)
+{
+	const struct pandia_core *c = &m->cores[i];
+	int j;
+
+	if (c->socket < 0 || c->socket >= m->n_sockets) {
+		perr_set(err, "socket %d does not exist", c->socket);
+		BAD("topology.cores[%d].socket", i);
+	}
+	if (c->numa < -1 || c->numa >= m->n_numa) {
+		perr_set(err, "NUMA node %d does not exist", c->numa);
+		BAD("topology.cores[%d].numa", i);
+	}
+	if (c->n_pus < 1) {
+		perr_set(err, "core %d has no PU", i);
+		BAD("topology.cores[%d].pus", i);
+	}
+	for (j = 0; j < 3; j++)
+		if (c->cache[j] < -1 || c->cache[j] >= m->n_caches ||
+		    (c->cache[j] >= 0 &&
+		     m->caches[c->cache[j]].level != j + 1)) {
+			perr_set(err, "core %d names cache %d, which is "
+				 "not an L%d cache", i, c->cache[j], j + 1);
+			BAD("topology.cores[%d].caches.L%d", i, j + 1);
+		}
+	return 0;
+}
+
+/* Each core in range, each PU in exactly one core that records it. */
+static int check_cores(const struct pandia_machine *m, char *path,
+		       size_t plen, struct pandia_error *err)
+{
+	int *owner = xmalloc(sizeof(*owner) * (size_t)m->n_pus);
+	int i, j, ret = -1;
+
 	for (i = 0; i < m->n_pus; i++)
 		owner[i] = -1;
 	for (i = 0; i < m->n_cores; i++) {
 		const struct pandia_core *c = &m->cores[i];
 
-		if (c->socket < 0 || c->socket >= m->n_sockets) {
-			perr_set(err, "socket %d does not exist", c->socket);
-			BAD("topology.cores[%d].socket", i);
-		}
-		if (c->numa < -1 || c->numa >= m->n_numa) {
-			perr_set(err, "NUMA node %d does not exist", c->numa);
-			BAD("topology.cores[%d].numa", i);
-		}
-		if (c->n_pus < 1) {
-			perr_set(err, "core %d has no PU", i);
-			BAD("topology.cores[%d].pus", i);
-		}
-		for (j = 0; j < 3; j++)
-			if (c->cache[j] < -1 || c->cache[j] >= m->n_caches ||
-			    (c->cache[j] >= 0 &&
-			     m->caches[c->cache[j]].level != j + 1)) {
-				perr_set(err, "core %d names cache %d, which is "
-					 "not an L%d cache", i, c->cache[j],
-					 j + 1);
-				BAD("topology.cores[%d].caches.L%d", i, j + 1);
-			}
+		if (check_core_ranges(m, i, path, plen, err) < 0)
+			goto out_free;
 		for (j = 0; j < c->n_pus; j++) {
 			int p = c->pus[j];
 
 			if (owner[p] >= 0) {
 				perr_set(err, "PU %d is in core %d and core %d",
 					 m->pus[p].os_index, owner[p], i);
-				BAD("topology.cores[%d].pus[%d]", i, j);
+				BAD_OUT("topology.cores[%d].pus[%d]", i, j);
 			}
 			owner[p] = i;
 			if (m->pus[p].core != i) {
-				perr_set(err, "PU %d is not recorded in core %d",
-					 m->pus[p].os_index, i);
-				BAD("topology.cores[%d].pus[%d]", i, j);
+				perr_set(err, "PU %d is not recorded in core "
+					 "%d", m->pus[p].os_index, i);
+				BAD_OUT("topology.cores[%d].pus[%d]", i, j);
 			}
 		}
 	}
 	for (i = 0; i < m->n_pus; i++)
 		if (owner[i] < 0) {
-			perr_set(err, "PU %d is in no core", m->pus[i].os_index);
-			BAD("pus[%d]", i);
+			perr_set(err, "PU %d is in no core",
+				 m->pus[i].os_index);
+			BAD_OUT("pus[%d]", i);
 		}
+	ret = 0;
+out_free:
+	free(owner);
+	return ret;
+}
+
+/* Each core in exactly one socket, the one it names. */
+static int check_sockets(const struct pandia_machine *m, char *path,
+			 size_t plen, struct pandia_error *err)
+{
+	int *owner = xmalloc(sizeof(*owner) * (size_t)m->n_cores);
+	int i, j, ret = -1;
+
 	for (i = 0; i < m->n_cores; i++)
 		owner[i] = -1;
 	for (i = 0; i < m->n_sockets; i++)
@@ -288,25 +399,37 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 
 			if (c < 0 || c >= m->n_cores) {
 				perr_set(err, "core %d does not exist", c);
-				BAD("topology.sockets[%d].cores[%d]", i, j);
+				BAD_OUT("topology.sockets[%d].cores[%d]", i, j);
 			}
 			if (owner[c] >= 0) {
 				perr_set(err, "core %d is in socket %d and "
 					 "socket %d", c, owner[c], i);
-				BAD("topology.sockets[%d].cores[%d]", i, j);
+				BAD_OUT("topology.sockets[%d].cores[%d]", i, j);
 			}
 			if (m->cores[c].socket != i) {
 				perr_set(err, "core %d says it is in socket %d",
 					 c, m->cores[c].socket);
-				BAD("topology.sockets[%d].cores[%d]", i, j);
+				BAD_OUT("topology.sockets[%d].cores[%d]", i, j);
 			}
 			owner[c] = i;
 		}
 	for (i = 0; i < m->n_cores; i++)
 		if (owner[i] < 0) {
 			perr_set(err, "core %d is in no socket", i);
-			BAD("topology.cores[%d]", i);
+			BAD_OUT("topology.cores[%d]", i);
 		}
+	ret = 0;
+out_free:
+	free(owner);
+	return ret;
+}
+
+/* The cores nodes and caches list exist; cache levels are 1 to 3. */
+static int check_lists(const struct pandia_machine *m, char *path,
+		       size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_numa; i++)
 		for (j = 0; j < m->numa[i].n_cores; j++)
 			if (m->numa[i].cores[j] < 0 ||
@@ -328,8 +451,15 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 				BAD("topology.caches[%d].cores[%d]", i, j);
 			}
 	}
-	if (check_refs(m, path, plen, err) < 0)
-		goto out;
+	return 0;
+}
+
+/* Each cache shared by some core; caches and cores name each other. */
+static int check_cache_sharing(const struct pandia_machine *m, char *path,
+			       size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_caches; i++) {
 		const struct pandia_cache *ca = &m->caches[i];
 
@@ -361,6 +491,13 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 				BAD("topology.cores[%d].caches.L%d", i, j + 1);
 			}
 		}
+	return 0;
+}
+
+/* core: the rates, or an unknown rate of 0, and how they were got. */
+static int check_core_rates(const struct pandia_machine *m, char *path,
+			    size_t plen, struct pandia_error *err)
+{
 	if (!m->peak_reason && !figure_ok(m->peak_rate)) {
 		perr_set(err, "must be positive (at least 1 op/s), got %g",
 			 m->peak_rate);
@@ -380,6 +517,15 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 		BAD("core.measure");
 	if (m->smt_applicable && measure_bad(&m->smt, "ops/s", err))
 		BAD("core.smt_measure");
+	return 0;
+}
+
+/* links: each present level's bandwidths and how they were got. */
+static int check_links(const struct pandia_machine *m, char *path,
+		       size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0, j = 0; i < LVL_COUNT; i++) {
 		const struct pandia_link *l = &m->links[i];
 
@@ -401,6 +547,15 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 			BAD("links[%d].aggregate_measure", j);
 		j++;
 	}
+	return 0;
+}
+
+/* interconnect: pairs of two sockets, each once, with a bandwidth. */
+static int check_xlinks(const struct pandia_machine *m, char *path,
+			size_t plen, struct pandia_error *err)
+{
+	int i, j;
+
 	for (i = 0; i < m->n_xlinks; i++) {
 		const struct pandia_xlink *x = &m->xlinks[i];
 
@@ -427,11 +582,29 @@ int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
 		if (measure_bad(&x->m, "bytes/s", err))
 			BAD("interconnect[%d].measure", i);
 	}
+	return 0;
+}
 #undef BAD
-	ret = 0;
-out:
-	free(owner);
-	return ret;
+#undef BAD_OUT
+
+/*
+ * The checks shared by machine_check() and loading: the indexes in
+ * range first, then what refers to what, then the figures.
+ */
+int machine_check_at(const struct pandia_machine *m, char *path, size_t plen,
+		     struct pandia_error *err)
+{
+	if (check_counts(m, path, plen, err) < 0 ||
+	    check_cores(m, path, plen, err) < 0 ||
+	    check_sockets(m, path, plen, err) < 0 ||
+	    check_lists(m, path, plen, err) < 0 ||
+	    check_refs(m, path, plen, err) < 0 ||
+	    check_cache_sharing(m, path, plen, err) < 0 ||
+	    check_core_rates(m, path, plen, err) < 0 ||
+	    check_links(m, path, plen, err) < 0 ||
+	    check_xlinks(m, path, plen, err) < 0)
+		return -1;
+	return 0;
 }
 
 int machine_check(const struct pandia_machine *m, struct pandia_error *err)
