@@ -351,11 +351,47 @@ json_t *json_get(const struct json_src *c, json_t *obj, const char *opath,
 	return v;
 }
 
-int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
-		 const char *key, char **out)
+int json_get_num(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, double *out, bool required)
 {
-	json_t *v = json_get(c, obj, opath, key, JSON_STRING, false);
+	json_t *v = json_get(c, obj, opath, key, JSON_REAL, required);
+
+	*out = v ? json_number_value(v) : 0;
+	return json_failed(c) ? -1 : 0;
+}
+
+int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, long lo, long hi, int *out, bool required)
+{
+	json_t *v = json_get(c, obj, opath, key, JSON_INTEGER, required);
+	json_int_t x;
+	char path[192];
+
+	*out = 0;
+	if (!v)
+		return json_failed(c) ? -1 : 0;
+	x = json_integer_value(v);
+	if (x < lo || x > hi) {
+		json_path_join(path, sizeof(path), opath, key);
+		return json_fail(c, path, "%lld is out of range",
+				 (long long)x);
+	}
+	*out = (int)x;
+	return 0;
+}
+
+int json_get_string(const struct json_src *c, json_t *obj,
+		    const char *opath, const char *key, char **out,
+		    bool required)
+{
+	json_t *v = json_get(c, obj, opath, key, JSON_STRING, required);
 
 	*out = v ? xstrdup(json_string_value(v)) : NULL;
 	return json_failed(c) ? -1 : 0;
+}
+
+int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, char **out)
+{
+	return json_get_string(c, obj, opath, key, out, false);
 }

@@ -73,6 +73,17 @@ int json_only_keys(const struct json_src *c, json_t *obj, const char *opath,
 bool json_failed(const struct json_src *c);
 
 /*
+ * The getters below are the one way the loaders read a field KEY of
+ * the object OBJ found at OPATH, so that every description says the
+ * same of the same mistake, at the line and column of the value:
+ *   absent and required:   "OPATH: missing field 'KEY'"
+ *   null and required:     "OPATH.KEY: must be a number, not null"
+ *   of the wrong type:     "OPATH.KEY: must be a number, not a string"
+ * An optional field that is absent or null is left out: NULL, or 0
+ * in *out.
+ */
+
+/*
  * OBJ.KEY if it has TYPE (integers pass as numbers).  Absent or null:
  * NULL, and an error if REQUIRED.  Wrong type: NULL and an error; tell
  * the two apart with json_failed().  Borrowed reference.
@@ -80,7 +91,23 @@ bool json_failed(const struct json_src *c);
 json_t *json_get(const struct json_src *c, json_t *obj, const char *opath,
 		 const char *key, json_type type, bool required);
 
-/* A string field (new copy in *out, NULL when absent): 0, or -1. */
+/* A number field in *out (0 when left out): 0, or -1. */
+int json_get_num(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, double *out, bool required);
+
+/*
+ * An integer field from LO to HI in *out (0 when left out); outside
+ * the range: "%lld is out of range".  0, or -1.
+ */
+int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, long lo, long hi, int *out, bool required);
+
+/* A string field: a new copy in *out (NULL when left out): 0, or -1. */
+int json_get_string(const struct json_src *c, json_t *obj,
+		    const char *opath, const char *key, char **out,
+		    bool required);
+
+/* An optional string field: json_get_string(..., false). */
 int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
 		 const char *key, char **out);
 
