@@ -15,91 +15,29 @@
 #include "common/machine_priv.h"
 #include "common/util.h"
 
-
-
-/* obj.key as an object/array of the wanted type; path gets the path */
-static json_t *get(struct json_src *c, json_t *obj, const char *opath,
-		   const char *key, json_type type, char *path, size_t plen,
-		   bool required)
-{
-	json_t *v = json_object_get(obj, key);
-
-	snprintf(path, plen, "%s%s%s", opath, *opath ? "." : "", key);
-	if (!v || json_is_null(v)) {
-		if (required)
-			json_fail(c, opath, "missing field '%s'", key);
-		return NULL;
-	}
-	if (json_typeof(v) != type &&
-	    !(type == JSON_REAL && json_is_integer(v))) {
-		static const char *const want[] = {
-			[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",
-			[JSON_STRING] = "a string", [JSON_INTEGER] =
-			"an integer", [JSON_REAL] = "a number",
-		};
-		json_fail(c, path, "must be %s, not %s", want[type], json_type_name(v));
-		return NULL;
-	}
-	return v;
-}
-
-static int get_num(struct json_src *c, json_t *obj, const char *opath,
-		   const char *key, double *out, bool required)
-{
-	char path[160];
-	json_t *v = get(c, obj, opath, key, JSON_REAL, path, sizeof(path),
-			required);
-
-	if (!v) {
-		*out = 0;
-		return c->err->text[0] ? -1 : 0;
-	}
-	*out = json_number_value(v);
-	return 0;
-}
-
+/*
+ * An index or a count of the description: -1 (none) to 2^24, 0 when
+ * left out.
+ */
 static int get_int(struct json_src *c, json_t *obj, const char *opath,
 		   const char *key, int *out, bool required)
 {
-	char path[160];
-	json_t *v = get(c, obj, opath, key, JSON_INTEGER, path, sizeof(path),
-			required);
-	json_int_t x;
-
-	*out = 0;
-	if (!v)
-		return c->err->text[0] ? -1 : 0;
-	x = json_integer_value(v);
-	if (x < -1 || x > 1 << 24)
-		return json_fail(c, path, "%lld is out of range", (long long)x);
-	*out = (int)x;
-	return 0;
-}
-
-static int get_str(struct json_src *c, json_t *obj, const char *opath,
-		   const char *key, char **out, bool required)
-{
-	char path[160];
-	json_t *v = get(c, obj, opath, key, JSON_STRING, path, sizeof(path),
-			required);
-
-	*out = v ? xstrdup(json_string_value(v)) : NULL;
-	return !v && c->err->text[0] ? -1 : 0;
+	return json_get_int(c, obj, opath, key, -1, 1 << 24, out, required);
 }
 
 /* An array of integers, each >= 0. */
 static int get_ints(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, int **out, int *n)
 {
-	char path[160], ipath[176];
-	json_t *a = get(c, obj, opath, key, JSON_ARRAY, path, sizeof(path),
-			true), *v;
+	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, true), *v;
+	char path[192], ipath[208];
 	size_t i;
 
 	*out = NULL;
 	*n = 0;
 	if (!a)
 		return -1;
+	json_path_join(path, sizeof(path), opath, key);
 	*out = xcalloc(json_array_size(a), sizeof(int));
 	json_array_foreach(a, i, v) {
 		snprintf(ipath, sizeof(ipath), "%s[%zu]", path, i);
@@ -124,7 +62,7 @@ static int unit_is(struct json_src *c, json_t *obj, const char *opath,
 
 	if (!v || (json_is_string(v) && !strcmp(json_string_value(v), unit)))
 		return 0;
-	snprintf(path, sizeof(path), "%s%sunit", opath, *opath ? "." : "");
+	json_path_join(path, sizeof(path), opath, "unit");
 	if (!json_is_string(v))
 		return json_fail(c, path, "must be the string \"%s\", not %s",
 				 unit, json_type_name(v));
@@ -135,23 +73,23 @@ static int unit_is(struct json_src *c, json_t *obj, const char *opath,
 static int load_measure(struct json_src *c, json_t *obj, const char *opath,
 			const char *key, struct pandia_measure *ms)
 {
-	char path[160];
-	json_t *o = get(c, obj, opath, key, JSON_OBJECT, path, sizeof(path),
-			true);
+	json_t *o = json_get(c, obj, opath, key, JSON_OBJECT, true);
+	char path[192];
 
 	if (!o)
 		return -1;
-	if (get_str(c, o, path, "kernel", &ms->kernel, false) < 0 ||
-	    get_num(c, o, path, "working_set_bytes", &ms->working_set,
+	json_path_join(path, sizeof(path), opath, key);
+	if (json_get_string(c, o, path, "kernel", &ms->kernel, false) < 0 ||
+	    json_get_num(c, o, path, "working_set_bytes", &ms->working_set,
 		    false) < 0 ||
 	    get_int(c, o, path, "threads", &ms->threads, false) < 0 ||
-	    get_str(c, o, path, "pus", &ms->pus, false) < 0 ||
+	    json_get_string(c, o, path, "pus", &ms->pus, false) < 0 ||
 	    get_int(c, o, path, "repetitions", &ms->repetitions, false) < 0 ||
-	    get_num(c, o, path, "best", &ms->best, false) < 0 ||
-	    get_num(c, o, path, "median", &ms->median, false) < 0 ||
-	    get_num(c, o, path, "spread", &ms->spread, false) < 0 ||
-	    get_str(c, o, path, "unit", &ms->unit, false) < 0 ||
-	    get_str(c, o, path, "note", &ms->note, false) < 0)
+	    json_get_num(c, o, path, "best", &ms->best, false) < 0 ||
+	    json_get_num(c, o, path, "median", &ms->median, false) < 0 ||
+	    json_get_num(c, o, path, "spread", &ms->spread, false) < 0 ||
+	    json_get_string(c, o, path, "unit", &ms->unit, false) < 0 ||
+	    json_get_string(c, o, path, "note", &ms->note, false) < 0)
 		return -1;
 	return 0;
 }
@@ -163,8 +101,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 	size_t i;
 	int j;
 
-	a = get(c, t, "topology", "sockets", JSON_ARRAY, path, sizeof(path),
-		true);
+	a = json_get(c, t, "topology", "sockets", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_sockets = (int)json_array_size(a);
@@ -184,8 +121,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		}
 	}
 
-	a = get(c, t, "topology", "numa_nodes", JSON_ARRAY, path,
-		sizeof(path), true);
+	a = json_get(c, t, "topology", "numa_nodes", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_numa = (int)json_array_size(a);
@@ -204,7 +140,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		v = json_object_get(o, "memory_bytes");
 		n->memory_unknown = v && json_is_null(v);
 		if ((!n->memory_unknown &&
-		     get_num(c, o, ipath, "memory_bytes", &mem, true) < 0) ||
+		     json_get_num(c, o, ipath, "memory_bytes", &mem, true) < 0) ||
 		    get_ints(c, o, ipath, "cores", &n->cores, &n->n_cores) < 0)
 			return -1;
 		if (n->os_index < 0) {
@@ -230,8 +166,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		}
 	}
 
-	a = get(c, t, "topology", "caches", JSON_ARRAY, path, sizeof(path),
-		true);
+	a = json_get(c, t, "topology", "caches", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_caches = (int)json_array_size(a);
@@ -245,7 +180,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		snprintf(ipath, sizeof(ipath), "topology.caches[%zu]", i);
 		if (!json_is_object(o))
 			return json_fail(c, ipath, "must be an object");
-		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+		if (json_get_string(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		l = level_from_name(lv);
 		free(lv);
@@ -255,7 +190,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 				    "\"L3\"");
 		}
 		ca->level = l + 1;
-		if (get_num(c, o, ipath, "size_bytes", &size, true) < 0 ||
+		if (json_get_num(c, o, ipath, "size_bytes", &size, true) < 0 ||
 		    get_ints(c, o, ipath, "cores", &ca->cores,
 			     &ca->n_cores) < 0)
 			return -1;
@@ -268,8 +203,7 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		ca->size = (unsigned long long)size;
 	}
 
-	a = get(c, t, "topology", "cores", JSON_ARRAY, path, sizeof(path),
-		true);
+	a = json_get(c, t, "topology", "cores", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_cores = (int)json_array_size(a);
@@ -311,10 +245,10 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 			m->pus[p].core = (int)i;
 			co->pus[j] = p;
 		}
-		caches = get(c, o, ipath, "caches", JSON_OBJECT, path,
-			     sizeof(path), true);
+		caches = json_get(c, o, ipath, "caches", JSON_OBJECT, true);
 		if (!caches)
 			return -1;
+		json_path_join(path, sizeof(path), ipath, "caches");
 		json_object_foreach(caches, key, v) {
 			int l = level_from_name(key);
 
@@ -352,7 +286,7 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		m->links[i].present = false;
 		m->links[i].reason = NULL;
 	}
-	a = get(c, root, "", "links", JSON_ARRAY, path, sizeof(path), true);
+	a = json_get(c, root, "", "links", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	json_array_foreach(a, i, o) {
@@ -363,7 +297,7 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		snprintf(ipath, sizeof(ipath), "links[%zu]", i);
 		if (!json_is_object(o))
 			return json_fail(c, ipath, "must be an object");
-		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+		if (json_get_string(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		k = level_from_name(lv);
 		free(lv);
@@ -377,9 +311,9 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 				    level_name(k));
 		l->present = true;
 		if (unit_is(c, o, ipath, "bytes/s") < 0 ||
-		    get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
+		    json_get_num(c, o, ipath, "per_core_bw", &l->per_core_bw,
 			    true) < 0 ||
-		    get_num(c, o, ipath, "aggregate_bw", &l->aggregate_bw,
+		    json_get_num(c, o, ipath, "aggregate_bw", &l->aggregate_bw,
 			    true) < 0 ||
 		    load_measure(c, o, ipath, "per_core_measure",
 				 &l->per_core) < 0 ||
@@ -387,9 +321,8 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 				 &l->aggregate) < 0)
 			return -1;
 	}
-	a = get(c, root, "", "absent_links", JSON_ARRAY, path, sizeof(path),
-		false);
-	if (!a && c->err->text[0])
+	a = json_get(c, root, "", "absent_links", JSON_ARRAY, false);
+	if (!a && json_failed(c))
 		return -1;
 	for (i = 0; a && i < json_array_size(a); i++) {
 		char *lv = NULL;
@@ -399,7 +332,7 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		snprintf(ipath, sizeof(ipath), "absent_links[%zu]", i);
 		if (!json_is_object(o))
 			return json_fail(c, ipath, "must be an object");
-		if (get_str(c, o, ipath, "level", &lv, true) < 0)
+		if (json_get_string(c, o, ipath, "level", &lv, true) < 0)
 			return -1;
 		k = level_from_name(lv);
 		free(lv);
@@ -412,13 +345,12 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		if (m->links[k].reason)
 			return json_fail(c, path, "level %s is listed twice",
 				    level_name(k));
-		if (get_str(c, o, ipath, "reason", &m->links[k].reason,
+		if (json_get_string(c, o, ipath, "reason", &m->links[k].reason,
 			    false) < 0)
 			return -1;
 	}
 
-	a = get(c, root, "", "interconnect", JSON_ARRAY, path, sizeof(path),
-		true);
+	a = json_get(c, root, "", "interconnect", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_xlinks = (int)json_array_size(a);
@@ -443,7 +375,7 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 		x->to = pair[1];
 		free(pair);
 		if (unit_is(c, o, ipath, "bytes/s") < 0 ||
-		    get_num(c, o, ipath, "bw", &x->bw, true) < 0 ||
+		    json_get_num(c, o, ipath, "bw", &x->bw, true) < 0 ||
 		    load_measure(c, o, ipath, "measure", &x->m) < 0)
 			return -1;
 	}
@@ -454,16 +386,15 @@ static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root
 static int load_kinds(struct json_src *c, struct pandia_machine *m,
 		      json_t *core)
 {
-	char path[160], ipath[64];
+	char ipath[64];
 	json_t *a, *o;
 	size_t i;
 
-	a = get(c, core, "core", "kinds", JSON_ARRAY, path, sizeof(path),
-		false);
+	a = json_get(c, core, "core", "kinds", JSON_ARRAY, false);
 	if (!a)
-		return c->err->text[0] ? -1 : 0;
+		return json_failed(c) ? -1 : 0;
 	if (json_array_size(a) < 2)
-		return json_fail(c, path, "must list two kinds or more (leave "
+		return json_fail(c, "core.kinds", "must list two kinds or more (leave "
 				 "it out for one kind)");
 	m->n_kinds = (int)json_array_size(a);
 	m->kinds = xcalloc((size_t)m->n_kinds, sizeof(*m->kinds));
@@ -475,11 +406,11 @@ static int load_kinds(struct json_src *c, struct pandia_machine *m,
 			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "efficiency", &k->efficiency,
 			    true) < 0 ||
-		    get_num(c, o, ipath, "frequency_max_mhz", &k->freq_max,
+		    json_get_num(c, o, ipath, "frequency_max_mhz", &k->freq_max,
 			    false) < 0 ||
-		    get_num(c, o, ipath, "frequency_base_mhz", &k->freq_base,
+		    json_get_num(c, o, ipath, "frequency_base_mhz", &k->freq_base,
 			    false) < 0 ||
-		    get_num(c, o, ipath, "rate", &k->rate, true) < 0 ||
+		    json_get_num(c, o, ipath, "rate", &k->rate, true) < 0 ||
 		    load_measure(c, o, ipath, "measure", &k->m) < 0)
 			return -1;
 	}
@@ -494,7 +425,7 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 
 	if (!json_is_object(root))
 		return json_fail(c, "", "the description must be a JSON object");
-	if (get_str(c, root, "", "schema", &schema, true) < 0)
+	if (json_get_string(c, root, "", "schema", &schema, true) < 0)
 		return -1;
 	if (strcmp(schema, PANDIA_MACHINE_SCHEMA)) {
 		json_fail(c, "schema", "unknown schema version '%s' (this pandia "
@@ -504,23 +435,22 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 	}
 	free(schema);
 
-	o = get(c, root, "", "identity", JSON_OBJECT, path, sizeof(path),
-		true);
+	o = json_get(c, root, "", "identity", JSON_OBJECT, true);
 	if (!o ||
-	    get_str(c, o, "identity", "host", &m->host, false) < 0 ||
-	    get_str(c, o, "identity", "cpu_model", &m->cpu_model, false) < 0 ||
-	    get_str(c, o, "identity", "kernel", &m->kernel, false) < 0 ||
-	    get_str(c, o, "identity", "date", &m->date, false) < 0 ||
-	    get_str(c, o, "identity", "pandia_version", &m->version,
+	    json_get_string(c, o, "identity", "host", &m->host, false) < 0 ||
+	    json_get_string(c, o, "identity", "cpu_model", &m->cpu_model, false) < 0 ||
+	    json_get_string(c, o, "identity", "kernel", &m->kernel, false) < 0 ||
+	    json_get_string(c, o, "identity", "date", &m->date, false) < 0 ||
+	    json_get_string(c, o, "identity", "pandia_version", &m->version,
 		    false) < 0 ||
-	    get_str(c, o, "identity", "origin", &m->origin, true) < 0 ||
-	    get_str(c, o, "identity", "topology_source", &m->topology_source,
+	    json_get_string(c, o, "identity", "origin", &m->origin, true) < 0 ||
+	    json_get_string(c, o, "identity", "topology_source", &m->topology_source,
 		    false) < 0 ||
-	    get_str(c, o, "identity", "assumptions", &m->assumptions,
+	    json_get_string(c, o, "identity", "assumptions", &m->assumptions,
 		    false) < 0)
 		return -1;
 
-	a = get(c, root, "", "pus", JSON_ARRAY, path, sizeof(path), true);
+	a = json_get(c, root, "", "pus", JSON_ARRAY, true);
 	if (!a)
 		return -1;
 	m->n_pus = (int)json_array_size(a);
@@ -545,26 +475,25 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 				    m->pus[i - 1].os_index);
 	}
 
-	o = get(c, root, "", "topology", JSON_OBJECT, path, sizeof(path),
-		true);
+	o = json_get(c, root, "", "topology", JSON_OBJECT, true);
 	if (!o || load_topology(c, m, o) < 0)
 		return -1;
 
-	o = get(c, root, "", "core", JSON_OBJECT, path, sizeof(path), true);
+	o = json_get(c, root, "", "core", JSON_OBJECT, true);
 	if (!o || unit_is(c, o, "core", "ops/s") < 0)
 		return -1;
 	v = json_object_get(o, "peak_rate");
 	if (v && json_is_null(v)) {
 		/* unknown: a topology described without figures */
-		if (get_str(c, o, "core", "peak_note", &m->peak_reason,
+		if (json_get_string(c, o, "core", "peak_note", &m->peak_reason,
 			    true) < 0)
 			return -1;
-	} else if (get_num(c, o, "core", "peak_rate", &m->peak_rate,
+	} else if (json_get_num(c, o, "core", "peak_rate", &m->peak_rate,
 			   true) < 0 ||
 		   load_measure(c, o, "core", "measure", &m->peak) < 0) {
 		return -1;
 	}
-	if (get_num(c, o, "core", "smt_aggregate_rate", &m->smt_rate,
+	if (json_get_num(c, o, "core", "smt_aggregate_rate", &m->smt_rate,
 		    false) < 0)
 		return -1;
 	v = json_object_get(o, "smt_aggregate_rate");
@@ -572,7 +501,7 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 	if (m->smt_applicable) {
 		if (load_measure(c, o, "core", "smt_measure", &m->smt) < 0)
 			return -1;
-	} else if (get_str(c, o, "core", "smt_note", &m->smt_reason,
+	} else if (json_get_string(c, o, "core", "smt_note", &m->smt_reason,
 			   false) < 0) {
 		return -1;
 	}
