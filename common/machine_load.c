@@ -94,12 +94,13 @@ static int load_measure(struct json_src *c, json_t *obj, const char *opath,
 	return 0;
 }
 
-static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t)
+/* topology.sockets */
+static int load_sockets(struct json_src *c, struct pandia_machine *m,
+			json_t *t)
 {
-	char path[160], ipath[64];
-	json_t *a, *o, *v;
+	char path[192], ipath[64];
+	json_t *a, *o;
 	size_t i;
-	int j;
 
 	a = json_get(c, t, "topology", "sockets", JSON_ARRAY, true);
 	if (!a)
@@ -120,6 +121,60 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 			return json_fail(c, path, "must not be negative");
 		}
 	}
+	return 0;
+}
+
+/* One of topology.numa_nodes, at IPATH. */
+static int load_node(struct json_src *c, struct pandia_machine *m,
+		     json_t *o, const char *ipath, struct pandia_numa *n)
+{
+	char path[192];
+	double mem = 0;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return json_fail(c, ipath, "must be an object");
+	if (get_int(c, o, ipath, "os_index", &n->os_index, true) < 0 ||
+	    get_int(c, o, ipath, "socket", &n->socket, true) < 0)
+		return -1;
+	/* null: hwloc gave no size (not the same as 0 bytes) */
+	v = json_object_get(o, "memory_bytes");
+	n->memory_unknown = v && json_is_null(v);
+	if ((!n->memory_unknown &&
+	     json_get_num(c, o, ipath, "memory_bytes", &mem, true) < 0) ||
+	    get_ints(c, o, ipath, "cores", &n->cores, &n->n_cores) < 0)
+		return -1;
+	if (n->os_index < 0) {
+		snprintf(path, sizeof(path), "%s.os_index", ipath);
+		return json_fail(c, path, "must not be negative");
+	}
+	if (n->memory_unknown)
+		mem = 0;
+	if (mem < 0) {
+		snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
+		return json_fail(c, path, "must not be negative");
+	}
+	if (mem > 0x1p60 || mem != floor(mem)) {
+		snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
+		return json_fail(c, path, "must be a whole number of "
+				 "bytes up to 2^60, not %g", mem);
+	}
+	n->memory = (unsigned long long)mem;
+	if (n->socket < -1 || n->socket >= m->n_sockets) {
+		snprintf(path, sizeof(path), "%s.socket", ipath);
+		return json_fail(c, path, "socket %d does not exist",
+				 n->socket);
+	}
+	return 0;
+}
+
+/* topology.numa_nodes */
+static int load_nodes(struct json_src *c, struct pandia_machine *m,
+		      json_t *t)
+{
+	char ipath[64];
+	json_t *a, *o;
+	size_t i;
 
 	a = json_get(c, t, "topology", "numa_nodes", JSON_ARRAY, true);
 	if (!a)
@@ -127,44 +182,20 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 	m->n_numa = (int)json_array_size(a);
 	m->numa = xcalloc((size_t)m->n_numa, sizeof(*m->numa));
 	json_array_foreach(a, i, o) {
-		struct pandia_numa *n = &m->numa[i];
-		double mem = 0;
-
 		snprintf(ipath, sizeof(ipath), "topology.numa_nodes[%zu]", i);
-		if (!json_is_object(o))
-			return json_fail(c, ipath, "must be an object");
-		if (get_int(c, o, ipath, "os_index", &n->os_index, true) < 0 ||
-		    get_int(c, o, ipath, "socket", &n->socket, true) < 0)
+		if (load_node(c, m, o, ipath, &m->numa[i]) < 0)
 			return -1;
-		/* null: hwloc gave no size (not the same as 0 bytes) */
-		v = json_object_get(o, "memory_bytes");
-		n->memory_unknown = v && json_is_null(v);
-		if ((!n->memory_unknown &&
-		     json_get_num(c, o, ipath, "memory_bytes", &mem, true) < 0) ||
-		    get_ints(c, o, ipath, "cores", &n->cores, &n->n_cores) < 0)
-			return -1;
-		if (n->os_index < 0) {
-			snprintf(path, sizeof(path), "%s.os_index", ipath);
-			return json_fail(c, path, "must not be negative");
-		}
-		if (n->memory_unknown)
-			mem = 0;
-		if (mem < 0) {
-			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
-			return json_fail(c, path, "must not be negative");
-		}
-		if (mem > 0x1p60 || mem != floor(mem)) {
-			snprintf(path, sizeof(path), "%s.memory_bytes", ipath);
-			return json_fail(c, path, "must be a whole number of "
-					 "bytes up to 2^60, not %g", mem);
-		}
-		n->memory = (unsigned long long)mem;
-		if (n->socket < -1 || n->socket >= m->n_sockets) {
-			snprintf(path, sizeof(path), "%s.socket", ipath);
-			return json_fail(c, path, "socket %d does not exist",
-				    n->socket);
-		}
 	}
+	return 0;
+}
+
+/* topology.caches */
+static int load_caches(struct json_src *c, struct pandia_machine *m,
+		       json_t *t)
+{
+	char path[192], ipath[64];
+	json_t *a, *o;
+	size_t i;
 
 	a = json_get(c, t, "topology", "caches", JSON_ARRAY, true);
 	if (!a)
@@ -202,6 +233,72 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		}
 		ca->size = (unsigned long long)size;
 	}
+	return 0;
+}
+
+/* Core I's PUs: in 'pus', in no other core; co->pus become indexes. */
+static int load_core_pus(struct json_src *c, struct pandia_machine *m,
+			 const char *ipath, int i, struct pandia_core *co)
+{
+	char path[192];
+	int j;
+
+	for (j = 0; j < co->n_pus; j++) {
+		int os = co->pus[j], p = machine_pu_index(m, os);
+
+		if (p < 0) {
+			snprintf(path, sizeof(path), "%s.pus[%d]", ipath, j);
+			return json_fail(c, path, "PU %d is not in 'pus'", os);
+		}
+		if (m->pus[p].core >= 0) {
+			snprintf(path, sizeof(path), "%s.pus[%d]", ipath, j);
+			return json_fail(c, path, "PU %d is in core %d "
+					 "already", os, m->pus[p].core);
+		}
+		m->pus[p].core = i;
+		co->pus[j] = p;
+	}
+	return 0;
+}
+
+/* A core's "caches": { "L1": cache index, ... }. */
+static int load_core_caches(struct json_src *c, struct pandia_machine *m,
+			    json_t *o, const char *ipath,
+			    struct pandia_core *co)
+{
+	char path[192], kpath[256];
+	const char *key;
+	json_t *caches, *v;
+
+	caches = json_get(c, o, ipath, "caches", JSON_OBJECT, true);
+	if (!caches)
+		return -1;
+	json_path_join(path, sizeof(path), ipath, "caches");
+	json_object_foreach(caches, key, v) {
+		int l = level_from_name(key);
+
+		json_path_join(kpath, sizeof(kpath), path, key);
+		if (l < LVL_L1 || l > LVL_L3)
+			return json_fail(c, kpath, "unknown cache level "
+					 "'%s' (expected L1, L2 or L3)", key);
+		if (get_int(c, caches, path, key, &co->cache[l], true) < 0)
+			return -1;
+		if (co->cache[l] < 0 || co->cache[l] >= m->n_caches)
+			return json_fail(c, kpath, "must name a cache (0 to "
+					 "%d), not %d; leave the level out "
+					 "when the core has none",
+					 m->n_caches - 1, co->cache[l]);
+	}
+	return 0;
+}
+
+/* topology.cores (after 'pus' and the caches) */
+static int load_cores(struct json_src *c, struct pandia_machine *m,
+		      json_t *t)
+{
+	char ipath[64];
+	json_t *a, *o;
+	size_t i;
 
 	a = json_get(c, t, "topology", "cores", JSON_ARRAY, true);
 	if (!a)
@@ -210,9 +307,6 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 	m->cores = xcalloc((size_t)m->n_cores, sizeof(*m->cores));
 	json_array_foreach(a, i, o) {
 		struct pandia_core *co = &m->cores[i];
-		int *os = NULL, n;
-		json_t *caches;
-		const char *key;
 
 		snprintf(ipath, sizeof(ipath), "topology.cores[%zu]", i);
 		co->cache[0] = co->cache[1] = co->cache[2] = -1;
@@ -221,58 +315,22 @@ static int load_topology(struct json_src *c, struct pandia_machine *m, json_t *t
 		if (get_int(c, o, ipath, "socket", &co->socket, true) < 0 ||
 		    get_int(c, o, ipath, "numa", &co->numa, true) < 0 ||
 		    get_int(c, o, ipath, "kind", &co->kind, false) < 0 ||
-		    get_ints(c, o, ipath, "pus", &os, &n) < 0) {
-			free(os);
+		    get_ints(c, o, ipath, "pus", &co->pus, &co->n_pus) < 0 ||
+		    load_core_pus(c, m, ipath, (int)i, co) < 0 ||
+		    load_core_caches(c, m, o, ipath, co) < 0)
 			return -1;
-		}
-		co->pus = os;
-		co->n_pus = n;
-		for (j = 0; j < n; j++) {
-			int p = machine_pu_index(m, os[j]);
-
-			if (p < 0) {
-				snprintf(path, sizeof(path), "%s.pus[%d]",
-					 ipath, j);
-				return json_fail(c, path, "PU %d is not in 'pus'",
-					    os[j]);
-			}
-			if (m->pus[p].core >= 0) {
-				snprintf(path, sizeof(path), "%s.pus[%d]",
-					 ipath, j);
-				return json_fail(c, path, "PU %d is in core %d "
-					    "already", os[j], m->pus[p].core);
-			}
-			m->pus[p].core = (int)i;
-			co->pus[j] = p;
-		}
-		caches = json_get(c, o, ipath, "caches", JSON_OBJECT, true);
-		if (!caches)
-			return -1;
-		json_path_join(path, sizeof(path), ipath, "caches");
-		json_object_foreach(caches, key, v) {
-			int l = level_from_name(key);
-
-			if (l < LVL_L1 || l > LVL_L3) {
-				snprintf(ipath, sizeof(ipath), "%s.%s", path,
-					 key);
-				return json_fail(c, ipath, "unknown cache level "
-					    "'%s' (expected L1, L2 or L3)",
-					    key);
-			}
-			if (get_int(c, caches, path, key, &co->cache[l],
-				    true) < 0)
-				return -1;
-			if (co->cache[l] < 0 || co->cache[l] >= m->n_caches) {
-				snprintf(ipath, sizeof(ipath), "%s.%s", path,
-					 key);
-				return json_fail(c, ipath, "must name a cache "
-						 "(0 to %d), not %d; leave "
-						 "the level out when the core "
-						 "has none", m->n_caches - 1,
-						 co->cache[l]);
-			}
-		}
 	}
+	return 0;
+}
+
+static int load_topology(struct json_src *c, struct pandia_machine *m,
+			 json_t *t)
+{
+	if (load_sockets(c, m, t) < 0 ||
+	    load_nodes(c, m, t) < 0 ||
+	    load_caches(c, m, t) < 0 ||
+	    load_cores(c, m, t) < 0)
+		return -1;
 	return 0;
 }
 
