@@ -17,23 +17,18 @@
 #define ASSUME_SCHEMA "pandia-assume/1"
 
 
-/* A positive number at obj.key (path names it); 0 if absent. */
+/* A positive number at obj.key; 0 if left out. */
 static int positive(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, double *out, bool required)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = json_get(c, obj, opath, key, JSON_REAL, required);
 	char path[128];
 
-	snprintf(path, sizeof(path), "%s.%s", opath, key);
 	*out = 0;
-	if (!v) {
-		if (required)
-			return json_fail(c, opath, "missing field '%s'", key);
-		return 0;
-	}
-	if (!json_is_number(v))
-		return json_fail(c, path, "must be a number");
+	if (!v)
+		return json_failed(c) ? -1 : 0;
 	*out = json_number_value(v);
+	json_path_join(path, sizeof(path), opath, key);
 	if (!(*out >= 1) || !isfinite(*out))
 		return json_fail(c, path, "must be positive (at least 1), got "
 				 "%g", *out);
@@ -58,12 +53,12 @@ static void assumed(struct pandia_measure *ms, const char *unit,
 static int apply_kinds(struct json_src *c, struct pandia_machine *m,
 		       json_t *core, const char *note, const char *source)
 {
-	json_t *a = json_object_get(core, "kinds"), *o;
+	json_t *a = json_get(c, core, "core", "kinds", JSON_ARRAY, false), *o;
 	char path[128];
 	int i, fast;
 
-	if (a && !json_is_array(a))
-		return json_fail(c, "core.kinds", "must be an array");
+	if (json_failed(c))
+		return -1;
 	if (!m->n_kinds) {
 		if (a)
 			return json_fail(c, "core.kinds", "the topology has "
@@ -124,6 +119,10 @@ static int apply_kinds(struct json_src *c, struct pandia_machine *m,
 
 static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 {
+	static const char *const known[] = {
+		"schema", "cpu_model", "host", "source", "core", "links",
+		"cache_sizes", NULL
+	};
 	json_t *v, *core, *links, *sizes, *l;
 	const char *source = NULL, *key, *xnote = NULL;
 	char path[128];
@@ -135,30 +134,20 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 	if (!json_is_string(v) || strcmp(json_string_value(v), ASSUME_SCHEMA))
 		return json_fail(c, v ? "schema" : "", "schema must be \"%s\"",
 			     ASSUME_SCHEMA);
-	json_object_foreach(root, key, v) {
-		static const char *const known[] = {
-			"schema", "cpu_model", "host", "source", "core",
-			"links", "cache_sizes",
-		};
-		bool ok = false;
-
-		for (i = 0; i < (int)ARRAY_SIZE(known); i++)
-			ok |= !strcmp(key, known[i]);
-		if (!ok)
-			return json_fail(c, key, "unknown field '%s'", key);
-	}
-	v = json_object_get(root, "source");
-	if (v && !json_is_string(v))
-		return json_fail(c, "source", "must be a string");
+	if (json_only_keys(c, root, "", known) < 0)
+		return -1;
+	v = json_get(c, root, "", "source", JSON_STRING, false);
+	if (json_failed(c))
+		return -1;
 	source = v ? json_string_value(v) : NULL;
-	v = json_object_get(root, "cpu_model");
-	if (v && !json_is_string(v))
-		return json_fail(c, "cpu_model", "must be a string");
+	v = json_get(c, root, "", "cpu_model", JSON_STRING, false);
+	if (json_failed(c))
+		return -1;
 	free(m->cpu_model);
 	m->cpu_model = xstrdup(v ? json_string_value(v) : "unknown");
-	v = json_object_get(root, "host");
-	if (v && !json_is_string(v))
-		return json_fail(c, "host", "must be a string");
+	v = json_get(c, root, "", "host", JSON_STRING, false);
+	if (json_failed(c))
+		return -1;
 	if (!m->host) {
 		char *copy = xstrdup(c->source), *base = basename(copy), *dot;
 
@@ -171,9 +160,9 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 		free(copy);
 	}
 
-	sizes = json_object_get(root, "cache_sizes");
-	if (sizes && !json_is_object(sizes))
-		return json_fail(c, "cache_sizes", "must be an object");
+	sizes = json_get(c, root, "", "cache_sizes", JSON_OBJECT, false);
+	if (json_failed(c))
+		return -1;
 	json_object_foreach(sizes, key, v) {
 		double size;
 
@@ -187,10 +176,9 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 		topology_add_cache(m, k + 1, (unsigned long long)size);
 	}
 
-	core = json_object_get(root, "core");
-	if (!json_is_object(core))
-		return json_fail(c, core ? "core" : "", core ? "must be an object"
-			     : "missing field 'core'");
+	core = json_get(c, root, "", "core", JSON_OBJECT, true);
+	if (!core)
+		return -1;
 	v = json_object_get(core, "note");
 	if (positive(c, core, "core", "peak_rate", &m->peak_rate, true) < 0)
 		return -1;
@@ -217,10 +205,9 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 			"not given in the --assume file");
 	}
 
-	links = json_object_get(root, "links");
-	if (!json_is_object(links))
-		return json_fail(c, links ? "links" : "", links ?
-			     "must be an object" : "missing field 'links'");
+	links = json_get(c, root, "", "links", JSON_OBJECT, true);
+	if (!links)
+		return -1;
 	json_object_foreach(links, key, l) {
 		snprintf(path, sizeof(path), "links.%s", key);
 		if (level_from_name(key) < 0)
@@ -263,12 +250,9 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 		    positive(c, l, path, "aggregate_bw", &lk->aggregate_bw,
 			     true) < 0)
 			return -1;
-		v = json_object_get(l, "note");
-		if (v && !json_is_string(v)) {
-			snprintf(path, sizeof(path), "links.%s.note",
-				 level_name(k));
-			return json_fail(c, path, "must be a string");
-		}
+		v = json_get(c, l, path, "note", JSON_STRING, false);
+		if (json_failed(c))
+			return -1;
 		note = json_string_value(v);
 		if (k == LVL_INTERCONNECT)
 			xnote = note;
@@ -308,6 +292,8 @@ int assume_apply(struct pandia_machine *m, const char *path,
 	if (!text)
 		return -1;
 	c.text = text;
+	/* clean, so that json_failed() tells what the getters found */
+	perr_clear(c.err);
 	root = json_src_parse(&c);
 	if (!root) {
 		free(text);
