@@ -117,29 +117,28 @@ static int apply_kinds(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
-static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
+/* schema, the keys, source (into *source), cpu_model and host. */
+static int apply_identity(struct json_src *c, struct pandia_machine *m,
+			  json_t *root, const char **source)
 {
 	static const char *const known[] = {
 		"schema", "cpu_model", "host", "source", "core", "links",
 		"cache_sizes", NULL
 	};
-	json_t *v, *core, *links, *sizes, *l;
-	const char *source = NULL, *key, *xnote = NULL;
-	char path[128];
-	int i, j, k;
+	json_t *v;
 
 	if (!json_is_object(root))
 		return json_fail(c, "", "must be a JSON object");
 	v = json_object_get(root, "schema");
 	if (!json_is_string(v) || strcmp(json_string_value(v), ASSUME_SCHEMA))
 		return json_fail(c, v ? "schema" : "", "schema must be \"%s\"",
-			     ASSUME_SCHEMA);
+				 ASSUME_SCHEMA);
 	if (json_only_keys(c, root, "", known) < 0)
 		return -1;
 	v = json_get(c, root, "", "source", JSON_STRING, false);
 	if (json_failed(c))
 		return -1;
-	source = v ? json_string_value(v) : NULL;
+	*source = v ? json_string_value(v) : NULL;
 	v = json_get(c, root, "", "cpu_model", JSON_STRING, false);
 	if (json_failed(c))
 		return -1;
@@ -149,6 +148,7 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 	if (json_failed(c))
 		return -1;
 	if (!m->host) {
+		/* the file's name without .assume.json or .json */
 		char *copy = xstrdup(c->source), *base = basename(copy), *dot;
 
 		dot = strstr(base, ".assume.json");
@@ -159,22 +159,41 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 		m->host = xstrdup(v ? json_string_value(v) : base);
 		free(copy);
 	}
+	return 0;
+}
+
+/* cache_sizes: a cache the topology lacks, by level. */
+static int apply_cache_sizes(struct json_src *c, struct pandia_machine *m,
+			     json_t *root)
+{
+	json_t *sizes, *v;
+	const char *key;
+	char path[128];
 
 	sizes = json_get(c, root, "", "cache_sizes", JSON_OBJECT, false);
 	if (json_failed(c))
 		return -1;
 	json_object_foreach(sizes, key, v) {
 		double size;
+		int k = level_from_name(key);
 
-		k = level_from_name(key);
 		snprintf(path, sizeof(path), "cache_sizes.%s", key);
 		if (k < LVL_L1 || k > LVL_L3)
-			return json_fail(c, path, "unknown cache level (expected "
-				     "L1, L2 or L3)");
+			return json_fail(c, path, "unknown cache level "
+					 "(expected L1, L2 or L3)");
 		if (positive(c, sizes, "cache_sizes", key, &size, true) < 0)
 			return -1;
 		topology_add_cache(m, k + 1, (unsigned long long)size);
 	}
+	return 0;
+}
+
+/* core: the rate of a thread alone, each kind's, with SMT. */
+static int apply_core(struct json_src *c, struct pandia_machine *m,
+		      json_t *root, const char *source)
+{
+	json_t *core, *v;
+	int i, smt;
 
 	core = json_get(c, root, "", "core", JSON_OBJECT, true);
 	if (!core)
@@ -189,21 +208,85 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 	if (positive(c, core, "core", "smt_aggregate_rate", &m->smt_rate,
 		     false) < 0)
 		return -1;
-	for (i = 0, j = 1; i < m->n_cores; i++)
-		if (m->cores[i].n_pus > j)
-			j = m->cores[i].n_pus;
-	if (j > 1 && m->smt_rate > 0) {
+	for (i = 0, smt = 1; i < m->n_cores; i++)
+		if (m->cores[i].n_pus > smt)
+			smt = m->cores[i].n_pus;
+	if (smt > 1 && m->smt_rate > 0) {
 		m->smt_applicable = true;
 		assumed(&m->smt, "ops/s", json_string_value(v), source,
 			c->source);
-		m->smt.threads = j;
+		m->smt.threads = smt;
 	} else {
 		m->smt_applicable = false;
 		m->smt_rate = 0;
-		m->smt_reason = xstrdup(j == 1 ?
+		m->smt_reason = xstrdup(smt == 1 ?
 			"not applicable: one PU per core" :
 			"not given in the --assume file");
 	}
+	return 0;
+}
+
+/*
+ * links.LEVEL, L (NULL when not given), for level K: present with its
+ * bandwidths, or absent with the reason.  *note gets its note.
+ */
+static int apply_link(struct json_src *c, struct pandia_machine *m,
+		      json_t *l, int k, const char *source,
+		      const char **note)
+{
+	struct pandia_link *lk = &m->links[k];
+	bool cache_ok = true;
+	char path[128];
+	json_t *v;
+	int i;
+
+	snprintf(path, sizeof(path), "links.%s", level_name(k));
+	if (k <= LVL_L3) {
+		cache_ok = false;
+		for (i = 0; i < m->n_caches; i++)
+			cache_ok |= m->caches[i].level == k + 1;
+	}
+	if (!l) {
+		lk->present = false;
+		lk->reason = xstrdup(!cache_ok ? "no such cache" :
+			k == LVL_INTERCONNECT && m->n_sockets < 2 ?
+			"not applicable: one socket" :
+			"not given in the --assume file");
+		return 0;
+	}
+	if (!cache_ok)
+		return json_fail(c, path, "the topology has no %s cache; "
+				 "give its size in cache_sizes.%s",
+				 level_name(k), level_name(k));
+	if (k == LVL_INTERCONNECT && m->n_sockets < 2) {
+		lk->present = false;
+		lk->reason = xstrdup("not applicable: one socket");
+		return 0;
+	}
+	if (positive(c, l, path, "per_core_bw", &lk->per_core_bw,
+		     true) < 0 ||
+	    positive(c, l, path, "aggregate_bw", &lk->aggregate_bw,
+		     true) < 0)
+		return -1;
+	v = json_get(c, l, path, "note", JSON_STRING, false);
+	if (json_failed(c))
+		return -1;
+	*note = json_string_value(v);
+	lk->present = true;
+	assumed(&lk->per_core, "bytes/s", *note, source, c->source);
+	lk->per_core.threads = 1;
+	assumed(&lk->aggregate, "bytes/s", *note, source, c->source);
+	return 0;
+}
+
+/* links: each level given, by name; *xnote the interconnect's note. */
+static int apply_links(struct json_src *c, struct pandia_machine *m,
+		       json_t *root, const char *source, const char **xnote)
+{
+	json_t *links, *l;
+	const char *key;
+	char path[128];
+	int k;
 
 	links = json_get(c, root, "", "links", JSON_OBJECT, true);
 	if (!links)
@@ -211,71 +294,54 @@ static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
 	json_object_foreach(links, key, l) {
 		snprintf(path, sizeof(path), "links.%s", key);
 		if (level_from_name(key) < 0)
-			return json_fail(c, path, "unknown level (expected L1, L2, "
-				     "L3, dram or interconnect)");
+			return json_fail(c, path, "unknown level (expected "
+					 "L1, L2, L3, dram or interconnect)");
 		if (!json_is_object(l))
 			return json_fail(c, path, "must be an object");
 	}
 	for (k = 0; k < LVL_COUNT; k++) {
-		struct pandia_link *lk = &m->links[k];
-		const char *note;
-		bool cache_ok = true;
+		const char *note = NULL;
 
-		l = json_object_get(links, level_name(k));
-		snprintf(path, sizeof(path), "links.%s", level_name(k));
-		if (k <= LVL_L3) {
-			cache_ok = false;
-			for (i = 0; i < m->n_caches; i++)
-				cache_ok |= m->caches[i].level == k + 1;
-		}
-		if (!l) {
-			lk->present = false;
-			lk->reason = xstrdup(!cache_ok ? "no such cache" :
-				k == LVL_INTERCONNECT && m->n_sockets < 2 ?
-				"not applicable: one socket" :
-				"not given in the --assume file");
-			continue;
-		}
-		if (!cache_ok)
-			return json_fail(c, path, "the topology has no %s cache; "
-				     "give its size in cache_sizes.%s",
-				     level_name(k), level_name(k));
-		if (k == LVL_INTERCONNECT && m->n_sockets < 2) {
-			lk->present = false;
-			lk->reason = xstrdup("not applicable: one socket");
-			continue;
-		}
-		if (positive(c, l, path, "per_core_bw", &lk->per_core_bw,
-			     true) < 0 ||
-		    positive(c, l, path, "aggregate_bw", &lk->aggregate_bw,
-			     true) < 0)
+		if (apply_link(c, m, json_object_get(links, level_name(k)), k,
+			       source, &note) < 0)
 			return -1;
-		v = json_get(c, l, path, "note", JSON_STRING, false);
-		if (json_failed(c))
-			return -1;
-		note = json_string_value(v);
 		if (k == LVL_INTERCONNECT)
-			xnote = note;
-		lk->present = true;
-		assumed(&lk->per_core, "bytes/s", note, source, c->source);
-		lk->per_core.threads = 1;
-		assumed(&lk->aggregate, "bytes/s", note, source, c->source);
+			*xnote = note;
 	}
-	if (m->links[LVL_INTERCONNECT].present) {
-		m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
-				    sizeof(*m->xlinks));
-		for (i = 0; i < m->n_sockets; i++)
-			for (j = i + 1; j < m->n_sockets; j++) {
-				struct pandia_xlink *x =
-					&m->xlinks[m->n_xlinks++];
+	return 0;
+}
 
-				x->from = i;
-				x->to = j;
-				x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
-				assumed(&x->m, "bytes/s", xnote, source,
-					c->source);
-			}
-	}
+/* One link per pair of sockets, each the interconnect's aggregate. */
+static void apply_xlinks(struct pandia_machine *m, const char *xnote,
+			 const char *source, const char *file)
+{
+	int i, j;
+
+	if (!m->links[LVL_INTERCONNECT].present)
+		return;
+	m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
+			    sizeof(*m->xlinks));
+	for (i = 0; i < m->n_sockets; i++)
+		for (j = i + 1; j < m->n_sockets; j++) {
+			struct pandia_xlink *x = &m->xlinks[m->n_xlinks++];
+
+			x->from = i;
+			x->to = j;
+			x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
+			assumed(&x->m, "bytes/s", xnote, source, file);
+		}
+}
+
+static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)
+{
+	const char *source = NULL, *xnote = NULL;
+
+	if (apply_identity(c, m, root, &source) < 0 ||
+	    apply_cache_sizes(c, m, root) < 0 ||
+	    apply_core(c, m, root, source) < 0 ||
+	    apply_links(c, m, root, source, &xnote) < 0)
+		return -1;
+	apply_xlinks(m, xnote, source, c->source);
 	return 0;
 }
 
