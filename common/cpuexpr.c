@@ -385,118 +385,170 @@ static void push_core(const struct pandia_machine *m, int c,
 		ipush(out, m->cores[c].pus[k]);
 }
 
-/* One level "TYPE:INDEXES" applied to the objects in CUR (core flags). */
+/* One level "TYPE:INDEXES" of an hwloc location, being applied. */
+struct hwloc_level {
+	const char *expr;	/* the whole expression, for messages */
+	const char *name;	/* TYPE as written */
+	int name_len;
+	char *idx;		/* INDEXES (owned) */
+	enum otype t;
+	int n;			/* objects of type t */
+	char *objs;		/* their core flags, n_cores each (owned) */
+	int *pu_of;		/* for O_PU, each one's pus[] index (owned) */
+	char *next;		/* the objects picked, core flags (owned) */
+	int *next_pu;		/* for O_PU, their pus[] indexes (owned) */
+	int nnext;
+};
+
+static void hwloc_level_release(struct hwloc_level *lv)
+{
+	free(lv->idx);
+	free(lv->objs);
+	free(lv->pu_of);
+	free(lv->next);
+	free(lv->next_pu);
+}
+
+/*
+ * The objects of lv's type inside IN (core flags; or the PU *IN_PU
+ * when the level above was of PUs), numbered within it: indexes into
+ * lv->objs, *ni of them (new array).
+ */
+static int *objects_inside(const struct pandia_machine *m,
+			   const struct hwloc_level *lv, const char *in,
+			   const int *in_pu, int *ni)
+{
+	int nc = m->n_cores, *inside = xcalloc((size_t)lv->n + 1, sizeof(int));
+	int j, k;
+
+	*ni = 0;
+	for (j = 0; j < lv->n; j++) {
+		const char *o = lv->objs + (size_t)j * (size_t)nc;
+		bool hit = false;
+
+		if (lv->t == O_PU && in_pu) {
+			hit = lv->pu_of[j] == *in_pu;
+		} else {
+			/* shares a core: a PU is inside when its core is */
+			for (k = 0; k < nc && !hit; k++)
+				hit = o[k] && in[k];
+		}
+		if (hit)
+			inside[(*ni)++] = j;
+	}
+	return inside;
+}
+
+/* Append to lv->next the objects lv->idx picks of INSIDE (NI). */
+static int pick(const struct pandia_machine *m, struct hwloc_level *lv,
+		const int *inside, int ni, struct pandia_error *err)
+{
+	int nc = m->n_cores, *sel = NULL, nsel = 0, k, ret = -1;
+
+	if (!strcmp(lv->idx, "all")) {
+		nsel = ni;
+		sel = xcalloc((size_t)ni + 1, sizeof(int));
+		for (k = 0; k < ni; k++)
+			sel[k] = k;
+	} else if (cpulist_parse(lv->idx, &sel, &nsel, err) < 0 ||
+		   !strncmp(lv->idx, "0x", 2)) {
+		perr_set(err, "bad CPU expression '%s': '%s' is not a list "
+			 "of logical indexes (0, 0-3, 0,2 or all); %s",
+			 lv->expr, lv->idx, CPULIST_FORMS);
+		goto out_free;
+	}
+	for (k = 0; k < nsel; k++) {
+		int o;
+
+		if (sel[k] >= ni) {
+			perr_set(err, "CPU expression '%s': there %s %d %.*s "
+				 "object%s there, numbered from 0; not %d",
+				 lv->expr, ni == 1 ? "is" : "are", ni,
+				 lv->name_len, lv->name, ni == 1 ? "" : "s",
+				 sel[k]);
+			goto out_free;
+		}
+		o = inside[sel[k]];
+		lv->next = xrealloc(lv->next, (size_t)(lv->nnext + 1) *
+				    (size_t)nc + 1);
+		memcpy(lv->next + (size_t)lv->nnext * (size_t)nc,
+		       lv->objs + (size_t)o * (size_t)nc, (size_t)nc);
+		lv->next_pu = xrealloc(lv->next_pu, sizeof(int) *
+				       (size_t)(lv->nnext + 1));
+		lv->next_pu[lv->nnext] = lv->t == O_PU ? lv->pu_of[o] : -1;
+		lv->nnext++;
+	}
+	ret = 0;
+out_free:
+	free(sel);
+	return ret;
+}
+
+/*
+ * Apply the level at *P (up to END) to the NCUR objects in CUR (core
+ * flags; CUR_PU their PUs when they are PUs): lv->next gets the
+ * objects it picks.
+ */
+static int hwloc_level(const struct pandia_machine *m, const char *p,
+		       const char *end, const char *cur, const int *cur_pu,
+		       int ncur, struct hwloc_level *lv,
+		       struct pandia_error *err)
+{
+	const char *colon = strchr(p, ':');
+	int t, i, ni, *inside, ret;
+
+	if (!colon || colon > end ||
+	    (t = type_of(p, (size_t)(colon - p))) < 0)
+		return perr_set(err, "bad CPU expression '%s': '%.*s' is not "
+				"an hwloc location TYPE:INDEXES (TYPE pu, "
+				"core, socket, numa, l1, l2, l3 or machine); "
+				"%s", lv->expr, (int)(end - p), p,
+				CPULIST_FORMS);
+	lv->t = (enum otype)t;
+	lv->name = p;
+	lv->name_len = (int)(colon - p);
+	lv->n = objects(m, lv->t, &lv->objs, &lv->pu_of);
+	lv->idx = xasprintf("%.*s", (int)(end - colon - 1), colon + 1);
+	for (i = 0; i < ncur; i++) {
+		inside = objects_inside(m, lv, cur + (size_t)i *
+					(size_t)m->n_cores,
+					cur_pu ? &cur_pu[i] : NULL, &ni);
+		ret = pick(m, lv, inside, ni, err);
+		free(inside);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The levels of PART, "TYPE:INDEXES" joined by '.', one in another. */
 static int hwloc_location(const struct pandia_machine *m, const char *expr,
 			  const char *part, struct ilist *out,
 			  struct pandia_error *err)
 {
 	int nc = m->n_cores, ncur = 1, i, j, ret = -1;
-	char *cur = xcalloc((size_t)nc + 1, 1), *objs = NULL;
-	int *cur_pu = NULL, *pu_of = NULL;
+	char *cur = xcalloc((size_t)nc + 1, 1);
+	int *cur_pu = NULL;
 	const char *p = part;
 
 	memset(cur, 1, (size_t)nc);
 	while (*p) {
-		const char *colon = strchr(p, ':'), *end;
-		char *idx, *next = NULL;
-		int *next_pu = NULL;
-		int t, n, *sel = NULL, nsel = 0, nnext = 0;
+		struct hwloc_level lv = { .expr = expr };
+		const char *end = p + strcspn(p, ".");
 
-		end = p + strcspn(p, ".");
-		if (!colon || colon > end ||
-		    (t = type_of(p, (size_t)(colon - p))) < 0) {
-			perr_set(err, "bad CPU expression '%s': '%.*s' is not "
-				 "an hwloc location TYPE:INDEXES (TYPE pu, "
-				 "core, socket, numa, l1, l2, l3 or machine); "
-				 "%s", expr, (int)(end - p), p, CPULIST_FORMS);
+		if (hwloc_level(m, p, end, cur, cur_pu, ncur, &lv, err) < 0) {
+			hwloc_level_release(&lv);
 			goto out;
 		}
-		free(objs);
-		free(pu_of);
-		n = objects(m, (enum otype)t, &objs, &pu_of);
-		idx = xasprintf("%.*s", (int)(end - colon - 1), colon + 1);
-		/* the objects of this type inside each current one,
-		   numbered within it */
-		for (i = 0; i < ncur; i++) {
-			const char *in = cur + (size_t)i * (size_t)nc;
-			int *inside = xcalloc((size_t)n + 1, sizeof(int));
-			int ni = 0, k;
-
-			for (j = 0; j < n; j++) {
-				const char *o = objs + (size_t)j * (size_t)nc;
-				bool hit = false;
-
-				if (t == O_PU && cur_pu) {
-					hit = pu_of[j] == cur_pu[i];
-				} else {
-					/* shares a core: a PU is inside
-					   when its core is */
-					for (k = 0; k < nc && !hit; k++)
-						hit = o[k] && in[k];
-				}
-				if (hit)
-					inside[ni++] = j;
-			}
-			free(sel);
-			sel = NULL;
-			if (!strcmp(idx, "all")) {
-				nsel = ni;
-				sel = xcalloc((size_t)ni + 1, sizeof(int));
-				for (k = 0; k < ni; k++)
-					sel[k] = k;
-			} else if (cpulist_parse(idx, &sel, &nsel, err) < 0 ||
-				   !strncmp(idx, "0x", 2)) {
-				perr_set(err, "bad CPU expression '%s': '%s' "
-					 "is not a list of logical indexes "
-					 "(0, 0-3, 0,2 or all); %s", expr, idx,
-					 CPULIST_FORMS);
-				free(inside);
-				free(sel);
-				free(idx);
-				free(next);
-				free(next_pu);
-				goto out;
-			}
-			for (k = 0; k < nsel; k++) {
-				int o;
-
-				if (sel[k] >= ni) {
-					perr_set(err, "CPU expression '%s': "
-						 "there %s %d %.*s object%s "
-						 "there, numbered from 0; "
-						 "not %d", expr,
-						 ni == 1 ? "is" : "are", ni,
-						 (int)(colon - p), p,
-						 ni == 1 ? "" : "s", sel[k]);
-					free(inside);
-					free(sel);
-					free(idx);
-					free(next);
-					free(next_pu);
-					goto out;
-				}
-				o = inside[sel[k]];
-				next = xrealloc(next, (size_t)(nnext + 1) *
-						(size_t)nc + 1);
-				memcpy(next + (size_t)nnext * (size_t)nc,
-				       objs + (size_t)o * (size_t)nc,
-				       (size_t)nc);
-				next_pu = xrealloc(next_pu, sizeof(int) *
-						   (size_t)(nnext + 1));
-				next_pu[nnext] = t == O_PU ? pu_of[o] : -1;
-				nnext++;
-			}
-			free(inside);
-		}
-		free(sel);
-		free(idx);
 		free(cur);
 		free(cur_pu);
-		cur = next;
-		cur_pu = t == O_PU ? next_pu : NULL;
-		if (t != O_PU)
-			free(next_pu);
-		ncur = nnext;
+		cur = lv.next;
+		cur_pu = lv.t == O_PU ? lv.next_pu : NULL;
+		ncur = lv.nnext;
+		lv.next = NULL;
+		if (lv.t == O_PU)
+			lv.next_pu = NULL;
+		hwloc_level_release(&lv);
 		p = *end ? end + 1 : end;
 	}
 	for (i = 0; i < ncur; i++) {
@@ -512,8 +564,6 @@ static int hwloc_location(const struct pandia_machine *m, const char *expr,
 out:
 	free(cur);
 	free(cur_pu);
-	free(objs);
-	free(pu_of);
 	return ret;
 }
 
