@@ -73,10 +73,8 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 
 	if (json_only_keys(c, o, opath, keys) < 0)
 		return -1;
-	if (!json_get(c, o, opath, "id", JSON_STRING, true))
-		return -1;
-	r->id = xstrdup(json_string_value(json_object_get(o, "id")));
-	if (json_get_str(c, o, opath, "purpose", &r->purpose) < 0 ||
+	if (json_get_string(c, o, opath, "id", &r->id, true) < 0 ||
+	    json_get_str(c, o, opath, "purpose", &r->purpose) < 0 ||
 	    get_cpus(c, o, opath, "cpus", true, &r->cpus, &r->n_cpus) < 0 ||
 	    load_strings(c, o, opath, "stress", &r->stress, &r->n_stress) < 0)
 		return -1;
@@ -129,7 +127,8 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 		"_source", "_uncertainty", "_status"
 	};
 	char path[192], key[64];
-	json_t *s;
+	const char *opath, *leaf;
+	json_t *obj, *s;
 	int i;
 
 	if (res)
@@ -147,32 +146,33 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 	}
 	for (i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s%s", name, suffix[i]);
+		/* NAME_x, or for a demand NAME_x.RES */
+		obj = model;
+		opath = "model";
+		leaf = key;
 		s = json_object_get(model, key);
 		if (s && res) {
 			snprintf(path, sizeof(path), "model.%s", key);
 			if (!json_is_object(s))
 				return json_fail(c, path, "must be an object by "
-					    "resource, not %s", json_type_name(s));
-			s = json_object_get(s, res);
-			snprintf(path, sizeof(path), "model.%s.%s", key, res);
-		} else {
-			snprintf(path, sizeof(path), "model.%s", key);
+						 "resource, not %s",
+						 json_type_name(s));
+			obj = s;
+			opath = path;
+			leaf = res;
 		}
-		if (!s || json_is_null(s))
+		s = json_get(c, obj, opath, leaf, i == 1 ? JSON_REAL :
+			     JSON_STRING, false);
+		if (json_failed(c))
+			return -1;
+		if (!s)
 			continue;
-		if (i == 1) {
-			if (!json_is_number(s))
-				return json_fail(c, path, "must be a number, not %s",
-					    json_type_name(s));
+		if (i == 1)
 			prm->uncertainty = json_number_value(s);
-		} else if (!json_is_string(s)) {
-			return json_fail(c, path, "must be a string, not %s",
-				    json_type_name(s));
-		} else if (i == 0) {
+		else if (i == 0)
 			prm->source = xstrdup(json_string_value(s));
-		} else {
+		else
 			prm->status = xstrdup(json_string_value(s));
-		}
 	}
 	return 0;
 }
