@@ -334,7 +334,8 @@ static int load_topology(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
-static int load_links(struct json_src *c, struct pandia_machine *m, json_t *root)
+static int load_links(struct json_src *c, struct pandia_machine *m,
+		      json_t *root)
 {
 	char path[160], ipath[64];
 	json_t *a, *o;
@@ -464,10 +465,10 @@ static int load_kinds(struct json_src *c, struct pandia_machine *m,
 			return json_fail(c, ipath, "must be an object");
 		if (get_int(c, o, ipath, "efficiency", &k->efficiency,
 			    true) < 0 ||
-		    json_get_num(c, o, ipath, "frequency_max_mhz", &k->freq_max,
-			    false) < 0 ||
-		    json_get_num(c, o, ipath, "frequency_base_mhz", &k->freq_base,
-			    false) < 0 ||
+		    json_get_num(c, o, ipath, "frequency_max_mhz",
+				 &k->freq_max, false) < 0 ||
+		    json_get_num(c, o, ipath, "frequency_base_mhz",
+				 &k->freq_base, false) < 0 ||
 		    json_get_num(c, o, ipath, "rate", &k->rate, true) < 0 ||
 		    load_measure(c, o, ipath, "measure", &k->m) < 0)
 			return -1;
@@ -475,7 +476,29 @@ static int load_kinds(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
-static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
+/* identity: strings, origin the one required */
+static int load_identity(struct json_src *c, struct pandia_machine *m,
+			 json_t *o)
+{
+	static const char *const id = "identity";
+
+	if (json_get_string(c, o, id, "host", &m->host, false) < 0 ||
+	    json_get_string(c, o, id, "cpu_model", &m->cpu_model, false) < 0 ||
+	    json_get_string(c, o, id, "kernel", &m->kernel, false) < 0 ||
+	    json_get_string(c, o, id, "date", &m->date, false) < 0 ||
+	    json_get_string(c, o, id, "pandia_version", &m->version,
+			    false) < 0 ||
+	    json_get_string(c, o, id, "origin", &m->origin, true) < 0 ||
+	    json_get_string(c, o, id, "topology_source",
+			    &m->topology_source, false) < 0 ||
+	    json_get_string(c, o, id, "assumptions", &m->assumptions,
+			    false) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_root(struct json_src *c, struct pandia_machine *m,
+		     json_t *root)
 {
 	char path[160], *schema = NULL;
 	json_t *o, *a, *v;
@@ -494,18 +517,7 @@ static int load_root(struct json_src *c, struct pandia_machine *m, json_t *root)
 	free(schema);
 
 	o = json_get(c, root, "", "identity", JSON_OBJECT, true);
-	if (!o ||
-	    json_get_string(c, o, "identity", "host", &m->host, false) < 0 ||
-	    json_get_string(c, o, "identity", "cpu_model", &m->cpu_model, false) < 0 ||
-	    json_get_string(c, o, "identity", "kernel", &m->kernel, false) < 0 ||
-	    json_get_string(c, o, "identity", "date", &m->date, false) < 0 ||
-	    json_get_string(c, o, "identity", "pandia_version", &m->version,
-		    false) < 0 ||
-	    json_get_string(c, o, "identity", "origin", &m->origin, true) < 0 ||
-	    json_get_string(c, o, "identity", "topology_source", &m->topology_source,
-		    false) < 0 ||
-	    json_get_string(c, o, "identity", "assumptions", &m->assumptions,
-		    false) < 0)
+	if (!o || load_identity(c, m, o) < 0)
 		return -1;
 
 	a = json_get(c, root, "", "pus", JSON_ARRAY, true);

@@ -154,8 +154,8 @@ static int load_param(struct json_src *c, json_t *model, const char *name,
 		if (s && res) {
 			snprintf(path, sizeof(path), "model.%s", key);
 			if (!json_is_object(s))
-				return json_fail(c, path, "must be an object by "
-						 "resource, not %s",
+				return json_fail(c, path, "must be an object "
+						 "by resource, not %s",
 						 json_type_name(s));
 			obj = s;
 			opath = path;
@@ -306,7 +306,8 @@ static int load_machine_id(struct json_src *c, struct pandia_workload *w,
 	return 0;
 }
 
-static int load_root(struct json_src *c, struct pandia_workload *w, json_t *root)
+static int load_root(struct json_src *c, struct pandia_workload *w,
+		     json_t *root)
 {
 	static const char *const keys[] = {
 		"schema", "command", "machine", "counters", "memory",
