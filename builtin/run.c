@@ -1,7 +1,6 @@
 /*
  * cmd_run.c - pandia run: run a command at a placement, timed.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <jansson.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/machine.h"
@@ -478,198 +478,219 @@ out:
 	return ret;
 }
 
-enum {
-	OPT_NO_WARMUP = 256, OPT_TIME_FROM, OPT_TIMEOUT, OPT_JSON,
-	OPT_PIN, OPT_RUNNER, OPT_SHOW_OUTPUT, OPT_SIZE, OPT_RECORD,
-	OPT_SKIP, OPT_STRESS_ALONE, OPT_MEM,
+/* What the command line asks of 'pandia run', besides the shared options. */
+struct run_args {
+	struct run_opts o;
+	struct record rec;
+	const char *cpus_arg;
+	struct run_stressor *stress;
+	int n_stress;
+	int *skip, n_skip;
+	bool show_output;
 };
+
+static void stress_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	struct run_args *a = OPT_CONTAINER(field, struct run_args, stress);
+	struct pandia_error err;
+
+	(void)opt;
+	a->stress = xrealloc(a->stress, sizeof(*a->stress) *
+			     (size_t)(a->n_stress + 1));
+	if (run_stressor_parse(arg, &a->stress[a->n_stress], &err) < 0)
+		usage_error(cmd, "%s", err.text);
+	a->n_stress++;
+}
+
+static void stress_alone_cb(const char *cmd, const struct option *opt,
+			    void *field, const char *arg)
+{
+	double *t = field;
+
+	(void)opt;
+	if (!parse_double(arg, t) || !(*t > 0) || *t > 60)
+		usage_error(cmd, "--stress-alone takes seconds, above 0 and at "
+			    "most 60, not '%s'", arg);
+}
+
+static void pin_cb(const char *cmd, const struct option *opt, void *field,
+		   const char *arg)
+{
+	enum run_pin *pin = field;
+
+	(void)opt;
+	if (!strcmp(arg, "workers"))
+		*pin = RUN_PIN_WORKERS;
+	else if (!strcmp(arg, "threads") || !strcmp(arg, "shim"))
+		*pin = RUN_PIN_THREADS;
+	else if (!strcmp(arg, "set"))
+		*pin = RUN_PIN_SET;
+	else if (!strcmp(arg, "none"))
+		*pin = RUN_PIN_NONE;
+	else
+		usage_error(cmd, "--pin takes workers, threads, set or none, "
+			    "not '%s'", arg);
+}
+
+static void skip_cb(const char *cmd, const struct option *opt, void *field,
+		    const char *arg)
+{
+	struct run_args *a = OPT_CONTAINER(field, struct run_args, skip);
+	struct pandia_error err;
+
+	(void)opt;
+	free(a->skip);
+	a->skip = NULL;
+	if (cpulist_parse(arg, &a->skip, &a->n_skip, &err) < 0)
+		usage_error(cmd, "--skip takes creation indexes, as 1,2 or "
+			    "1-3: %s", err.text);
+}
+
+#define A struct run_args
+static const struct option run_options[] = {
+	OPT_STRING('c', "cpus", A, cpus_arg),
+	OPT_CALLBACK('s', "stress", A, stress, stress_cb),
+	OPT_CALLBACK(0, "stress-alone", A, o.stress_alone, stress_alone_cb),
+	OPT_CALLBACK(0, "pin", A, o.pin, pin_cb),
+	OPT_CALLBACK(0, "skip", A, skip, skip_cb),
+	OPT_CALLBACK(0, "size", A, rec.size, opt_size),
+	OPT_STRING(0, "record", A, rec.path),
+	OPT_FLAG(0, "show-output", A, show_output),
+	OPT_SHARED(opt_reps),
+	OPT_SHARED(opt_timing),
+	OPT_SHARED(opt_runner),
+	OPT_SHARED(opt_memory),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_json),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef A
+
+/*
+ * The options into *A and *C, checked as far as they can be without
+ * the machine; returns the index of the command's first word.
+ */
+static int parse_args(int argc, char **argv, struct run_args *a,
+		      struct opt_common *c)
+{
+	struct pandia_error err;
+	int first;
+
+	memset(a, 0, sizeof(*a));
+	run_opts_init(&a->o);
+	a->rec = (struct record){ .size = NAN, .tseq = NAN, .alpha = NAN };
+	a->n_skip = -1;
+	opt_common_init(c, 3);
+	first = parse_options("run", argc, argv, run_options, a, c);
+	if (!a->cpus_arg)
+		usage_error("run", "--cpus LIST is required");
+	if (!cpuexpr_needs_machine(a->cpus_arg) &&
+	    cpuexpr_parse(NULL, a->cpus_arg, (int **)&a->o.cpus,
+			  &a->o.n_cpus, &err) < 0)
+		usage_error("run", "%s", err.text);
+	if (first >= argc && !c->runner)
+		usage_error("run", "no command given: pandia run --cpus %s "
+			    "-- CMD [ARG...]", a->cpus_arg);
+	if (a->rec.path && isnan(a->rec.size))
+		usage_error("run", "--record needs the run's input size "
+			    "(--size X)");
+	return first;
+}
+
+/* The shared options and the machine into a->o. */
+static void set_opts(struct run_args *a, const struct opt_common *c,
+		     const struct pandia_machine *m, struct cli *cli)
+{
+	struct run_opts *o = &a->o;
+
+	o->warmup = c->warmup;
+	o->time_from = c->time_from;
+	o->timeout = c->timeout;
+	o->runner = c->runner;
+	o->mem = c->mem.mode != RUN_MEM_DEFAULT ? &c->mem : NULL;
+	if (a->show_output)
+		o->output_fd = 2;
+	o->skip = a->skip;
+	o->n_skip = a->n_skip;
+	o->stress = a->stress;
+	o->n_stress = a->n_stress;
+	o->repetitions = c->reps;
+	o->machine = m;
+	o->size = a->rec.size;
+	cli->json = c->json;
+	cli->quiet = c->quiet;
+	cli->reps = c->reps;
+	o->on_run = on_run;
+	o->data = cli;
+}
+
+/* The result, on stdout as text or JSON, and the warnings after it. */
+static void report(const struct run_args *a, const struct cli *cli,
+		   const struct run_result *r)
+{
+	const struct record *rec = &a->rec;
+
+	if (cli->json) {
+		json_t *j = run_result_to_json(&a->o, r);
+
+		if (!isnan(rec->size))
+			json_object_set_new(j, "size", json_real(rec->size));
+		if (rec->path)
+			json_object_set_new(j, "record", record_json(rec, r));
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
+		putchar('\n');
+		json_decref(j);
+	} else {
+		print_text(&a->o, r);
+		if (rec->path)
+			record_print(rec, r);
+	}
+	warnings(&a->o, r);
+	if (rec->path && blackbox_warning(rec->warn))
+		warning("the prediction: %s", blackbox_warning(rec->warn));
+}
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "stress", required_argument, NULL, 's' },
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
-		{ "stress-alone", required_argument, NULL, OPT_STRESS_ALONE },
-		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "skip", required_argument, NULL, OPT_SKIP },
-		{ "runner", required_argument, NULL, OPT_RUNNER },
-		{ "machine", required_argument, NULL, 'm' },
-		{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "record", required_argument, NULL, OPT_RECORD },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		RUN_MEM_LONGOPTS(OPT_MEM),
-		{ NULL, 0, NULL, 0 },
-	};
 	struct pandia_machine *machine = NULL;
-	struct run_mempolicy mem = { RUN_MEM_DEFAULT, "", { 0 } };
-	struct run_stressor *stress = NULL;
 	struct pandia_error err;
+	struct opt_common c;
+	struct run_args a;
 	struct run_result r;
-	struct run_opts o;
-	struct cli cli = { .reps = 3 };
-	struct record rec = { .size = NAN, .tseq = NAN, .alpha = NAN };
-	const char *cpus_arg = NULL, *machine_arg = NULL;
+	struct cli cli;
 	char *shim = NULL, *machine_path = NULL;
-	int *cpus = NULL, n_cpus = 0, n_stress = 0, ret = 1, c, i;
-	int *skip = NULL, n_skip = -1;
+	int *cpus = NULL, n_cpus = 0, ret = 1, i, first;
 
-	run_opts_init(&o);
 	run_result_init(&r);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:s:r:m:q", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			cpus_arg = optarg;
-			break;
-		case 's':
-			stress = xrealloc(stress, sizeof(*stress) *
-					  (size_t)(n_stress + 1));
-			if (run_stressor_parse(optarg, &stress[n_stress],
-					       &err) < 0)
-				usage_error("run", "%s", err.text);
-			n_stress++;
-			break;
-		case 'r':
-			cli.reps = opt_repetitions("run", optarg);
-			break;
-		case OPT_NO_WARMUP:
-			o.warmup = false;
-			break;
-		case OPT_TIME_FROM:
-			o.time_from = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o.timeout = opt_timeout("run", optarg);
-			break;
-		case OPT_STRESS_ALONE:
-			if (!parse_double(optarg, &o.stress_alone) ||
-			    !(o.stress_alone > 0) || o.stress_alone > 60)
-				usage_error("run", "--stress-alone takes "
-					    "seconds, above 0 and at most 60, "
-					    "not '%s'", optarg);
-			break;
-		case OPT_PIN:
-			if (!strcmp(optarg, "workers"))
-				o.pin = RUN_PIN_WORKERS;
-			else if (!strcmp(optarg, "threads") ||
-				 !strcmp(optarg, "shim"))
-				o.pin = RUN_PIN_THREADS;
-			else if (!strcmp(optarg, "set"))
-				o.pin = RUN_PIN_SET;
-			else if (!strcmp(optarg, "none"))
-				o.pin = RUN_PIN_NONE;
-			else
-				usage_error("run", "--pin takes workers, "
-					    "threads, set or none, not '%s'",
-					    optarg);
-			break;
-		case OPT_SKIP:
-			free(skip);
-			skip = NULL;
-			if (cpulist_parse(optarg, &skip, &n_skip, &err) < 0)
-				usage_error("run", "--skip takes creation "
-					    "indexes, as 1,2 or 1-3: %s",
-					    err.text);
-			break;
-		case OPT_RUNNER:
-			o.runner = optarg;
-			break;
-		case 'm':
-			machine_arg = optarg;
-			break;
-		case OPT_SHOW_OUTPUT:
-			o.output_fd = 2;
-			break;
-		case OPT_SIZE:
-			if (!parse_double(optarg, &rec.size) ||
-			    !isfinite(rec.size))
-				usage_error("run", "--size takes an input size "
-					    "(a number), not '%s'", optarg);
-			break;
-		case OPT_RECORD:
-			rec.path = optarg;
-			break;
-		case OPT_JSON:
-			cli.json = true;
-			break;
-		case OPT_MEM + RUN_MEM_BIND:
-		case OPT_MEM + RUN_MEM_INTERLEAVE:
-		case OPT_MEM + RUN_MEM_LOCAL:
-		case OPT_MEM + RUN_MEM_PREFERRED:
-			if (run_mempolicy_parse(&mem, c - OPT_MEM, optarg,
-						&err) < 0)
-				usage_error("run", "%s", err.text);
-			o.mem = &mem;
-			break;
-		case 'q':
-			cli.quiet = true;
-			break;
-		default:
-			if (optopt && optopt < 256)
-				usage_error("run", "unknown or incomplete "
-					    "option '-%c'", optopt);
-			usage_error("run", "unknown or incomplete option "
-				    "'%s'", argv[optind - 1]);
-		}
-	}
-	if (!cpus_arg)
-		usage_error("run", "--cpus LIST is required");
-	if (!cpuexpr_needs_machine(cpus_arg) &&
-	    cpuexpr_parse(NULL, cpus_arg, &cpus, &n_cpus, &err) < 0)
-		usage_error("run", "%s", err.text);
-	if (optind >= argc && !o.runner)
-		usage_error("run", "no command given: pandia run --cpus %s "
-			    "-- CMD [ARG...]", cpus_arg);
-	if (rec.path && isnan(rec.size))
-		usage_error("run", "--record needs the run's input size "
-			    "(--size X)");
-	if (o.time_from) {
-		struct run_regex *rx = run_regex_new(o.time_from, &err);
-
-		if (!rx)
-			usage_error("run", "%s", err.text);
-		run_regex_free(rx);
-	}
-	if (machine_arg) {
-		machine = open_machine("run", machine_arg, true, &machine_path);
+	first = parse_args(argc, argv, &a, &c);
+	cpus = (int *)a.o.cpus;
+	n_cpus = a.o.n_cpus;
+	if (c.machine) {
+		machine = open_machine("run", c.machine, true, &machine_path);
 		if (!machine)
 			goto out;
 	}
-	if (!cpus && cpus_list(machine, cpus_arg, &cpus, &n_cpus) < 0)
+	if (!cpus && cpus_list(machine, a.cpus_arg, &cpus, &n_cpus) < 0)
 		usage_error("run", "--cpus: see 'pandia cpus --help'");
-	if (n_skip >= 0 && (o.pin == RUN_PIN_SET || o.pin == RUN_PIN_NONE ||
-			    o.runner))
+	if (a.n_skip >= 0 && (a.o.pin == RUN_PIN_SET ||
+			      a.o.pin == RUN_PIN_NONE || c.runner))
 		usage_error("run", "--skip needs --pin workers or threads");
-	o.cpus = cpus;
-	o.n_cpus = n_cpus;
-	o.skip = skip;
-	o.n_skip = n_skip;
-	o.stress = stress;
-	o.n_stress = n_stress;
-	o.repetitions = cli.reps;
-	o.machine = machine;
-	o.on_run = on_run;
-	o.data = &cli;
-	o.size = rec.size;
-	if (rec.path) {
-		rec.p = cores_of(machine, cpus, n_cpus);
-		if (record_predict(&rec) < 0)
+	a.o.cpus = cpus;
+	a.o.n_cpus = n_cpus;
+	set_opts(&a, &c, machine, &cli);
+	if (a.rec.path) {
+		a.rec.p = cores_of(machine, cpus, n_cpus);
+		if (record_predict(&a.rec) < 0)
 			goto out;
 	}
 	/* next to this binary (build dir), or where it is installed */
-	if (!o.runner && (o.pin == RUN_PIN_WORKERS ||
-			  o.pin == RUN_PIN_THREADS))
-		o.shim_path = shim = run_find_shim(pandia_exe_dir());
+	if (!a.o.runner && (a.o.pin == RUN_PIN_WORKERS ||
+			    a.o.pin == RUN_PIN_THREADS))
+		a.o.shim_path = shim = run_find_shim(pandia_exe_dir());
 
-	if (run_execute(&o, argv + optind, &r, &err) < 0) {
+	if (run_execute(&a.o, argv + first, &r, &err) < 0) {
 		if (r.interrupted) {
 			perr_print(&err, stderr);
 			run_reraise(r.interrupted);
@@ -677,33 +698,16 @@ int cmd_run(int argc, char **argv)
 		print_failure(&r, &err);
 		goto out;
 	}
-	if (rec.path && record_update(&rec, &r) < 0)
+	if (a.rec.path && record_update(&a.rec, &r) < 0)
 		goto out;
-	if (cli.json) {
-		json_t *j = run_result_to_json(&o, &r);
-
-		if (!isnan(rec.size))
-			json_object_set_new(j, "size", json_real(rec.size));
-		if (rec.path)
-			json_object_set_new(j, "record", record_json(&rec, &r));
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
-		putchar('\n');
-		json_decref(j);
-	} else {
-		print_text(&o, &r);
-		if (rec.path)
-			record_print(&rec, &r);
-	}
-	warnings(&o, &r);
-	if (rec.path && blackbox_warning(rec.warn))
-		warning("the prediction: %s", blackbox_warning(rec.warn));
+	report(&a, &cli, &r);
 	ret = 0;
 out:
 	run_result_release(&r);
-	for (i = 0; i < n_stress; i++)
-		run_stressor_release(&stress[i]);
-	free(stress);
-	free(skip);
+	for (i = 0; i < a.n_stress; i++)
+		run_stressor_release(&a.stress[i]);
+	free(a.stress);
+	free(a.skip);
 	free(cpus);
 	free(shim);
 	free(machine_path);
