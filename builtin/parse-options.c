@@ -74,6 +74,43 @@ static void counters_cb(const char *cmd, const struct option *opt,
 			    "'%s'", arg);
 }
 
+static void model_cb(const char *cmd, const struct option *opt,
+		     void *field, const char *arg)
+{
+	struct opt_common *c = OPT_CONTAINER(field, struct opt_common, model);
+
+	(void)opt;
+	c->model = model_find(arg);
+	if (!c->model)
+		usage_error(cmd, "--model takes one of %s, not '%s'",
+			    model_names(), arg);
+	c->model_given = true;
+}
+
+static void mempolicy_cb(const char *cmd, const struct option *opt,
+			 void *field, const char *arg)
+{
+	struct opt_common *c = OPT_CONTAINER(field, struct opt_common,
+					    memory);
+	struct pandia_error err;
+
+	(void)opt;
+	if (mempolicy_parse(arg, &c->memory, &err) < 0)
+		usage_error(cmd, "--memory: %s", err.text);
+	c->has_memory = true;
+}
+
+static void size_cb(const char *cmd, const struct option *opt, void *field,
+		    const char *arg)
+{
+	double *v = field;
+
+	(void)opt;
+	if (!parse_double(arg, v) || !isfinite(*v))
+		usage_error(cmd, "--size takes an input size (a number), not "
+			    "'%s'", arg);
+}
+
 #define C struct opt_common
 
 const struct option opt_machine[] = {
@@ -126,6 +163,26 @@ const struct option opt_counters[] = {
 	OPT_END(),
 };
 
+const struct option opt_force[] = {
+	OPT_FLAG(0, "force", C, force),
+	OPT_END(),
+};
+
+const struct option opt_model[] = {
+	OPT_CALLBACK(0, "model", C, model, model_cb),
+	OPT_END(),
+};
+
+const struct option opt_mempolicy[] = {
+	OPT_CALLBACK(0, "memory", C, memory, mempolicy_cb),
+	OPT_END(),
+};
+
+const struct option opt_size[] = {
+	OPT_CALLBACK(0, "size", C, size, size_cb),
+	OPT_END(),
+};
+
 #undef C
 
 void opt_common_init(struct opt_common *c, int reps)
@@ -135,6 +192,8 @@ void opt_common_init(struct opt_common *c, int reps)
 	c->warmup = true;
 	c->mem.mode = RUN_MEM_DEFAULT;
 	c->counters = COUNTERS_AUTO;
+	c->model = model_default();
+	c->size = NAN;
 }
 
 /* ---- callbacks for the commands' tables ------------------------------ */
@@ -147,16 +206,6 @@ void opt_int_min(const char *cmd, const struct option *opt, void *field,
 	if (!parse_int(arg, v) || *v < opt->defval)
 		usage_error(cmd, "--%s takes a number >= %ld, not '%s'",
 			    opt->long_name, opt->defval, arg);
-}
-
-void opt_size(const char *cmd, const struct option *opt, void *field,
-	      const char *arg)
-{
-	double *v = field;
-
-	if (!parse_double(arg, v) || !isfinite(*v))
-		usage_error(cmd, "--%s takes an input size (a number), not "
-			    "'%s'", opt->long_name, arg);
 }
 
 /* ---- the parser -------------------------------------------------------- */

@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/workload.h"
+#include "predictor/models.h"
 #include "profiler/counters.h"
 #include "profiler/run.h"
 
@@ -105,9 +107,19 @@ struct opt_common {
 	enum counters_mode counters;	/* --counters */
 	bool counters_none;	/* "none" is taken for probe (the old
 				   spelling of explain and extrapolate) */
+	/* the workload's */
+	bool force;		/* --force */
+	const struct model_def *model;	/* --model NAME; model_default() */
+	bool model_given;
+	bool has_memory;	/* --memory POLICY */
+	struct pandia_mempolicy memory;
+	double size;		/* --size X; NAN: none */
 };
 
-/* REPS repetitions, a warm-up, no memory policy, counters auto. */
+/*
+ * REPS repetitions, a warm-up, no memory policy, counters auto, the
+ * default model, no size.
+ */
 void opt_common_init(struct opt_common *c, int reps);
 
 /* The shared tables, each defined once (parse-options.c). */
@@ -120,6 +132,10 @@ extern const struct option opt_timing[];	/* --time-from, --timeout */
 extern const struct option opt_reps[];	/* -r, --no-warmup */
 extern const struct option opt_memory[];	/* --membind ... */
 extern const struct option opt_counters[];	/* --counters */
+extern const struct option opt_force[];		/* --force */
+extern const struct option opt_model[];		/* --model */
+extern const struct option opt_mempolicy[];	/* --memory */
+extern const struct option opt_size[];		/* --size */
 
 /*
  * Parse ARGV (ARGV[0] the command's name) against OPTS, whose targets
@@ -133,11 +149,9 @@ int parse_options(const char *cmd, int argc, char **argv,
 		  struct opt_common *common);
 
 /*
- * Callbacks for the commands' own tables.  opt_int_min: an int >= the
- * option's defval ("--NAME takes a number >= N, not 'X'"); opt_number:
- * a finite double ("--NAME takes an input size (a number)").
+ * A callback for the commands' own tables: an int >= the option's
+ * defval ("--NAME takes a number >= N, not 'X'").
  */
 parse_opt_cb opt_int_min;
-parse_opt_cb opt_size;
 
 #endif

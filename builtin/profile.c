@@ -2,13 +2,13 @@
  * cmd_profile.c - pandia profile: the six profiling runs of the Pandia
  * paper (section 4) and the workload description they give.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
@@ -97,29 +97,6 @@ RUN_MEM_USAGE
 "\n"
 "exit status: 0 success, 1 failure (nothing written), 2 usage.\n"
 "See pandia-profile(1) and docs/profiling.md.\n";
-
-enum {
-	OPT_MODEL = 255,
-	OPT_COUNTERS = 256,
-	OPT_NO_WARMUP,
-	OPT_TIME_FROM,
-	OPT_TIMEOUT,
-	OPT_RUNNER,
-	OPT_BUSY_IDLE,
-	OPT_SOLVE,
-	OPT_FORCE,
-	OPT_NICE,
-	OPT_SIZE,
-	OPT_SIZES,
-	OPT_THREADS,
-	OPT_DEGREE,
-	OPT_INTO,
-	OPT_BUDGET,
-	OPT_QUICK,
-	OPT_KEEP,
-	OPT_MEMORY,
-	OPT_MEM,
-};
 
 /* Whether argv lists A and B are the same. */
 static bool same_command(char **a, int na, char **b, int nb)
@@ -423,265 +400,294 @@ static void summary(FILE *out, const struct pandia_workload *w,
 	}
 }
 
-int cmd_profile(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
-		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "runner", required_argument, NULL, OPT_RUNNER },
-		{ "busy-idle", no_argument, NULL, OPT_BUSY_IDLE },
-		{ "solve", required_argument, NULL, OPT_SOLVE },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "nice", required_argument, NULL, OPT_NICE },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "sizes", required_argument, NULL, OPT_SIZES },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "degree", required_argument, NULL, OPT_DEGREE },
-		{ "into", required_argument, NULL, OPT_INTO },
-		{ "budget", required_argument, NULL, OPT_BUDGET },
-		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "keep-unreliable", no_argument, NULL, OPT_KEEP },
-		{ "memory", required_argument, NULL, OPT_MEMORY },
-		RUN_MEM_LONGOPTS(OPT_MEM),
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct run_mempolicy mem = { RUN_MEM_DEFAULT, "", { 0 } };
-	struct pandia_machine *m = NULL;
-	struct profile_result res;
-	struct shown sh = { &res, false };
+/* What the command line asks of 'pandia profile', besides the shared
+   options. */
+struct profile_args {
 	struct profile_opts o;
-	struct pandia_error err;
-	const char *machine_arg = NULL, *output = NULL, *into = NULL;
-	char *machine_path = NULL;
-	bool force = false, quiet = false, budget_given = false;
-	char *shim = NULL, *text = NULL;
-	double *sizes = NULL, *tl = NULL;
-	int *threads = NULL;
-	int ret = 1, c, i;
+	const char *into;
+	bool budget_given;
+	double *sizes, *tl;	/* --sizes, --threads */
+};
 
-	profile_opts_init(&o);
-	profile_result_init(&res);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:o:r:q", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			machine_arg = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_MODEL:
-			o.model = model_find(optarg);
-			if (!o.model)
-				usage_error("profile", "--model takes one of "
-					    "%s, not '%s'", model_names(),
-					    optarg);
-			break;
-		case OPT_COUNTERS:
-			if (counters_mode_parse(optarg, &o.counters, &err) < 0)
-				usage_error("profile", "%s", err.text);
-			break;
-		case 'r':
-			o.repetitions = opt_repetitions("profile", optarg);
-			o.fixed_reps = true;
-			break;
-		case OPT_NO_WARMUP:
-			o.warmup = false;
-			break;
-		case OPT_TIME_FROM:
-			o.time_from = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o.timeout = opt_timeout("profile", optarg);
-			break;
-		case OPT_RUNNER:
-			o.runner = optarg;
-			break;
-		case OPT_BUSY_IDLE:
-			o.busy_idle = true;
-			break;
-		case OPT_SOLVE:
-			if (!strcmp(optarg, "fit"))
-				o.solve = FIT_MODEL;
-			else if (!strcmp(optarg, "paper"))
-				o.solve = FIT_PAPER;
-			else
-				usage_error("profile", "--solve takes fit or "
-					    "paper, not '%s'", optarg);
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		case OPT_NICE:
-			if (!parse_int(optarg, &o.nice) || o.nice < -20 ||
-			    o.nice > 19)
-				usage_error("profile", "--nice takes a "
-					    "niceness from -20 to 19, not '%s'",
-					    optarg);
-			o.set_nice = true;
-			break;
-		case OPT_SIZE:
-			if (!parse_double(optarg, &o.size) ||
-			    !isfinite(o.size))
-				usage_error("profile", "--size takes an input "
-					    "size (a number), not '%s'",
-					    optarg);
-			break;
-		case OPT_SIZES:
-			free(sizes);
-			o.n_sizes = parse_list("--sizes", optarg, false,
-					       &sizes);
-			o.sizes = sizes;
-			break;
-		case OPT_THREADS:
-			free(tl);
-			o.n_threads = parse_list("--threads", optarg, true,
-						 &tl);
-			break;
-		case OPT_MEMORY:
-			if (mempolicy_parse(optarg, &o.memory, &err) < 0)
-				usage_error("profile", "--memory: %s",
-					    err.text);
-			o.has_memory = true;
-			break;
-		case OPT_MEM + RUN_MEM_BIND:
-		case OPT_MEM + RUN_MEM_INTERLEAVE:
-		case OPT_MEM + RUN_MEM_LOCAL:
-		case OPT_MEM + RUN_MEM_PREFERRED:
-			if (run_mempolicy_parse(&mem, c - OPT_MEM, optarg,
-						&err) < 0)
-				usage_error("profile", "%s", err.text);
-			o.mem = &mem;
-			break;
-		case OPT_INTO:
-			into = optarg;
-			break;
-		case OPT_BUDGET:
-			if (!parse_double(optarg, &o.budget) ||
-			    !(o.budget >= 0) || !isfinite(o.budget))
-				usage_error("profile", "--budget takes a number "
-					    ">= 0 (units of t1), not '%s'",
-					    optarg);
-			budget_given = true;
-			break;
-		case OPT_QUICK:
-			o.quick = true;
-			break;
-		case OPT_KEEP:
-			o.keep_unreliable = true;
-			break;
-		case OPT_DEGREE:
-			if (!parse_int(optarg, &o.degree) || o.degree < 0 ||
-			    o.degree > BB_MAX_DEGREE)
-				usage_error("profile", "--degree takes a "
-					    "degree from 0 to %d, not '%s'",
-					    BB_MAX_DEGREE, optarg);
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		default:
-			if (optopt && optopt < 256)
-				usage_error("profile", "unknown or incomplete "
-					    "option '-%c'", optopt);
-			usage_error("profile", "unknown or incomplete option "
-				    "'%s'", argv[optind - 1]);
-		}
-	}
-	if (o.quick && !budget_given)
-		o.budget = 6;
-	if (optind >= argc && !o.runner)
-		usage_error("profile", "no command given: pandia profile "
-			    "[-m MACHINE] -- CMD [ARG...]");
-	if (into && output)
-		usage_error("profile", "-o and --into do not go together");
-	if (into && (!o.model || o.model == &model_pandia))
-		usage_error("profile", "--into adds another model than pandia "
-			    "(its parameters live under models.NAME); write "
-			    "the Pandia model's description with -o");
-	if (o.model == &model_blackbox) {
-		if (!o.n_sizes)
+static void solve_cb(const char *cmd, const struct option *opt,
+		     void *field, const char *arg)
+{
+	enum fit_mode *solve = field;
+
+	(void)opt;
+	if (!strcmp(arg, "fit"))
+		*solve = FIT_MODEL;
+	else if (!strcmp(arg, "paper"))
+		*solve = FIT_PAPER;
+	else
+		usage_error(cmd, "--solve takes fit or paper, not '%s'", arg);
+}
+
+static void nice_cb(const char *cmd, const struct option *opt, void *field,
+		    const char *arg)
+{
+	struct profile_opts *o = OPT_CONTAINER(field, struct profile_opts,
+					       nice);
+
+	(void)opt;
+	if (!parse_int(arg, &o->nice) || o->nice < -20 || o->nice > 19)
+		usage_error(cmd, "--nice takes a niceness from -20 to 19, not "
+			    "'%s'", arg);
+	o->set_nice = true;
+}
+
+static void sizes_cb(const char *cmd, const struct option *opt,
+		     void *field, const char *arg)
+{
+	struct profile_args *a = OPT_CONTAINER(field, struct profile_args,
+					       sizes);
+
+	(void)cmd;
+	(void)opt;
+	free(a->sizes);
+	a->o.n_sizes = parse_list("--sizes", arg, false, &a->sizes);
+	a->o.sizes = a->sizes;
+}
+
+static void threads_cb(const char *cmd, const struct option *opt,
+		       void *field, const char *arg)
+{
+	struct profile_args *a = OPT_CONTAINER(field, struct profile_args,
+					       tl);
+
+	(void)cmd;
+	(void)opt;
+	free(a->tl);
+	a->o.n_threads = parse_list("--threads", arg, true, &a->tl);
+}
+
+static void budget_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	struct profile_args *a = OPT_CONTAINER(field, struct profile_args,
+					       o.budget);
+
+	(void)opt;
+	if (!parse_double(arg, &a->o.budget) || !(a->o.budget >= 0) ||
+	    !isfinite(a->o.budget))
+		usage_error(cmd, "--budget takes a number >= 0 (units of t1), "
+			    "not '%s'", arg);
+	a->budget_given = true;
+}
+
+static void degree_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	int *degree = field;
+
+	(void)opt;
+	if (!parse_int(arg, degree) || *degree < 0 || *degree > BB_MAX_DEGREE)
+		usage_error(cmd, "--degree takes a degree from 0 to %d, not "
+			    "'%s'", BB_MAX_DEGREE, arg);
+}
+
+#define A struct profile_args
+static const struct option profile_options[] = {
+	OPT_STRING(0, "into", A, into),
+	OPT_CALLBACK(0, "budget", A, o.budget, budget_cb),
+	OPT_FLAG(0, "quick", A, o.quick),
+	OPT_FLAG(0, "keep-unreliable", A, o.keep_unreliable),
+	OPT_FLAG(0, "busy-idle", A, o.busy_idle),
+	OPT_CALLBACK(0, "nice", A, o.nice, nice_cb),
+	OPT_CALLBACK(0, "solve", A, o.solve, solve_cb),
+	OPT_CALLBACK(0, "sizes", A, sizes, sizes_cb),
+	OPT_CALLBACK(0, "threads", A, tl, threads_cb),
+	OPT_CALLBACK(0, "degree", A, o.degree, degree_cb),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_output),
+	OPT_SHARED(opt_counters),
+	OPT_SHARED(opt_reps),
+	OPT_SHARED(opt_timing),
+	OPT_SHARED(opt_runner),
+	OPT_SHARED(opt_mempolicy),
+	OPT_SHARED(opt_memory),
+	OPT_SHARED(opt_force),
+	OPT_SHARED(opt_model),
+	OPT_SHARED(opt_size),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef A
+
+/* What the options ask of --model blackbox, or that it is not asked for. */
+static void check_model_args(const struct profile_args *a)
+{
+	const struct profile_opts *o = &a->o;
+
+	if (o->model == &model_blackbox) {
+		if (!o->n_sizes)
 			usage_error("profile", "--model blackbox needs --sizes "
 				    "LIST, the input sizes to measure");
-		if (!isnan(o.size))
+		if (!isnan(o->size))
 			usage_error("profile", "--model blackbox measures "
 				    "--sizes LIST, not one --size");
-		check_blackbox_args(&o, tl);
-	} else if (o.n_sizes || o.n_threads || o.degree >= 0) {
+		check_blackbox_args(o, a->tl);
+	} else if (o->n_sizes || o->n_threads || o->degree >= 0) {
 		usage_error("profile", "--sizes, --threads and --degree are "
 			    "for --model blackbox");
 	}
+}
+
+/*
+ * The options into *A and *C, checked; returns the index of the
+ * command's first word.
+ */
+static int parse_args(int argc, char **argv, struct profile_args *a,
+		      struct opt_common *c)
+{
+	struct profile_opts *o = &a->o;
+	int first;
+
+	memset(a, 0, sizeof(*a));
+	profile_opts_init(o);
+	opt_common_init(c, o->repetitions);
+	first = parse_options("profile", argc, argv, profile_options, a, c);
+	o->counters = c->counters;
+	o->repetitions = c->reps;
+	o->fixed_reps = c->reps_given;
+	o->warmup = c->warmup;
+	o->time_from = c->time_from;
+	o->timeout = c->timeout;
+	o->runner = c->runner;
+	o->has_memory = c->has_memory;
+	o->memory = c->memory;
+	o->mem = c->mem.mode != RUN_MEM_DEFAULT ? &c->mem : NULL;
+	o->model = c->model_given ? c->model : NULL;
+	o->size = c->size;
+	if (o->quick && !a->budget_given)
+		o->budget = 6;
+	if (first >= argc && !o->runner)
+		usage_error("profile", "no command given: pandia profile "
+			    "[-m MACHINE] -- CMD [ARG...]");
+	if (a->into && c->output)
+		usage_error("profile", "-o and --into do not go together");
+	if (a->into && (!o->model || o->model == &model_pandia))
+		usage_error("profile", "--into adds another model than pandia "
+			    "(its parameters live under models.NAME); write "
+			    "the Pandia model's description with -o");
+	check_model_args(a);
 	/* --size alone may only be recorded: the command may know it */
-	if (wants_size(argv + optind, o.runner) && isnan(o.size) &&
-	    !o.n_sizes)
+	if (wants_size(argv + first, o->runner) && isnan(o->size) &&
+	    !o->n_sizes)
 		usage_error("profile", "{size} in the command needs --size X "
 			    "(or --model blackbox --sizes LIST)");
-	if (o.n_sizes && !wants_size(argv + optind, o.runner))
+	if (o->n_sizes && !wants_size(argv + first, o->runner))
 		usage_error("profile", "--sizes go nowhere: put {size} in the "
 			    "command's arguments or the runner template");
-	if (o.time_from) {
-		struct run_regex *rx = run_regex_new(o.time_from, &err);
+	return first;
+}
 
-		if (!rx)
-			usage_error("profile", "%s", err.text);
-		run_regex_free(rx);
+/* The machine's blackbox thread counts: --threads, or the default. */
+static int *blackbox_threads(struct profile_args *a,
+			     const struct pandia_machine *m)
+{
+	int *threads, i;
+
+	if (!a->o.n_threads) {
+		a->o.n_threads = default_threads(m, &threads);
+		return threads;
 	}
+	threads = xcalloc((size_t)a->o.n_threads, sizeof(int));
+	for (i = 0; i < a->o.n_threads; i++)
+		threads[i] = (int)a->tl[i];
+	return threads;
+}
+
+/* Say before the first run, not after fifty lines, that perf cannot. */
+static void say_backend(const struct profile_opts *o, struct shown *sh)
+{
+	bool kernel;
+	char *why = NULL;
+
+	if (o->counters != COUNTERS_AUTO || o->runner)
+		return;
+	if (!counters_perf_available(&kernel, &why)) {
+		fprintf(stderr, "pandia: %s (--counters auto: using the probe "
+			"backend)\n", why);
+		sh->backend = true;
+	}
+	free(why);
+}
+
+/* The description where -o or --into says, or on stdout; 0 or -1. */
+static int write_result(const struct profile_args *a, const char *output,
+			const struct profile_result *res)
+{
+	struct pandia_error err;
+	char *text;
+
+	if (a->into) {
+		if (add_into(a->into, res->w) < 0)
+			return -1;
+		summary(stdout, res->w, a->into, a->o.model);
+	} else if (output) {
+		if (workload_save(res->w, output, &err) < 0)
+			return error_perr(&err);
+		summary(stdout, res->w, output, a->o.model);
+	} else {
+		text = workload_to_string(res->w);
+		fputs(text, stdout);
+		free(text);
+	}
+	if (a->o.model == &model_blackbox)
+		fprintf(stderr, "pandia profile: profiled in %.1f s\n",
+			res->seconds);
+	else
+		fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f "
+			"times t1 (t1 = %.4g s)\n", res->seconds,
+			res->seconds / res->t1, res->t1);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("pandia: cannot write the output");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct pandia_machine *m = NULL;
+	struct profile_result res;
+	struct shown sh = { &res, false };
+	struct profile_args a;
+	struct opt_common c;
+	struct pandia_error err;
+	char *machine_path = NULL, *shim = NULL;
+	int *threads = NULL;
+	int ret = 1, i, first;
+
+	profile_result_init(&res);
+	first = parse_args(argc, argv, &a, &c);
 	/* the output is checked before the runs, not after them */
-	if (output && output_check(output, &err) < 0) {
+	if (c.output && output_check(c.output, &err) < 0) {
 		perr_print(&err, stderr);
-		return 1;
+		goto out;
 	}
-	m = open_machine("profile", machine_arg, true, &machine_path);
+	m = open_machine("profile", c.machine, true, &machine_path);
 	if (!m)
 		goto out;
-	machine_arg = machine_path;
-	if (!o.runner &&
-	    check_this_host(m, machine_arg, force, "profiling",
+	if (!a.o.runner &&
+	    check_this_host(m, machine_path, c.force, "profiling",
 			    "(or --runner for a workload that runs on "
 			    "that machine)") < 0)
 		goto out;
-	if (o.model == &model_blackbox) {
-		if (!o.n_threads) {
-			o.n_threads = default_threads(m, &threads);
-		} else {
-			threads = xcalloc((size_t)o.n_threads, sizeof(int));
-			for (i = 0; i < o.n_threads; i++)
-				threads[i] = (int)tl[i];
-		}
-		o.threads = threads;
+	if (a.o.model == &model_blackbox)
+		a.o.threads = threads = blackbox_threads(&a, m);
+	a.o.m = m;
+	a.o.machine_file = machine_path;
+	a.o.argv = argv + first;
+	if (!c.quiet) {
+		a.o.progress = show_progress;
+		a.o.progress_arg = &sh;
 	}
-	o.m = m;
-	o.machine_file = machine_arg;
-	o.argv = argv + optind;
-	if (!quiet) {
-		o.progress = show_progress;
-		o.progress_arg = &sh;
-	}
-	if (!o.runner)
-		o.shim_path = shim = run_find_shim(pandia_exe_dir());
-
-	if (o.counters == COUNTERS_AUTO && !o.runner) {
-		bool kernel;
-		char *why = NULL;
-
-		/* say it before the first run, not after fifty lines */
-		if (!counters_perf_available(&kernel, &why)) {
-			fprintf(stderr, "pandia: %s (--counters auto: using "
-				"the probe backend)\n", why);
-			sh.backend = true;
-		}
-		free(why);
-	}
-	if (profile_workload(&o, &res, &err) < 0) {
+	if (!a.o.runner)
+		a.o.shim_path = shim = run_find_shim(pandia_exe_dir());
+	say_backend(&a.o, &sh);
+	if (profile_workload(&a.o, &res, &err) < 0) {
 		perr_print(&err, stderr);
 		if (res.failed_stderr)
 			error("the command's stderr ended "
@@ -693,37 +699,13 @@ int cmd_profile(int argc, char **argv)
 	show_backend(&sh);
 	for (i = 0; i < res.n_warnings; i++)
 		warning("%s", res.warnings[i]);
-	if (into) {
-		if (add_into(into, res.w) < 0)
-			goto out;
-		summary(stdout, res.w, into, o.model);
-	} else if (output) {
-		if (workload_save(res.w, output, &err) < 0) {
-			perr_print(&err, stderr);
-			goto out;
-		}
-		summary(stdout, res.w, output, o.model);
-	} else {
-		text = workload_to_string(res.w);
-		fputs(text, stdout);
-	}
-	if (o.model == &model_blackbox)
-		fprintf(stderr, "pandia profile: profiled in %.1f s\n",
-			res.seconds);
-	else
-		fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f "
-			"times t1 (t1 = %.4g s)\n", res.seconds,
-			res.seconds / res.t1, res.t1);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("pandia: cannot write the output");
+	if (write_result(&a, c.output, &res) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
-	free(text);
 	free(shim);
-	free(sizes);
-	free(tl);
+	free(a.sizes);
+	free(a.tl);
 	free(threads);
 	free(machine_path);
 	profile_result_release(&res);

@@ -554,7 +554,7 @@ static const struct option run_options[] = {
 	OPT_CALLBACK(0, "stress-alone", A, o.stress_alone, stress_alone_cb),
 	OPT_CALLBACK(0, "pin", A, o.pin, pin_cb),
 	OPT_CALLBACK(0, "skip", A, skip, skip_cb),
-	OPT_CALLBACK(0, "size", A, rec.size, opt_size),
+	OPT_SHARED(opt_size),
 	OPT_STRING(0, "record", A, rec.path),
 	OPT_FLAG(0, "show-output", A, show_output),
 	OPT_SHARED(opt_reps),
@@ -593,6 +593,7 @@ static int parse_args(int argc, char **argv, struct run_args *a,
 	if (first >= argc && !c->runner)
 		usage_error("run", "no command given: pandia run --cpus %s "
 			    "-- CMD [ARG...]", a->cpus_arg);
+	a->rec.size = c->size;
 	if (a->rec.path && isnan(a->rec.size))
 		usage_error("run", "--record needs the run's input size "
 			    "(--size X)");
@@ -618,7 +619,7 @@ static void set_opts(struct run_args *a, const struct opt_common *c,
 	o->n_stress = a->n_stress;
 	o->repetitions = c->reps;
 	o->machine = m;
-	o->size = a->rec.size;
+	o->size = c->size;
 	cli->json = c->json;
 	cli->quiet = c->quiet;
 	cli->reps = c->reps;
