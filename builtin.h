@@ -95,7 +95,8 @@ int check_this_host(const struct pandia_machine *m, const char *file,
  * The machine description a command uses (common/machdir.h): ARG, a
  * file or a name looked up on the search path; without ARG, this
  * host's own description when there is one whose host and CPU model
- * match, said on stderr ("pandia CMD: using ...").  Returns it with
+ * match, said on stderr ("pandia CMD: using ..."; CMD NULL, for -q:
+ * not said).  Returns it with
  * *path a new string; otherwise NULL after printing why (without ARG
  * only when REQUIRED: how to make one).
  */

@@ -80,7 +80,7 @@ struct pandia_machine *open_machine(const char *cmd, const char *arg,
 	h = machine_new();
 	if (topology_load(h, NULL, &err) == 0)
 		m = machdir_this_host(h, extra, path, &err);
-	if (m)
+	if (m && cmd)
 		progress(cmd, "using this host's description %s", *path);
 	else if (err.text[0] && required)
 		error_perr(&err);

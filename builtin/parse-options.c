@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "builtin/parse-options.h"
 #include "common/util.h"
+#include "predictor/space.h"
 
 /* ---- the shared options --------------------------------------------- */
 
@@ -111,6 +112,17 @@ static void size_cb(const char *cmd, const struct option *opt, void *field,
 			    "'%s'", arg);
 }
 
+static void oversubscribe_cb(const char *cmd, const struct option *opt,
+			     void *field, const char *arg)
+{
+	int *k = field;
+
+	(void)opt;
+	if (!parse_int(arg, k) || *k < 1 || *k > SPACE_MAX_K)
+		usage_error(cmd, "--oversubscribe takes 1 to %d threads per "
+			    "PU, not '%s'", SPACE_MAX_K, arg);
+}
+
 #define C struct opt_common
 
 const struct option opt_machine[] = {
@@ -183,6 +195,11 @@ const struct option opt_size[] = {
 	OPT_END(),
 };
 
+const struct option opt_oversubscribe[] = {
+	OPT_CALLBACK('k', "oversubscribe", C, k, oversubscribe_cb),
+	OPT_END(),
+};
+
 #undef C
 
 void opt_common_init(struct opt_common *c, int reps)
@@ -194,6 +211,7 @@ void opt_common_init(struct opt_common *c, int reps)
 	c->counters = COUNTERS_AUTO;
 	c->model = model_default();
 	c->size = NAN;
+	c->k = 1;
 }
 
 /* ---- callbacks for the commands' tables ------------------------------ */

@@ -114,6 +114,7 @@ struct opt_common {
 	bool has_memory;	/* --memory POLICY */
 	struct pandia_mempolicy memory;
 	double size;		/* --size X; NAN: none */
+	int k;			/* -k K, threads per PU; 1 */
 };
 
 /*
@@ -136,6 +137,7 @@ extern const struct option opt_force[];		/* --force */
 extern const struct option opt_model[];		/* --model */
 extern const struct option opt_mempolicy[];	/* --memory */
 extern const struct option opt_size[];		/* --size */
+extern const struct option opt_oversubscribe[];	/* -k, --oversubscribe */
 
 /*
  * Parse ARGV (ARGV[0] the command's name) against OPTS, whose targets

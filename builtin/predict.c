@@ -1,7 +1,6 @@
 /*
  * cmd_predict.c - pandia predict: rank every placement, or explain one.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/elfdeps.h"
@@ -61,7 +61,7 @@ const char usage_predict[] =
 "      --explain           with --placement: the predicted speedup stack,\n"
 "                          where the speedup goes (docs/stacks.md)\n"
 "  -t, --threads N         rank only placements with N threads\n"
-"  -n, --top N             show the N best placements (default 10; 0:\n"
+"      --top N             show the N best placements (default 10; 0:\n"
 "                          all of them)\n"
 "      --within PCT        pin the placement with the fewest cores whose\n"
 "                          time is within PCT% of the best (without it:\n"
@@ -81,6 +81,7 @@ const char usage_predict[] =
 "                          T_seq(X) scales the Pandia model's t1, or,\n"
 "                          with --model blackbox, T_p(X) itself\n"
 "      --json              the result as JSON on stdout\n"
+"  -q, --quiet             no progress lines (which machine is used)\n"
 "\n"
 "exit status: 0 success, 1 failure, 2 usage.  See pandia-predict(1).\n";
 
@@ -95,7 +96,7 @@ struct cli {
 	int n_workloads, n_placements, n_copies;
 	int copies[MAX_CORUN];
 	bool sum;			/* --objective sum */
-	bool trace, json, force, within_given, explain;
+	bool trace, json, force, within_given, explain, quiet;
 	int threads, top, k, jobs;
 	double within;
 	long max_placements;
@@ -1765,177 +1766,129 @@ out:
 
 /* ---- the command ------------------------------------------------ */
 
-enum {
-	OPT_TRACE = 256, OPT_WITHIN, OPT_MEMORY, OPT_MAX, OPT_FORCE, OPT_JSON,
-	OPT_MODEL, OPT_SIZE, OPT_COPIES, OPT_OBJECTIVE,
-	OPT_EXPLAIN,
-};
-
-static void parse_args(int argc, char **argv, struct cli *o)
+static void workload_cb(const char *cmd, const struct option *opt,
+			void *field, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "placement", required_argument, NULL, 'p' },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "explain", no_argument, NULL, OPT_EXPLAIN },
-		{ "threads", required_argument, NULL, 't' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "within", required_argument, NULL, OPT_WITHIN },
-		{ "oversubscribe", required_argument, NULL, 'k' },
-		{ "memory", required_argument, NULL, OPT_MEMORY },
-		{ "max-placements", required_argument, NULL, OPT_MAX },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "copies", required_argument, NULL, OPT_COPIES },
-		{ "objective", required_argument, NULL, OPT_OBJECTIVE },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pandia_error err;
-	int c, max;
-	char *tok, *save, *copy;
+	struct cli *o = OPT_CONTAINER(field, struct cli, workload_paths);
 
-	memset(o, 0, sizeof(*o));
-	o->top = 10;
-	o->k = 1;
-	o->within = DEFAULT_WITHIN;
-	o->max_placements = RANK_DEFAULT_MAX;
-	o->model = model_default();
-	o->size = NAN;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:w:p:t:n:k:j:", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->machine_path = optarg;
-			break;
-		case 'w':
-			if (o->n_workloads == MAX_CORUN)
-				usage_error("predict", "at most %d workloads "
-					    "(-w)", MAX_CORUN);
-			o->workload_paths[o->n_workloads++] = optarg;
-			o->workload_path = o->workload_paths[0];
-			break;
-		case 'p':
-			if (o->n_placements == MAX_CORUN)
-				usage_error("predict", "at most %d placements "
-					    "(-p)", MAX_CORUN);
-			o->placements[o->n_placements++] = optarg;
-			o->placement = o->placements[0];
-			break;
-		case OPT_COPIES:
-			copy = xstrdup(optarg);
-			o->n_copies = 0;
-			for (tok = strtok_r(copy, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save)) {
-				if (o->n_copies == MAX_CORUN ||
-				    !parse_int(tok, &o->copies[o->n_copies]) ||
-				    o->copies[o->n_copies] < 1 ||
-				    o->copies[o->n_copies] > 100000)
-					usage_error("predict", "--copies takes "
-						    "1 to %d numbers from 1 to "
-						    "100000, not '%s'",
-						    MAX_CORUN, optarg);
-				o->n_copies++;
-			}
-			free(copy);
-			if (!o->n_copies)
-				usage_error("predict", "--copies takes a "
-					    "number, not '%s'", optarg);
-			break;
-		case OPT_OBJECTIVE:
-			if (!strcmp(optarg, "sum") || !strcmp(optarg, "max"))
-				o->sum = !strcmp(optarg, "sum");
-			else
-				usage_error("predict", "--objective takes max "
-					    "or sum, not '%s'", optarg);
-			break;
-		case OPT_TRACE:
-			o->trace = true;
-			break;
-		case OPT_EXPLAIN:
-			o->explain = true;
-			break;
-		case 't':
-			if (!parse_int(optarg, &o->threads) || o->threads < 1)
-				usage_error("predict", "--threads takes a "
-					    "number >= 1, not '%s'", optarg);
-			break;
-		case 'n':
-			if (!strcmp(optarg, "all"))
-				o->top = 0;
-			else if (!parse_int(optarg, &o->top) || o->top < 0)
-				usage_error("predict", "--top takes a number "
-					    ">= 0, not '%s'", optarg);
-			break;
-		case OPT_WITHIN:
-			if (!parse_double(optarg, &o->within) ||
-			    !(o->within >= 0) || !isfinite(o->within))
-				usage_error("predict", "--within takes a "
-					    "percentage >= 0, not '%s'",
-					    optarg);
-			o->within_given = true;
-			break;
-		case 'k':
-			if (!parse_int(optarg, &o->k) || o->k < 1 ||
-			    o->k > SPACE_MAX_K)
-				usage_error("predict", "--oversubscribe takes "
-					    "1 to %d threads per PU, not '%s'",
-					    SPACE_MAX_K, optarg);
-			break;
-		case OPT_MEMORY:
-			if (mempolicy_parse(optarg, &o->memory, &err) < 0)
-				usage_error("predict", "--memory: %s",
-					    err.text);
-			o->has_memory = true;
-			break;
-		case OPT_MAX:
-			if (!parse_int(optarg, &max) || max < 1)
-				usage_error("predict", "--max-placements takes "
-					    "a number >= 1, not '%s'", optarg);
-			o->max_placements = max;
-			break;
-		case 'j':
-			if (!parse_int(optarg, &o->jobs) || o->jobs < 1)
-				usage_error("predict", "--jobs takes a number "
-					    ">= 1, not '%s'", optarg);
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_MODEL:
-			o->model = model_find(optarg);
-			if (!o->model)
-				usage_error("predict", "--model takes one of "
-					    "%s, not '%s'", model_names(),
-					    optarg);
-			break;
-		case OPT_SIZE:
-			if (!parse_double(optarg, &o->size) ||
-			    !isfinite(o->size))
-				usage_error("predict", "--size takes an input "
-					    "size (a number), not '%s'",
-					    optarg);
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case ':':
-			usage_error("predict", "option '%s' needs a value",
-				    argv[optind - 1]);
-			break;
-		default:
-			usage_error("predict", "unknown option '%s'",
-				    argv[optind - 1]);
-		}
+	(void)opt;
+	if (o->n_workloads == MAX_CORUN)
+		usage_error(cmd, "at most %d workloads (-w)", MAX_CORUN);
+	o->workload_paths[o->n_workloads++] = arg;
+	o->workload_path = o->workload_paths[0];
+}
+
+static void placement_cb(const char *cmd, const struct option *opt,
+			 void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, placements);
+
+	(void)opt;
+	if (o->n_placements == MAX_CORUN)
+		usage_error(cmd, "at most %d placements (-p)", MAX_CORUN);
+	o->placements[o->n_placements++] = arg;
+	o->placement = o->placements[0];
+}
+
+static void copies_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, copies);
+	char *tok, *save, *copy = xstrdup(arg);
+
+	(void)opt;
+	o->n_copies = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->n_copies == MAX_CORUN ||
+		    !parse_int(tok, &o->copies[o->n_copies]) ||
+		    o->copies[o->n_copies] < 1 ||
+		    o->copies[o->n_copies] > 100000)
+			usage_error(cmd, "--copies takes 1 to %d numbers from "
+				    "1 to 100000, not '%s'", MAX_CORUN, arg);
+		o->n_copies++;
 	}
-	if (optind < argc)
-		usage_error("predict", "unexpected argument '%s'",
-			    argv[optind]);
+	free(copy);
+	if (!o->n_copies)
+		usage_error(cmd, "--copies takes a number, not '%s'", arg);
+}
+
+static void objective_cb(const char *cmd, const struct option *opt,
+			 void *field, const char *arg)
+{
+	(void)opt;
+	if (strcmp(arg, "sum") && strcmp(arg, "max"))
+		usage_error(cmd, "--objective takes max or sum, not '%s'",
+			    arg);
+	*(bool *)field = !strcmp(arg, "sum");
+}
+
+static void top_cb(const char *cmd, const struct option *opt, void *field,
+		   const char *arg)
+{
+	int *top = field;
+
+	(void)opt;
+	if (!strcmp(arg, "all"))
+		*top = 0;
+	else if (!parse_int(arg, top) || *top < 0)
+		usage_error(cmd, "--top takes a number >= 0, not '%s'", arg);
+}
+
+static void within_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, within);
+
+	(void)opt;
+	if (!parse_double(arg, &o->within) || !(o->within >= 0) ||
+	    !isfinite(o->within))
+		usage_error(cmd, "--within takes a percentage >= 0, not '%s'",
+			    arg);
+	o->within_given = true;
+}
+
+static void max_placements_cb(const char *cmd, const struct option *opt,
+			      void *field, const char *arg)
+{
+	int max;
+
+	(void)opt;
+	if (!parse_int(arg, &max) || max < 1)
+		usage_error(cmd, "--max-placements takes a number >= 1, not "
+			    "'%s'", arg);
+	*(long *)field = max;
+}
+
+#define O struct cli
+static const struct option predict_options[] = {
+	OPT_CALLBACK('w', "workload", O, workload_paths, workload_cb),
+	OPT_CALLBACK('p', "placement", O, placements, placement_cb),
+	OPT_CALLBACK(0, "copies", O, copies, copies_cb),
+	OPT_CALLBACK(0, "objective", O, sum, objective_cb),
+	OPT_FLAG(0, "trace", O, trace),
+	OPT_FLAG(0, "explain", O, explain),
+	OPT_CALLBACK_VAL('t', "threads", O, threads, opt_int_min, 1),
+	OPT_CALLBACK(0, "top", O, top, top_cb),
+	OPT_CALLBACK(0, "within", O, within, within_cb),
+	OPT_CALLBACK(0, "max-placements", O, max_placements,
+		     max_placements_cb),
+	OPT_CALLBACK_VAL('j', "jobs", O, jobs, opt_int_min, 1),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_oversubscribe),
+	OPT_SHARED(opt_mempolicy),
+	OPT_SHARED(opt_force),
+	OPT_SHARED(opt_model),
+	OPT_SHARED(opt_size),
+	OPT_SHARED(opt_json),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef O
+
+/* What the options given ask that does not go together. */
+static void check_args(const struct cli *o)
+{
 	if (!o->workload_path)
 		usage_error("predict", "-w WORKLOAD is required");
 	if (o->trace && !o->placement)
@@ -1971,6 +1924,32 @@ static void parse_args(int argc, char **argv, struct cli *o)
 			    "-w)");
 }
 
+static void parse_args(int argc, char **argv, struct cli *o)
+{
+	struct opt_common c;
+	int first;
+
+	memset(o, 0, sizeof(*o));
+	o->top = 10;
+	o->within = DEFAULT_WITHIN;
+	o->max_placements = RANK_DEFAULT_MAX;
+	opt_common_init(&c, 1);
+	first = parse_options("predict", argc, argv, predict_options, o, &c);
+	if (first < argc)
+		usage_error("predict", "unexpected argument '%s'",
+			    argv[first]);
+	o->machine_path = c.machine;
+	o->k = c.k;
+	o->has_memory = c.has_memory;
+	o->memory = c.memory;
+	o->force = c.force;
+	o->model = c.model;
+	o->size = c.size;
+	o->json = c.json;
+	o->quiet = c.quiet;
+	check_args(o);
+}
+
 static int pandia_checks(struct ctx *x);
 
 int cmd_predict(int argc, char **argv)
@@ -1984,7 +1963,8 @@ int cmd_predict(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	memset(&x, 0, sizeof(x));
 	x.o = &o;
-	x.m = open_machine("predict", o.machine_path, true, &mpath);
+	x.m = open_machine(o.quiet ? NULL : "predict", o.machine_path, true,
+			   &mpath);
 	if (!x.m)
 		return 1;
 	o.machine_path = mpath;

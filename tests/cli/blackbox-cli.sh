@@ -73,7 +73,7 @@ grep -q '"model":' "$T/w.json" && fail "a Pandia model was written"
 for x in 100 1234 2500; do
 	for p in 1 8 47; do
 		"$P" predict -m "$T/m48.json" -w "$T/w.json" --model blackbox \
-			--size $x -t $p -n 1 --json >"$T/p.json" 2>"$T/err" ||
+			--size $x -t $p --top 1 --json >"$T/p.json" 2>"$T/err" ||
 			fail "predict --size $x -t $p: $(cat "$T/err")"
 		got=$("$J" placements.0.time <"$T/p.json")
 		relclose "$got" "$(tp $x $p 0.97)" 1e-6 ||
@@ -100,13 +100,13 @@ cat >"$T/wp.json" <<EOF
       "size_range": null } } }
 }
 EOF
-"$P" predict -m "$T/m48.json" -w "$T/wp.json" -n 0 --json >"$T/p0.json" \
+"$P" predict -m "$T/m48.json" -w "$T/wp.json" --top 0 --json >"$T/p0.json" \
 	2>"$T/err" || fail "predict: $(cat "$T/err")"
-"$P" predict -m "$T/m48.json" -w "$T/wp.json" -n 0 --json --size 2000 \
+"$P" predict -m "$T/m48.json" -w "$T/wp.json" --top 0 --json --size 2000 \
 	>"$T/p1.json" 2>"$T/err" || fail "predict --size: $(cat "$T/err")"
-"$P" predict -m "$T/m48.json" -w "$T/wp.json" -n 0 --json --size 1000 \
+"$P" predict -m "$T/m48.json" -w "$T/wp.json" --top 0 --json --size 1000 \
 	>"$T/pp.json" 2>"$T/err" || fail "predict --size 1000: $(cat "$T/err")"
-"$P" predict -m "$T/m48.json" -w "$T/wp.json" -n 0 --json --size 10 \
+"$P" predict -m "$T/m48.json" -w "$T/wp.json" --top 0 --json --size 10 \
 	>"$T/ps.json" 2>"$T/err" || fail "predict --size 10: $(cat "$T/err")"
 ratio=$(awk -v a="$(tp 2000 1 0)" -v b="$(tp 1000 1 0)" \
 	'BEGIN { printf "%.17g", a / b }')
@@ -131,7 +131,7 @@ ws=$("$J" within.cores <"$T/ps.json")
 	fail "within 5% of the best: $ws cores at size 10, $w0 at 1000"
 "$J" pin.taskset <"$T/p1.json" | grep -q -- "-n 2000 -t" ||
 	fail "the pin line does not run size 2000"
-"$P" predict -m "$T/m48.json" -w "$T/wp.json" --size 5000 -n 1 \
+"$P" predict -m "$T/m48.json" -w "$T/wp.json" --size 5000 --top 1 \
 	>/dev/null 2>"$T/err" || fail "predict --size 5000: $(cat "$T/err")"
 grep -q "outside the one-thread sizes" "$T/err" ||
 	fail "no warning of extrapolation: $(cat "$T/err")"
@@ -149,9 +149,9 @@ grep -q "outside the one-thread sizes" "$T/err" ||
 	fail "profile --into: $(cat "$T/err")"
 [ "$("$J" runs id <"$T/wb.json" | grep -c '^run[1-6]$')" -eq 6 ] ||
 	fail "--into lost the Pandia model's runs"
-"$P" predict -m "$T/m48.json" -w "$T/wb.json" -n 0 --json >"$T/p0.json" \
+"$P" predict -m "$T/m48.json" -w "$T/wb.json" --top 0 --json >"$T/p0.json" \
 	2>/dev/null || fail "predict"
-"$P" predict -m "$T/m48.json" -w "$T/wb.json" -n 0 --json --size 2000 \
+"$P" predict -m "$T/m48.json" -w "$T/wb.json" --top 0 --json --size 2000 \
 	>"$T/p1.json" 2>"$T/err" || fail "predict --size: $(cat "$T/err")"
 t0=$(one "$T/p0.json")
 t1=$(one "$T/p1.json")
@@ -183,7 +183,7 @@ cat "$T/out"
 grep -q "error" "$T/out" || fail "no prediction error printed"
 grep -q "a higher (threads, size) key" "$T/out" || fail "no reset said"
 "$P" predict -m "$T/m48.json" -w "$T/r.json" --model blackbox --size 2000 \
-	-t 48 -n 1 --json >"$T/p.json" 2>"$T/err" || fail "$(cat "$T/err")"
+	-t 48 --top 1 --json >"$T/p.json" 2>"$T/err" || fail "$(cat "$T/err")"
 relclose "$("$J" placements.0.time <"$T/p.json")" "$(tp 2000 48 0.5)" 1e-6 ||
 	fail "predict does not use the updated model (alpha 0.5)"
 
@@ -239,7 +239,7 @@ grep -q "[0-9]" "$T/out" && fail "a number printed: $(cat "$T/out")"
 sed 's/\[1e-3, 2e-6, 5e-9, 3e-10\]/[1, -1e-3, 0, 0]/' "$T/wp.json" \
 	>"$T/neg.json"
 "$P" predict -m "$T/m48.json" -w "$T/neg.json" --model blackbox \
-	--size 5000 -n 1 >/dev/null 2>"$T/err" || fail "$(cat "$T/err")"
+	--size 5000 --top 1 >/dev/null 2>"$T/err" || fail "$(cat "$T/err")"
 grep -q "not positive: the polynomial is used outside" "$T/err" ||
 	fail "no warning of a negative time: $(cat "$T/err")"
 bad 1 "not a time" predict -m "$T/m48.json" -w "$T/neg.json" --size 5000

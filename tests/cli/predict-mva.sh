@@ -164,7 +164,7 @@ done
 	fail "divisions[0].workloads"
 [ "$("$Q" objective <"$T/out")" = max ] || fail "objective max"
 "$P" predict -m "$T/m4.json" -w "$T/dram.json" -w "$T/dram.json" \
-	--objective sum -n 3 >"$T/out" 2>"$T/err" || fail "divisions, sum"
+	--objective sum --top 3 >"$T/out" 2>"$T/err" || fail "divisions, sum"
 grep -q '^divisions 6 ranked by the sum of the times' "$T/out" ||
 	fail "divisions text header"
 [ "$(grep -c '^  taskset -c' "$T/out")" = 2 ] ||
