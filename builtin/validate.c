@@ -4,7 +4,6 @@
  * Pandia paper; the metrics are in validate.h and docs/validation.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <jansson.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
@@ -125,157 +125,102 @@ struct cli {
 	bool own_argv;		/* argv was made from the workload */
 };
 
-enum {
-	OPT_NO_WARMUP = 256, OPT_SWEEP, OPT_TIME_FROM, OPT_TIMEOUT,
-	OPT_FORCE, OPT_MODEL, OPT_RUNNER, OPT_MEMORY, OPT_MEM,
+static void workload_cb(const char *cmd, const struct option *opt,
+			void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, workload_path);
+
+	(void)opt;
+	if (o->workload2)
+		usage_error(cmd, "at most two workloads (-w)");
+	if (o->workload_path)
+		o->workload2 = arg;
+	else
+		o->workload_path = arg;
+}
+
+static void division_cb(const char *cmd, const struct option *opt,
+			void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, divisions);
+
+	(void)opt;
+	if (o->n_divisions == CORUN_MAX_DIVISIONS)
+		usage_error(cmd, "at most %d divisions", CORUN_MAX_DIVISIONS);
+	o->divisions[o->n_divisions++] = arg;
+}
+
+static void placements_cb(const char *cmd, const struct option *opt,
+			  void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, placements);
+	struct pandia_error err;
+
+	(void)opt;
+	if (vsel_parse(arg, &o->sel, &err) < 0)
+		usage_error(cmd, "%s", err.text);
+	o->placements = arg;
+}
+
+#define O struct cli
+static const struct option validate_options[] = {
+	OPT_CALLBACK('w', "workload", O, workload_path, workload_cb),
+	OPT_CALLBACK('d', "division", O, divisions, division_cb),
+	OPT_CALLBACK('p', "placements", O, placements, placements_cb),
+	OPT_CALLBACK_VAL('t', "threads", O, threads, opt_int_min, 1),
+	OPT_FLAG(0, "sweep", O, sweep),
+	OPT_FLAG('n', "dry-run", O, dry_run),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_oversubscribe),
+	OPT_SHARED(opt_reps),
+	OPT_SHARED(opt_output),
+	OPT_SHARED(opt_timing),
+	OPT_SHARED(opt_runner),
+	OPT_SHARED(opt_mempolicy),
+	OPT_SHARED(opt_memory),
+	OPT_SHARED(opt_model),
+	OPT_SHARED(opt_force),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
 };
+#undef O
+
+/* The shared options C into *O. */
+static void take_common(struct cli *o, const struct opt_common *c)
+{
+	o->machine_path = c->machine;
+	o->k = c->k;
+	o->reps = c->reps;
+	o->warmup = c->warmup;
+	o->dir = c->output;
+	o->time_from = c->time_from;
+	o->timeout = c->timeout;
+	o->runner = c->runner;
+	o->has_memory = c->has_memory;
+	o->memory = c->memory;
+	o->mem = c->mem;
+	o->model = c->model;
+	o->model_given = c->model_given;
+	o->force = c->force;
+	o->quiet = c->quiet;
+}
 
 static void parse_args(int argc, char **argv, struct cli *o)
 {
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "division", required_argument, NULL, 'd' },
-		{ "placements", required_argument, NULL, 'p' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "oversubscribe", required_argument, NULL, 'k' },
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sweep", no_argument, NULL, OPT_SWEEP },
-		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "runner", required_argument, NULL, OPT_RUNNER },
-		{ "memory", required_argument, NULL, OPT_MEMORY },
-		RUN_MEM_LONGOPTS(OPT_MEM),
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pandia_error err;
-	int c;
+	struct opt_common c;
+	int first;
 
 	memset(o, 0, sizeof(*o));
-	o->k = 1;
-	o->reps = 3;
-	o->warmup = true;
 	o->placements = "all";
-	o->model = model_default();
 	o->sel.mode = VSEL_ALL;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:w:d:p:t:k:r:o:qn", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->machine_path = optarg;
-			break;
-		case 'w':
-			if (o->workload2)
-				usage_error("validate", "at most two workloads "
-					    "(-w)");
-			if (o->workload_path)
-				o->workload2 = optarg;
-			else
-				o->workload_path = optarg;
-			break;
-		case 'd':
-			if (o->n_divisions == CORUN_MAX_DIVISIONS)
-				usage_error("validate", "at most %d divisions",
-					    CORUN_MAX_DIVISIONS);
-			o->divisions[o->n_divisions++] = optarg;
-			break;
-		case 'p':
-			if (vsel_parse(optarg, &o->sel, &err) < 0)
-				usage_error("validate", "%s", err.text);
-			o->placements = optarg;
-			break;
-		case 't':
-			if (!parse_int(optarg, &o->threads) || o->threads < 1)
-				usage_error("validate", "--threads takes a "
-					    "number >= 1, not '%s'", optarg);
-			break;
-		case 'k':
-			if (!parse_int(optarg, &o->k) || o->k < 1 ||
-			    o->k > SPACE_MAX_K)
-				usage_error("validate", "--oversubscribe takes "
-					    "1 to %d threads per PU, not '%s'",
-					    SPACE_MAX_K, optarg);
-			break;
-		case 'r':
-			o->reps = opt_repetitions("validate", optarg);
-			break;
-		case OPT_NO_WARMUP:
-			o->warmup = false;
-			break;
-		case 'o':
-			o->dir = optarg;
-			break;
-		case OPT_SWEEP:
-			o->sweep = true;
-			break;
-		case OPT_TIME_FROM:
-			o->time_from = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o->timeout = opt_timeout("validate", optarg);
-			break;
-		case OPT_MODEL:
-			o->model = model_find(optarg);
-			if (!o->model)
-				usage_error("validate", "--model takes one of "
-					    "%s, not '%s'", model_names(),
-					    optarg);
-			o->model_given = true;
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_RUNNER:
-			o->runner = optarg;
-			break;
-		case OPT_MEMORY:
-			if (mempolicy_parse(optarg, &o->memory, &err) < 0)
-				usage_error("validate", "--memory: %s",
-					    err.text);
-			o->has_memory = true;
-			break;
-		case OPT_MEM + RUN_MEM_BIND:
-		case OPT_MEM + RUN_MEM_INTERLEAVE:
-		case OPT_MEM + RUN_MEM_LOCAL:
-		case OPT_MEM + RUN_MEM_PREFERRED:
-			if (run_mempolicy_parse(&o->mem, c - OPT_MEM, optarg,
-						&err) < 0)
-				usage_error("validate", "%s", err.text);
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case ':':
-			usage_error("validate", "option '%s' needs a value",
-				    argv[optind - 1]);
-			break;
-		default:
-			usage_error("validate", "unknown option '%s'",
-				    argv[optind - 1]);
-		}
-	}
+	opt_common_init(&c, 3);
+	first = parse_options("validate", argc, argv, validate_options, o,
+			      &c);
+	take_common(o, &c);
 	if (!o->workload_path)
 		usage_error("validate", "-w WORKLOAD is required");
-	if (o->time_from) {
-		struct run_regex *rx = run_regex_new(o->time_from, &err);
-
-		if (!rx)
-			usage_error("validate", "%s", err.text);
-		run_regex_free(rx);
-	}
-	if (optind < argc)
-		o->argv = argv + optind;
+	if (first < argc)
+		o->argv = argv + first;
 	if (o->n_divisions && !o->workload2)
 		usage_error("validate", "--division is for two workloads "
 			    "(-w A -w B)");
@@ -286,6 +231,9 @@ static void parse_args(int argc, char **argv, struct cli *o)
 	if (o->workload2 && (o->threads || o->k != 1 || o->sweep))
 		usage_error("validate", "--threads, --oversubscribe and "
 			    "--sweep are for one workload");
+	if (o->workload2 && o->runner)
+		usage_error("validate", "--runner is for one workload: a "
+			    "co-run's two commands run here side by side");
 }
 
 /*
@@ -325,6 +273,9 @@ static int corun(struct cli *o)
 	c.force = o->force;
 	c.quiet = o->quiet;
 	c.dry_run = o->dry_run;
+	c.has_memory = o->has_memory;
+	c.memory = o->memory;
+	c.mem = o->mem.mode != RUN_MEM_DEFAULT ? &o->mem : NULL;
 	return validate_corun(&c);
 }
 
@@ -1065,7 +1016,8 @@ int cmd_validate(int argc, char **argv)
 	memset(&x, 0, sizeof(x));
 	x.o = &o;
 	x.t0 = now_seconds();
-	x.m = open_machine("validate", o.machine_path, true, &mpath);
+	x.m = open_machine(o.quiet ? NULL : "validate", o.machine_path, true,
+			   &mpath);
 	if (!x.m)
 		return 1;
 	o.machine_path = mpath;

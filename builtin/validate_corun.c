@@ -181,7 +181,9 @@ static int open_models(struct cctx *x)
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	int n, k, i;
 
-	if (x->w[0]->has_memory)
+	if (x->o->has_memory)
+		mem = x->o->memory;
+	else if (x->w[0]->has_memory)
 		mem = x->w[0]->memory;
 	all = model_list(&n);
 	for (k = 0; k < n && x->n_models < MAX_MODELS; k++) {
@@ -281,6 +283,7 @@ static int measure(struct cctx *x, struct division *d, int i, int step,
 	ro.warmup = o->warmup;
 	ro.timeout = o->timeout;
 	ro.time_from = o->time_from;
+	ro.mem = o->mem;
 	ro.machine = x->m;
 	ro.corun_argv = x->argv[1 - i];
 	ro.corun_cpus = d->os[1 - i];
@@ -532,11 +535,13 @@ static int save_report(const struct cctx *x)
 
 /* ---- the command -------------------------------------------------- */
 
-int validate_corun(const struct corun_cli *o)
+int validate_corun(const struct corun_cli *given)
 {
+	struct corun_cli oc = *given;	/* with the machine's path found */
+	const struct corun_cli *o = &oc;
 	struct pandia_error err;
 	struct cctx x;
-	char *why = NULL;
+	char *why = NULL, *mpath = NULL;
 	bool own[2] = { false, false }, failed = false;
 	int ret = 1, i, j, k, sig = 0, step = 0;
 	time_t now = time(NULL);
@@ -546,11 +551,11 @@ int validate_corun(const struct corun_cli *o)
 	x.o = o;
 	gmtime_r(&now, &tm);
 	strftime(x.date, sizeof(x.date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	x.m = machine_load(o->machine_path, &err);
-	if (!x.m) {
-		perr_print(&err, stderr);
+	x.m = open_machine(o->quiet ? NULL : "validate", given->machine_path,
+			   true, &mpath);
+	if (!x.m)
 		return 1;
-	}
+	oc.machine_path = mpath;
 	for (i = 0; i < 2; i++) {
 		x.w[i] = workload_load(o->workload_path[i], &err);
 		if (!x.w[i]) {
@@ -636,6 +641,7 @@ out:
 			free(x.argv[i]);
 		workload_free(x.w[i]);
 	}
+	free(mpath);
 	machine_free(x.m);
 	return ret;
 }

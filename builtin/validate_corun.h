@@ -9,7 +9,9 @@
 
 #include <stdbool.h>
 
+#include "common/workload.h"
 #include "predictor/models.h"
+#include "profiler/run.h"
 
 #define CORUN_MAX_DIVISIONS 64
 
@@ -28,6 +30,9 @@ struct corun_cli {
 	double timeout;
 	int reps;
 	bool warmup, force, quiet, dry_run;
+	bool has_memory;	/* --memory: the models' policy */
+	struct pandia_mempolicy memory;
+	const struct run_mempolicy *mem;	/* --membind ...; NULL */
 };
 
 /*
