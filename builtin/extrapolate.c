@@ -9,7 +9,6 @@
  * gnuplot).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <jansson.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
@@ -34,7 +34,7 @@
 #include "profiler/stalls.h"
 
 const char usage_extrapolate[] =
-"usage: pandia extrapolate -m MACHINE [options] -- CMD [ARG...]\n"
+"usage: pandia extrapolate [-m MACHINE] [options] -- CMD [ARG...]\n"
 "   or: pandia extrapolate --runs RUNS.json --to N|MACHINE [options]\n"
 "\n"
 "Predict how CMD scales past the cores measured, as ESTIMA does: from\n"
@@ -52,8 +52,9 @@ const char usage_extrapolate[] =
 "category's fit, and the time extrapolated directly beside it.\n"
 "\n"
 "collecting:\n"
-"  -m, --machine FILE      machine description (this host's, or the\n"
-"                          simulated one of a --runner template)\n"
+"  -m, --machine FILE|NAME machine description (this host's, or the\n"
+"                          simulated one of a --runner template): a\n"
+"                          file or a name; default: this host's\n"
 "  -o, --output FILE       write the runs (pandia-scaling/1) to FILE,\n"
 "                          after every thread count; default: stdout\n"
 "  -t, --threads LIST      the thread counts, e.g. 1-8 or 1,2,4,8\n"
@@ -69,7 +70,7 @@ const char usage_extrapolate[] =
 "                          followed by s, ms, us or ns; repeatable\n"
 "      --counters MODE     hardware stall categories: auto (perf when it\n"
 "                          can count here, the default), perf (or fail),\n"
-"                          none\n"
+"                          probe (none counted; 'none' is taken too)\n"
 "      --frequency HZ      the clock of the machine measured on, to turn\n"
 "                          seconds into cycles (default: this host's)\n"
 "      --runner TEMPLATE   run TEMPLATE with /bin/sh instead of CMD, its\n"
@@ -77,6 +78,7 @@ const char usage_extrapolate[] =
 "      --time-from REGEX   time from the command's output instead of its\n"
 "                          wall time\n"
 "      --timeout SEC       a run that takes longer fails\n"
+RUN_MEM_USAGE
 "      --force             measure on a machine description not of this\n"
 "                          host\n"
 "  -q, --quiet             no progress lines\n"
@@ -85,7 +87,7 @@ const char usage_extrapolate[] =
 "      --runs FILE         the runs to extrapolate (pandia-scaling/1)\n"
 "      --to N|MACHINE      predict 1..N threads, or one per core of\n"
 "                          MACHINE\n"
-"  -c, --checkpoints C     the last C runs judge the fits (default 2)\n"
+"      --checkpoints C     the last C runs judge the fits (default 2)\n"
 "      --target-frequency HZ\n"
 "                          the target's clock: times are scaled by the\n"
 "                          runs' frequency / HZ\n"
@@ -96,12 +98,6 @@ const char usage_extrapolate[] =
 "exit status: 0 success, 1 a run failed, too few runs or another\n"
 "failure, 2 usage.\n"
 "See pandia-extrapolate(1) and docs/extrapolate.md.\n";
-
-enum {
-	OPT_NO_WARMUP = 256, OPT_CATEGORY, OPT_COUNTERS, OPT_FREQUENCY,
-	OPT_RUNNER, OPT_TIME_FROM, OPT_TIMEOUT, OPT_FORCE, OPT_RUNS, OPT_TO,
-	OPT_TARGET_FREQUENCY, OPT_JSON,
-};
 
 enum hw_mode { HW_AUTO, HW_PERF, HW_NONE };
 
@@ -116,6 +112,7 @@ struct cli {
 	enum hw_mode hw;
 	double frequency;
 	double timeout;
+	struct run_mempolicy mem;	/* --membind ... for the runs */
 	char **argv;		/* the command, NULL-terminated, or NULL */
 	/* extrapolating */
 	const char *runs_path, *to;
@@ -124,135 +121,83 @@ struct cli {
 	bool json;
 };
 
-static void parse_args(int argc, char **argv, struct cli *o)
+static void category_cb(const char *cmd, const struct option *opt,
+			void *field, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
-		{ "category", required_argument, NULL, OPT_CATEGORY },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "frequency", required_argument, NULL, OPT_FREQUENCY },
-		{ "runner", required_argument, NULL, OPT_RUNNER },
-		{ "time-from", required_argument, NULL, OPT_TIME_FROM },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "checkpoints", required_argument, NULL, 'c' },
-		{ "target-frequency", required_argument, NULL,
-		  OPT_TARGET_FREQUENCY },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli *o = OPT_CONTAINER(field, struct cli, users);
 	struct pandia_error err;
-	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->reps = 3;
-	o->warmup = true;
-	o->checkpoints = 2;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:o:t:r:c:q", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->machine_path = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 't':
-			o->threads_arg = optarg;
-			break;
-		case 'r':
-			o->reps = opt_repetitions("extrapolate", optarg);
-			break;
-		case OPT_NO_WARMUP:
-			o->warmup = false;
-			break;
-		case OPT_CATEGORY:
-			o->users = xrealloc(o->users, sizeof(*o->users) *
-					    (size_t)(o->n_users + 1));
-			if (stall_user_parse(optarg, &o->users[o->n_users],
-					     &err) < 0)
-				usage_error("extrapolate", "%s", err.text);
-			o->n_users++;
-			break;
-		case OPT_COUNTERS:
-			if (!strcmp(optarg, "auto"))
-				o->hw = HW_AUTO;
-			else if (!strcmp(optarg, "perf"))
-				o->hw = HW_PERF;
-			else if (!strcmp(optarg, "none"))
-				o->hw = HW_NONE;
-			else
-				usage_error("extrapolate", "--counters takes "
-					    "auto, perf or none, not '%s'",
-					    optarg);
-			break;
-		case OPT_FREQUENCY:
-		case OPT_TARGET_FREQUENCY: {
-			double *f = c == OPT_FREQUENCY ? &o->frequency :
-				    &o->target_frequency;
+	(void)opt;
+	o->users = xrealloc(o->users, sizeof(*o->users) *
+			    (size_t)(o->n_users + 1));
+	if (stall_user_parse(arg, &o->users[o->n_users], &err) < 0)
+		usage_error(cmd, "%s", err.text);
+	o->n_users++;
+}
 
-			if (!parse_double(optarg, f) || !(*f > 0) ||
-			    !isfinite(*f))
-				usage_error("extrapolate", "--%s takes a clock "
-					    "in Hz > 0 (2.1e9), not '%s'",
-					    c == OPT_FREQUENCY ? "frequency" :
-					    "target-frequency", optarg);
-			break;
-		}
-		case OPT_RUNNER:
-			o->runner = optarg;
-			break;
-		case OPT_TIME_FROM:
-			o->time_from = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o->timeout = opt_timeout("extrapolate", optarg);
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_RUNS:
-			o->runs_path = optarg;
-			break;
-		case OPT_TO:
-			o->to = optarg;
-			break;
-		case 'c':
-			if (!parse_int(optarg, &o->checkpoints) ||
-			    o->checkpoints < 1)
-				usage_error("extrapolate", "--checkpoints "
-					    "takes a number >= 1, not '%s'",
-					    optarg);
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case ':':
-			usage_error("extrapolate", "option '%s' needs a value",
-				    argv[optind - 1]);
-			break;
-		default:
-			usage_error("extrapolate", "unknown option '%s'",
-				    argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o->argv = argv + optind;
+static void frequency_cb(const char *cmd, const struct option *opt,
+			 void *field, const char *arg)
+{
+	double *f = field;
+
+	if (!parse_double(arg, f) || !(*f > 0) || !isfinite(*f))
+		usage_error(cmd, "--%s takes a clock in Hz > 0 (2.1e9), not "
+			    "'%s'", opt->long_name, arg);
+}
+
+#define O struct cli
+static const struct option extrapolate_options[] = {
+	OPT_STRING('t', "threads", O, threads_arg),
+	OPT_CALLBACK(0, "category", O, users, category_cb),
+	OPT_CALLBACK(0, "frequency", O, frequency, frequency_cb),
+	OPT_STRING(0, "runs", O, runs_path),
+	OPT_STRING(0, "to", O, to),
+	OPT_CALLBACK_VAL(0, "checkpoints", O, checkpoints, opt_int_min, 1),
+	OPT_CALLBACK(0, "target-frequency", O, target_frequency,
+		     frequency_cb),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_output),
+	OPT_SHARED(opt_reps),
+	OPT_SHARED(opt_counters),
+	OPT_SHARED(opt_runner),
+	OPT_SHARED(opt_timing),
+	OPT_SHARED(opt_memory),
+	OPT_SHARED(opt_force),
+	OPT_SHARED(opt_json),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef O
+
+/* The shared options C into *O. */
+static void take_common(struct cli *o, const struct opt_common *c)
+{
+	static const enum hw_mode hw[] = {
+		[COUNTERS_AUTO] = HW_AUTO,
+		[COUNTERS_PERF] = HW_PERF,
+		[COUNTERS_PROBE] = HW_NONE,
+	};
+
+	o->machine_path = c->machine;
+	o->output = c->output;
+	o->reps = c->reps;
+	o->warmup = c->warmup;
+	o->hw = hw[c->counters];
+	o->runner = c->runner;
+	o->time_from = c->time_from;
+	o->timeout = c->timeout;
+	o->mem = c->mem;
+	o->force = c->force;
+	o->json = c->json;
+	o->quiet = c->quiet;
+}
+
+/* Each --category once, and none named as a software one. */
+static void check_categories(const struct cli *o)
+{
+	int c, k;
+
 	for (c = 0; c < o->n_users; c++) {
-		int k;
-
 		if (!strncmp(o->users[c].name, "sw_", 3))
 			usage_error("extrapolate", "--category %s: names "
 				    "starting with sw_ are the software "
@@ -262,6 +207,23 @@ static void parse_args(int argc, char **argv, struct cli *o)
 				usage_error("extrapolate", "--category %s is "
 					    "given twice", o->users[c].name);
 	}
+}
+
+static void parse_args(int argc, char **argv, struct cli *o)
+{
+	struct opt_common c;
+	int first;
+
+	memset(o, 0, sizeof(*o));
+	o->checkpoints = 2;
+	opt_common_init(&c, 3);
+	c.counters_none = true;
+	first = parse_options("extrapolate", argc, argv, extrapolate_options,
+			      o, &c);
+	take_common(o, &c);
+	if (first < argc)
+		o->argv = argv + first;
+	check_categories(o);
 	if (o->runs_path) {
 		if (o->machine_path || o->argv || o->runner)
 			usage_error("extrapolate", "--runs extrapolates "
@@ -272,24 +234,15 @@ static void parse_args(int argc, char **argv, struct cli *o)
 				    "required with --runs");
 		return;
 	}
-	if (!o->machine_path)
-		usage_error("extrapolate", "-m MACHINE is required to collect "
-			    "runs (or --runs RUNS.json to extrapolate them)");
 	if (!o->argv && !o->runner)
 		usage_error("extrapolate", "no command given: pandia "
-			    "extrapolate -m %s -- CMD [ARG...]",
-			    o->machine_path);
+			    "extrapolate %s%s-- CMD [ARG...]",
+			    o->machine_path ? "-m " : "",
+			    o->machine_path ? o->machine_path : "");
 	if (!o->to && (o->json || o->target_frequency > 0))
 		usage_error("extrapolate", "--json and --target-frequency "
 			    "are about the extrapolation: give --to N|MACHINE "
 			    "too, or extrapolate later with --runs");
-	if (o->time_from) {
-		struct run_regex *rx = run_regex_new(o->time_from, &err);
-
-		if (!rx)
-			usage_error("extrapolate", "%s", err.text);
-		run_regex_free(rx);
-	}
 }
 
 static void cli_release(struct cli *o)
@@ -309,7 +262,7 @@ static void cli_release(struct cli *o)
 static int parse_target(const char *to, int *n, char **what)
 {
 	struct pandia_machine *m;
-	struct pandia_error err;
+	char *path;
 
 	if (parse_int(to, n)) {
 		if (*n < 1)
@@ -319,11 +272,13 @@ static int parse_target(const char *to, int *n, char **what)
 		*what = xasprintf("%d threads", *n);
 		return 0;
 	}
-	m = machine_load(to, &err);
+	/* a file or a name, as -m takes it */
+	m = open_machine("extrapolate", to, true, &path);
 	if (!m)
-		return error_perr(&err);
+		return -1;
 	*n = m->n_cores;
 	*what = xasprintf("%d threads, one per core of %s", *n, to);
+	free(path);
 	machine_free(m);
 	return 0;
 }
@@ -901,6 +856,7 @@ static int run_count(struct collect *x, int idx)
 	ro.timeout = o->timeout;
 	ro.time_from = o->time_from;
 	ro.runner = o->runner;
+	ro.mem = o->mem.mode != RUN_MEM_DEFAULT ? &o->mem : NULL;
 	ro.pin = RUN_PIN_SHIM;
 	ro.shim_path = x->shim;
 	ro.machine = x->m;
@@ -1118,7 +1074,8 @@ static void print_runs(const struct collect *x)
 	printf("(stalls in cycles, summed over threads)\n");
 }
 
-static int cmd_collect(const struct cli *o)
+/* Collect the runs on machine M (taken over), opened by the caller. */
+static int cmd_collect(const struct cli *o, struct pandia_machine *m)
 {
 	struct collect x;
 	struct pandia_error err;
@@ -1126,15 +1083,11 @@ static int cmd_collect(const struct cli *o)
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
+	x.m = m;
 	x.t0 = now_seconds();
 	if (o->output && output_check(o->output, &err) < 0) {
 		error_perr(&err);
-		return 1;
-	}
-	x.m = machine_load(o->machine_path, &err);
-	if (!x.m) {
-		error_perr(&err);
-		return 1;
+		goto out;
 	}
 	if (!o->runner &&
 	    check_this_host(x.m, o->machine_path, o->force, "measuring",
@@ -1250,11 +1203,24 @@ out:
 
 int cmd_extrapolate(int argc, char **argv)
 {
+	struct pandia_machine *m;
 	struct cli o;
-	int ret;
+	char *mpath = NULL;
+	int ret = 1;
 
 	parse_args(argc, argv, &o);
-	ret = o.runs_path ? cmd_runs(&o) : cmd_collect(&o);
+	if (o.runs_path) {
+		ret = cmd_runs(&o);
+		goto out;
+	}
+	m = open_machine(o.quiet ? NULL : "extrapolate", o.machine_path,
+			 true, &mpath);
+	if (!m)
+		goto out;
+	o.machine_path = mpath;
+	ret = cmd_collect(&o, m);
+out:
+	free(mpath);
 	cli_release(&o);
 	return ret;
 }
