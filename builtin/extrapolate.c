@@ -1074,6 +1074,21 @@ static void print_runs(const struct collect *x)
 	printf("(stalls in cycles, summed over threads)\n");
 }
 
+/* --to N|MACHINE with the runs to collect: N at least MOST threads. */
+static int check_target(const char *to, int most)
+{
+	char *what;
+	int N;
+
+	if (parse_target(to, &N, &what) < 0)
+		return -1;
+	free(what);
+	if (N < most)
+		usage_error("extrapolate", "--to %s is below the %d threads to "
+			    "measure", to, most);
+	return 0;
+}
+
 /* Collect the runs on machine M (taken over), opened by the caller. */
 static int cmd_collect(const struct cli *o, struct pandia_machine *m)
 {
@@ -1096,18 +1111,8 @@ static int cmd_collect(const struct cli *o, struct pandia_machine *m)
 		goto out;
 	core_order(&x);
 	thread_counts(&x);
-	if (o->to) {
-		char *what;
-		int N;
-
-		if (parse_target(o->to, &N, &what) < 0)
-			goto out;
-		free(what);
-		if (N < x.threads[x.n_threads - 1])
-			usage_error("extrapolate", "--to %s is below the %d "
-				    "threads to measure", o->to,
-				    x.threads[x.n_threads - 1]);
-	}
+	if (o->to && check_target(o->to, x.threads[x.n_threads - 1]) < 0)
+		goto out;
 	x.hz = o->frequency;
 	x.hz_source = "--frequency";
 	if (!(x.hz > 0) && !o->runner)
