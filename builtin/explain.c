@@ -5,7 +5,6 @@
  * the Pandia model predicts (predictor/stacks.h; docs/stacks.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <jansson.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
@@ -45,8 +45,8 @@ const char usage_explain[] =
 "are replaced.  Without CMD, the command WORKLOAD was profiled with.\n"
 "\n"
 "options:\n"
-"  -m, --machine FILE      machine description, a file or a name (default:\n"
-"                          this host's)\n"
+"  -m, --machine FILE|NAME machine description, a file or a name\n"
+"                          (default: this host's)\n"
 "  -w, --workload FILE     workload description with the Pandia model\n"
 "  -p, --placements LIST   placements separated by ';', each a CPU list\n"
 "                          or expression as 'pandia run --cpus' takes it\n"
@@ -61,8 +61,15 @@ const char usage_explain[] =
 "                          default otherwise) or SECONDS\n"
 "      --counters MODE     auto (split the rest by the stall events\n"
 "                          perf counts, when it can count here; the\n"
-"                          default), perf (fail when it cannot) or none\n"
+"                          default), perf (fail when it cannot) or probe\n"
+"                          (not split; 'none' is taken too)\n"
+"      --time-from REGEX   time from the command's output (the number\n"
+"                          after the last line matching REGEX, or its\n"
+"                          first group) instead of its wall time\n"
 "      --timeout SEC       a run that takes longer fails\n"
+"      --runner TEMPLATE   refused: the stacks need the per-thread\n"
+"                          accounting of a command run here\n"
+RUN_MEM_USAGE
 "      --force             a workload profiled elsewhere, or a machine\n"
 "                          description not of this host\n"
 "  -o, --output DIR        write DIR/stacks.json, stacks.gp and\n"
@@ -95,6 +102,9 @@ struct cli {
 	int reps;
 	bool warmup, force, quiet, json;
 	double timeout;
+	const char *time_from;	/* --time-from, or NULL */
+	const char *runner;	/* --runner, or NULL */
+	struct run_mempolicy mem;	/* --membind ... for the runs */
 	enum t1_source t1_source;
 	double t1;		/* --t1 SECONDS */
 	enum hw_mode hw;
@@ -150,105 +160,95 @@ struct xctx {
 	int failed;
 };
 
-enum { OPT_NO_WARMUP = 256, OPT_T1, OPT_COUNTERS, OPT_TIMEOUT, OPT_FORCE,
-       OPT_JSON };
+static void placements_cb(const char *cmd, const struct option *opt,
+			  void *field, const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, specs);
+
+	(void)cmd;
+	(void)opt;
+	o->specs[o->n_specs++] = (char *)arg;	/* argv's own */
+}
+
+static void t1_cb(const char *cmd, const struct option *opt, void *field,
+		  const char *arg)
+{
+	struct cli *o = OPT_CONTAINER(field, struct cli, t1_source);
+
+	(void)opt;
+	if (!strcmp(arg, "run"))
+		o->t1_source = T1_RUN;
+	else if (!strcmp(arg, "workload"))
+		o->t1_source = T1_WORKLOAD;
+	else if (parse_double(arg, &o->t1) && o->t1 > 0 && isfinite(o->t1))
+		o->t1_source = T1_GIVEN;
+	else
+		usage_error(cmd, "--t1 takes run, workload or seconds > 0, not "
+			    "'%s'", arg);
+}
+
+#define O struct cli
+static const struct option explain_options[] = {
+	OPT_STRING('w', "workload", O, workload_path),
+	OPT_CALLBACK('p', "placements", O, specs, placements_cb),
+	OPT_CALLBACK('p', "placement", O, specs, placements_cb),
+	OPT_CALLBACK(0, "t1", O, t1_source, t1_cb),
+	OPT_SHARED(opt_machine),
+	OPT_SHARED(opt_reps),
+	OPT_SHARED(opt_counters),
+	OPT_SHARED(opt_timing),
+	OPT_SHARED(opt_runner),
+	OPT_SHARED(opt_memory),
+	OPT_SHARED(opt_force),
+	OPT_SHARED(opt_output),
+	OPT_SHARED(opt_json),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef O
+
+/* The shared options C into *O. */
+static void take_common(struct cli *o, const struct opt_common *c)
+{
+	static const enum hw_mode hw[] = {
+		[COUNTERS_AUTO] = HW_AUTO,
+		[COUNTERS_PERF] = HW_PERF,
+		[COUNTERS_PROBE] = HW_NONE,
+	};
+
+	o->machine_path = c->machine;
+	o->reps = c->reps;
+	o->warmup = c->warmup;
+	o->hw = hw[c->counters];
+	o->timeout = c->timeout;
+	o->time_from = c->time_from;
+	o->runner = c->runner;
+	o->mem = c->mem;
+	o->force = c->force;
+	o->dir = c->output;
+	o->json = c->json;
+	o->quiet = c->quiet;
+}
 
 static void parse_args(int argc, char **argv, struct cli *o)
 {
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "placements", required_argument, NULL, 'p' },
-		{ "placement", required_argument, NULL, 'p' },
-		{ "repetitions", required_argument, NULL, 'r' },
-		{ "no-warmup", no_argument, NULL, OPT_NO_WARMUP },
-		{ "t1", required_argument, NULL, OPT_T1 },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct opt_common c;
+	int first;
 
 	memset(o, 0, sizeof(*o));
-	o->reps = 1;
-	o->warmup = true;
 	o->specs = xcalloc((size_t)argc + 1, sizeof(char *));
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:m:w:p:r:o:q", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->machine_path = optarg;
-			break;
-		case 'w':
-			o->workload_path = optarg;
-			break;
-		case 'p':
-			o->specs[o->n_specs++] = optarg;
-			break;
-		case 'r':
-			o->reps = opt_repetitions("explain", optarg);
-			break;
-		case OPT_NO_WARMUP:
-			o->warmup = false;
-			break;
-		case OPT_T1:
-			if (!strcmp(optarg, "run"))
-				o->t1_source = T1_RUN;
-			else if (!strcmp(optarg, "workload"))
-				o->t1_source = T1_WORKLOAD;
-			else if (parse_double(optarg, &o->t1) &&
-				 o->t1 > 0 && isfinite(o->t1))
-				o->t1_source = T1_GIVEN;
-			else
-				usage_error("explain", "--t1 takes run, "
-					    "workload or seconds > 0, not '%s'",
-					    optarg);
-			break;
-		case OPT_COUNTERS:
-			if (!strcmp(optarg, "auto"))
-				o->hw = HW_AUTO;
-			else if (!strcmp(optarg, "perf"))
-				o->hw = HW_PERF;
-			else if (!strcmp(optarg, "none"))
-				o->hw = HW_NONE;
-			else
-				usage_error("explain", "--counters takes auto, "
-					    "perf or none, not '%s'", optarg);
-			break;
-		case OPT_TIMEOUT:
-			o->timeout = opt_timeout("explain", optarg);
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case 'o':
-			o->dir = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case ':':
-			usage_error("explain", "option '%s' needs a value",
-				    argv[optind - 1]);
-			break;
-		default:
-			usage_error("explain", "unknown option '%s'",
-				    argv[optind - 1]);
-		}
-	}
+	opt_common_init(&c, 1);
+	c.counters_none = true;
+	first = parse_options("explain", argc, argv, explain_options, o, &c);
+	take_common(o, &c);
 	if (!o->workload_path)
 		usage_error("explain", "-w WORKLOAD is required");
-	if (optind < argc)
-		o->argv = argv + optind;
+	if (first < argc)
+		o->argv = argv + first;
+	if (o->runner)
+		usage_error("explain", "--runner: the stacks need the "
+			    "per-thread accounting of a command run here, "
+			    "which a template does not give");
 }
 
 /* ---- the placements ----------------------------------------------- */
@@ -583,6 +583,9 @@ static int run_once(struct xctx *x, struct place *p, int rep,
 	ro.repetitions = 1;
 	ro.warmup = x->o->warmup && rep == 0;
 	ro.timeout = x->o->timeout;
+	ro.time_from = x->o->time_from;
+	ro.runner = x->o->runner;
+	ro.mem = x->o->mem.mode != RUN_MEM_DEFAULT ? &x->o->mem : NULL;
 	ro.pin = RUN_PIN_WORKERS;
 	ro.helpers = helpers;
 	ro.shim_path = x->shim;
@@ -1147,7 +1150,8 @@ int cmd_explain(int argc, char **argv)
 	memset(&x, 0, sizeof(x));
 	x.o = &o;
 	x.t1_place = -1;
-	x.m = open_machine("explain", o.machine_path, true, &mpath);
+	x.m = open_machine(o.quiet ? NULL : "explain", o.machine_path, true,
+			   &mpath);
 	if (!x.m)
 		goto out;
 	o.machine_path = mpath;

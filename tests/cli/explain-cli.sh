@@ -26,9 +26,12 @@ usage "'x': " $M -p 'x'
 usage "-r takes" $M -r 0
 usage "--t1 takes run, workload or seconds" $M --t1 soon
 usage "--t1 takes" $M --t1 -1
-usage "--counters takes auto, perf or none" $M --counters probe
+usage "--counters takes auto, perf or probe" $M --counters frob
 usage "--t1 run needs a placement of one thread" $M -p 0,1 --t1 run
 usage "unknown option '--frob'" $M --frob
+usage "bad regular expression" $M --time-from 'x('
+usage "--runner: the stacks need" $M --runner 'sh -c {cmd}'
+usage "--membind" $M --membind 999
 }
 
 # failures: exit 1, the message, nothing ran
