@@ -210,16 +210,11 @@ static const struct option explain_options[] = {
 /* The shared options C into *O. */
 static void take_common(struct cli *o, const struct opt_common *c)
 {
-	static const enum hw_mode hw[] = {
-		[COUNTERS_AUTO] = HW_AUTO,
-		[COUNTERS_PERF] = HW_PERF,
-		[COUNTERS_PROBE] = HW_NONE,
-	};
-
 	o->machine_path = c->machine;
 	o->reps = c->reps;
 	o->warmup = c->warmup;
-	o->hw = hw[c->counters];
+	o->hw = c->counters == COUNTERS_PERF ? HW_PERF :
+		c->counters == COUNTERS_PROBE ? HW_NONE : HW_AUTO;
 	o->timeout = c->timeout;
 	o->time_from = c->time_from;
 	o->runner = c->runner;
