@@ -64,14 +64,6 @@ void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * The runner's options every command that runs things takes: -r N
- * (a number >= 1) and --timeout SEC (finite, > 0).  A bad value is a
- * usage error of CMD (exit 2).
- */
-int opt_repetitions(const char *cmd, const char *arg);
-double opt_timeout(const char *cmd, const char *arg);
-
-/*
  * Flush and close standard output, and turn a failure to write it (a
  * full disk) into exit status 1 with a message; returns STATUS
  * otherwise.  Called once by the dispatcher after every command.

@@ -1,12 +1,12 @@
 /*
  * cmd_cpus.c - pandia cpus: the OS PU list a CPU expression means.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/machine.h"
@@ -47,36 +47,30 @@ const char usage_cpus[] =
 "exit status: 0 success, 1 a bad expression, 2 usage.  See\n"
 "pandia-cpus(1).\n";
 
+struct cpus_args {
+	bool set;		/* --set: each PU once, ascending */
+};
+
+static const struct option cpus_options[] = {
+	OPT_FLAG(0, "set", struct cpus_args, set),
+	OPT_SHARED(opt_machine),
+	OPT_END(),
+};
+
 int cmd_cpus(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "machine", required_argument, NULL, 'm' },
-		{ "set", no_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct pandia_machine *m = NULL;
 	struct pandia_error err;
-	const char *marg = NULL;
+	struct opt_common c;
+	const char *marg;
 	char *path = NULL;
-	bool set = false;
-	int c, i, ret = 1;
+	struct cpus_args a = { false };
+	int i, ret = 1, first;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+m:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			marg = optarg;
-			break;
-		case 'S':
-			set = true;
-			break;
-		default:
-			usage_error("cpus", "unknown or incomplete option '%s'",
-				    argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
+	opt_common_init(&c, 1);
+	first = parse_options("cpus", argc, argv, cpus_options, &a, &c);
+	marg = c.machine;
+	if (first >= argc)
 		usage_error("cpus", "no expression given");
 	if (marg) {
 		m = open_machine("cpus", marg, true, &path);
@@ -89,7 +83,7 @@ int cmd_cpus(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		int *os, n;
 		char *s;
 
@@ -97,7 +91,7 @@ int cmd_cpus(int argc, char **argv)
 			error_perr(&err);
 			goto out;
 		}
-		s = set ? cpuset_format(os, n) : cpulist_format(os, n);
+		s = a.set ? cpuset_format(os, n) : cpulist_format(os, n);
 		puts(s);
 		free(s);
 		free(os);

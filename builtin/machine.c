@@ -3,7 +3,6 @@
  * a machine you do not have from its topology and assumed figures.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "builtin/parse-options.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
@@ -194,39 +194,46 @@ static char *default_output(const char *host, struct pandia_error *err)
 	return out;
 }
 
+/* What the command line asks of 'pandia machine', besides -o and -q. */
+struct machine_args {
+	bool quick;
+	const char *topo, *assume, *shown;
+};
+
+#define A struct machine_args
+static const struct option machine_options[] = {
+	OPT_FLAG(0, "quick", A, quick),
+	OPT_STRING(0, "topology", A, topo),
+	OPT_STRING(0, "assume", A, assume),
+	OPT_STRING(0, "show", A, shown),
+	OPT_SHARED(opt_output),
+	OPT_SHARED(opt_quiet),
+	OPT_END(),
+};
+#undef A
+
 int cmd_machine(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "quick", no_argument, NULL, 'Q' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "topology", required_argument, NULL, 'T' },
-		{ "assume", required_argument, NULL, 'A' },
-		{ "show", required_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct stress_opts so = { .quick = false, .progress = true };
-	const char *out = NULL, *topo = NULL, *assume = NULL, *shown = NULL;
+	const char *out, *topo, *assume, *shown;
 	struct pandia_machine *m = NULL;
+	struct machine_args a = { 0 };
 	struct pandia_error err;
+	struct opt_common c;
 	char *def_out = NULL;
-	int c, ret = 1;
+	int ret = 1, first;
 
-	while ((c = getopt_long(argc, argv, "+o:q", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'Q': so.quick = true; break;
-		case 'q': so.progress = false; break;
-		case 'T': topo = optarg; break;
-		case 'A': assume = optarg; break;
-		case 'S': shown = optarg; break;
-		default:
-			usage_error("machine", "unknown option");
-		}
-	}
-	if (optind < argc)
+	opt_common_init(&c, 1);
+	first = parse_options("machine", argc, argv, machine_options, &a, &c);
+	out = c.output;
+	so.progress = !c.quiet;
+	so.quick = a.quick;
+	topo = a.topo;
+	assume = a.assume;
+	shown = a.shown;
+	if (first < argc)
 		usage_error("machine", "unexpected argument '%s'",
-			    argv[optind]);
+			    argv[first]);
 	if (shown) {
 		if (topo || assume || out || so.quick)
 			usage_error("machine", "--show takes no other option");

@@ -4,7 +4,6 @@
  * library reports (common/report.h), and the end of standard output.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,25 +112,6 @@ void usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nsee 'pandia %s --help'\n", cmd);
 	exit(2);
-}
-
-int opt_repetitions(const char *cmd, const char *arg)
-{
-	int n;
-
-	if (!parse_int(arg, &n) || n < 1)
-		usage_error(cmd, "-r takes a number of repetitions >= 1, not "
-			    "'%s'", arg);
-	return n;
-}
-
-double opt_timeout(const char *cmd, const char *arg)
-{
-	double t;
-
-	if (!parse_double(arg, &t) || !(t > 0) || !isfinite(t))
-		usage_error(cmd, "--timeout takes seconds > 0, not '%s'", arg);
-	return t;
 }
 
 int finish_stdout(int status)

@@ -130,19 +130,8 @@ int run_mempolicy_parse(struct run_mempolicy *mp, enum run_mem mode,
 const char *run_mempolicy_text(const struct run_mempolicy *mp, char *buf,
 			       size_t size);
 
-/*
- * The four options of 'pandia run', 'profile' and 'validate', for
- * their getopt_long tables: BASE + RUN_MEM_BIND ... is each one's
- * value, so that run_mempolicy_parse(mp, c - BASE, optarg, err)
- * parses it.
- */
-#define RUN_MEM_LONGOPTS(base)						\
-	{ "membind", required_argument, NULL, (base) + RUN_MEM_BIND },	\
-	{ "interleave", required_argument, NULL,			\
-	  (base) + RUN_MEM_INTERLEAVE },				\
-	{ "localalloc", no_argument, NULL, (base) + RUN_MEM_LOCAL },	\
-	{ "preferred", required_argument, NULL,			\
-	  (base) + RUN_MEM_PREFERRED }
+/* The four memory options' help text, for the commands' usage texts
+   (their parser is in the commands' option tables). */
 #define RUN_MEM_USAGE							\
 "      --membind NODES     the command's memory only on NODES (libnuma's\n" \
 "                          syntax: 0, 0-1, all), as numactl --membind\n" \
