@@ -87,7 +87,8 @@ const char usage_validate[] =
 "      --runner TEMPLATE   run TEMPLATE with /bin/sh instead of CMD, its\n"
 "                          {cpus} {threads} {stress_cpus} {stress_kind}\n"
 "                          {cmd} replaced (a workload run elsewhere or\n"
-"                          simulated: MACHINE need not be this host)\n"
+"                          simulated: MACHINE need not be this host);\n"
+"                          one workload only\n"
 "      --memory POLICY     predict with the memory local, interleave,\n"
 "                          spread or node:N (default: the workload's)\n"
 RUN_MEM_USAGE
