@@ -48,10 +48,10 @@ void usage_install_report(void);
 void usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-/* "pandia: MESSAGE" on stderr, then exit with status 1. */
+/* "pandia: fatal: MESSAGE" on stderr, then exit with status 1. */
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-/* "pandia: MESSAGE" on stderr; returns -1. */
+/* "pandia: error: MESSAGE" on stderr; returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "pandia: warning: MESSAGE" on stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

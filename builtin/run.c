@@ -259,11 +259,11 @@ static void on_run(const struct run_result *r, int run, double secs,
 
 	if (cli->quiet)
 		return;
+	/* progress, not an error: "pandia run: run 1 of 3: ..." */
 	if (run == 0)
-		error("warm-up run: %.4g s", secs);
+		progress("run", "warm-up run: %.4g s", secs);
 	else
-		error("run %d of %d: %.4g s", run,
-			cli->reps, secs);
+		progress("run", "run %d of %d: %.4g s", run, cli->reps, secs);
 }
 
 /* "12.3 GB/s", "4.56 Gops/s" */

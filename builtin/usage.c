@@ -28,7 +28,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vreport("fatal: ", fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -38,7 +38,7 @@ int error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vreport("error: ", fmt, ap);
 	va_end(ap);
 	return -1;
 }
