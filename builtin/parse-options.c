@@ -310,7 +310,8 @@ static void parse_long(const struct parser *p, const struct option *opts,
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
 	struct found f = { NULL, NULL, 0, false };
 
-	lookup(opts, p->base, p->common, 0, name, len, &f);
+	if (len)
+		lookup(opts, p->base, p->common, 0, name, len, &f);
 	if (!f.opt)
 		usage_error(p->cmd, "unknown option '--%.*s'", (int)len, name);
 	if (f.matches > 1)
