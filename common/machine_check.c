@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/machine_priv.h"
+#include "common/machine_internal.h"
 #include "common/util.h"
 
 /* A rate or bandwidth: finite, at least 1 per second (not 1e-320). */

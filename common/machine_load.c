@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/jsonpos.h"
-#include "common/machine_priv.h"
+#include "common/machine_internal.h"
 #include "common/util.h"
 
 /*

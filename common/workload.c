@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "common/workload_priv.h"
+#include "common/workload_internal.h"
 
 static const char *const res_names[WR_COUNT] = {
 	"instructions", "L1", "L2", "L3", "dram", "interconnect"

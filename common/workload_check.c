@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "common/workload_priv.h"
+#include "common/workload_internal.h"
 
 /* Whether each id of ID ("run2", or "run1,run2,run4") names a run. */
 static bool has_run(const struct pandia_workload *w, const char *id)

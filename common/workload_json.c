@@ -16,7 +16,7 @@
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/util.h"
-#include "common/workload_priv.h"
+#include "common/workload_internal.h"
 
 static void set_str(json_t *o, const char *key, const char *s)
 {

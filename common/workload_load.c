@@ -14,7 +14,7 @@
 #include "common/cpulist.h"
 #include "common/jsonpos.h"
 #include "common/util.h"
-#include "common/workload_priv.h"
+#include "common/workload_internal.h"
 
 
 /* A PU list given as a string ("0,1,4" or "0-7"). */

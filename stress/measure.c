@@ -21,7 +21,7 @@
  *
  * This file runs the plan and fills the machine; the plan is made in
  * measure_plan.c, a job run in measure_run.c and its record made in
- * measure_record.c (measure_int.h holds what they share).
+ * measure_record.c (measure_internal.h holds what they share).
  */
 #include "stress/measure.h"
 
@@ -32,7 +32,7 @@
 #include "common/cpulist.h"
 #include "common/report.h"
 #include "common/util.h"
-#include "stress/measure_int.h"
+#include "stress/measure_internal.h"
 
 double stress_estimate_seconds(const struct pandia_machine *m,
 			       const struct stress_opts *o)

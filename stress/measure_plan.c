@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "stress/measure_int.h"
+#include "stress/measure_internal.h"
 
 /*
  * The warm-up matters more than it seems: on this KVM guest a core that

@@ -9,7 +9,7 @@
 
 #include "common/cpulist.h"
 #include "common/util.h"
-#include "stress/measure_int.h"
+#include "stress/measure_internal.h"
 
 static char *join_note(const char *a, char *b)
 {

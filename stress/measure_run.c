@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "stress/measure_int.h"
+#include "stress/measure_internal.h"
 
 /* Seconds per step of the warm-up. */
 #define WARM_SLICE	0.05

@@ -841,7 +841,7 @@ int model_corun(struct model *md, const bool *beside, double factor)
 
 	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
 		return -1;
-	/* pu_time() in model_int.h: the co-runner's share of the PU */
+	/* pu_time() in model_internal.h: the co-runner's share of the PU */
 	for (t = 0; t < md->n_threads; t++) {
 		int c = md->thread_class[t];
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 void model_params_of(const struct pandia_workload *w,
 		     struct model_params *prm)

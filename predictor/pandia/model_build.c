@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 static int add_res(struct model *md, int kind, int a, int b, double cap)
 {

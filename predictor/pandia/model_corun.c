@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 /* ---- co-runs ---------------------------------------------------- */
 

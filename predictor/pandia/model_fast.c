@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 /* Room for the per-group arrays of G groups. */
 static void fast_room(struct model *md, int G)

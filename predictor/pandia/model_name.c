@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "common/cpulist.h"
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 static const char *const kind_names[RK_COUNT] = {
 	"instructions", "PU time", "L1 link", "L2 link", "L3 link",

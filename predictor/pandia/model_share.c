@@ -6,7 +6,7 @@
  */
 #include "predictor/pandia/model.h"
 
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 double model_core_rate(const struct pandia_machine *m, int pus_used,
 		       int n_pus)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "predictor/pandia/model_int.h"
+#include "predictor/pandia/model_internal.h"
 
 /* Every resource's load at the current f0 (the solver skips those that
    one class loads alone). */

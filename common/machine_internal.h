@@ -1,9 +1,9 @@
 /*
- * machine_priv.h - what the parts of the machine description
+ * machine_internal.h - what the parts of the machine description
  * (machine*.c) share and nothing else uses.
  */
-#ifndef PANDIA_MACHINE_PRIV_H
-#define PANDIA_MACHINE_PRIV_H
+#ifndef PANDIA_MACHINE_INTERNAL_H
+#define PANDIA_MACHINE_INTERNAL_H
 
 #include <stddef.h>
 

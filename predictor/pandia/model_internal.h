@@ -1,5 +1,5 @@
 /*
- * model_int.h - what the pieces of the Pandia model share, private to
+ * model_internal.h - what the pieces of the Pandia model share, private to
  * predictor/pandia/model*.c.
  *
  * model.c holds the workspace and turns a placement into socket
@@ -10,8 +10,8 @@
  * model_corun.c adds other workloads beside; model_name.c names
  * resources and bottlenecks for people.
  */
-#ifndef PANDIA_PREDICTOR_MODEL_INT_H
-#define PANDIA_PREDICTOR_MODEL_INT_H
+#ifndef PANDIA_PREDICTOR_MODEL_INTERNAL_H
+#define PANDIA_PREDICTOR_MODEL_INTERNAL_H
 
 #include <stdbool.h>
 

@@ -1,10 +1,10 @@
 /*
- * measure_int.h - what the pieces of the stress measurement share
+ * measure_internal.h - what the pieces of the stress measurement share
  * (private to stress/): the plan of jobs (measure_plan.c), running a
  * job (measure_run.c) and its measure record (measure_record.c).
  */
-#ifndef PANDIA_STRESS_MEASURE_INT_H
-#define PANDIA_STRESS_MEASURE_INT_H
+#ifndef PANDIA_STRESS_MEASURE_INTERNAL_H
+#define PANDIA_STRESS_MEASURE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /*
- * workload_priv.h - what the parts of the workload description
+ * workload_internal.h - what the parts of the workload description
  * (workload*.c) share and nothing else uses.
  */
-#ifndef PANDIA_WORKLOAD_PRIV_H
-#define PANDIA_WORKLOAD_PRIV_H
+#ifndef PANDIA_WORKLOAD_INTERNAL_H
+#define PANDIA_WORKLOAD_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
