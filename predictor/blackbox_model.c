@@ -310,6 +310,8 @@ const struct model_def model_blackbox = {
 	.summary = "run time against input size: T_seq a polynomial, one "
 		   "parallel fraction (Sykora and Scholz)",
 	.demands = false,
+	.model_section = false,
+	.sizes = true,
 	.plan = bb_plan,
 	.fit = bb_fit,
 	.open = bb_open,

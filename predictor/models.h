@@ -89,6 +89,29 @@ struct model_corun_part {
 	int n;			/* threads (or copies) */
 };
 
+/*
+ * A parameter of a fit whose uncertainty the profiler checks before it
+ * writes the description (fit_checks).
+ */
+struct model_check {
+	const char *name;		/* "t1" */
+	const struct wl_param *param;	/* in the description */
+	double max;		/* the most uncertainty it may have */
+	bool relative;		/* max is a share of its value */
+	/*
+	 * NULL: the parameter ranks placements, so too uncertain (or
+	 * measured too disturbed) fails the profile.  Else it changes no
+	 * placement the profile's ranking makes: a doubtful value is
+	 * kept, and this (static) text says why in the warning.
+	 */
+	const char *kept;
+};
+
+#define MODEL_MAX_CHECKS 8
+
+struct ranking;
+struct model_params;
+
 /* One prediction. */
 struct model_prediction {
 	double time;		/* seconds */
@@ -111,6 +134,20 @@ struct model_def {
 	 */
 	bool demands;
 	/*
+	 * Whether its parameters are the description's "model" section
+	 * (struct model_params, the fields other tools read) rather than
+	 * "models.NAME": profile writes them with -o, never --into; predict
+	 * reads them directly (its header, --trace, --explain, t1 at
+	 * --size) and checks them before it ranks.  The Pandia model's.
+	 */
+	bool model_section;
+	/*
+	 * Whether it models run time against input size: the profile
+	 * takes --sizes LIST (needed), --threads and --degree for it,
+	 * measures no t1, and says so in its summary.
+	 */
+	bool sizes;
+	/*
 	 * The runs needed after those already in w->runs (none at the
 	 * first call): a new array in *runs (model_runs_free()).
 	 * Returns how many, 0 when it has every run it needs, -1 with
@@ -130,11 +167,41 @@ struct model_def {
 	int (*warmup)(const struct model_env *env, struct model_run *run,
 		      struct pandia_error *err);
 	/*
+	 * How many runs its stages make in all (the probe runs of the
+	 * demands not counted), before any is planned: for the
+	 * profile's progress.  May be NULL: the first stage's count.
+	 */
+	int (*runs_total)(const struct model_env *env);
+	/*
 	 * Fit the parameters from the runs in w->runs into w.  Returns
 	 * 0 or -1 with err.
 	 */
 	int (*fit)(const struct model_env *env, struct pandia_workload *w,
 		   struct pandia_error *err);
+	/*
+	 * How the fit obtained the parameters, for the description's
+	 * note ("... parameters of the NAME model <this>"): a static
+	 * text.  May be NULL: "by its fit".
+	 */
+	const char *(*fit_note)(const struct model_env *env);
+	/*
+	 * The parameters of the fitted description w that the profiler
+	 * checks before it writes w: at most MODEL_MAX_CHECKS into out.
+	 * Returns how many.  May be NULL: none checked.
+	 */
+	int (*fit_checks)(const struct model_env *env,
+			  const struct pandia_workload *w,
+			  struct model_check *out);
+	/*
+	 * The parameters of w's that were not measured and change some
+	 * placement of at most K threads per PU on m, each said as one
+	 * line to say(arg, text): what is predicted without it, and why.
+	 * May be NULL: the model says nothing.
+	 */
+	void (*unmeasured)(const struct pandia_workload *w,
+			   const struct pandia_machine *m, int k,
+			   void (*say)(void *arg, const char *text),
+			   void *arg);
 	/*
 	 * A predictor for workload w on machine m (both borrowed for its
 	 * life), or NULL with err when w has no parameters of this model
@@ -161,6 +228,15 @@ struct model_def {
 	 */
 	int (*corun)(const struct model_corun_part *parts, int nw,
 		     struct model_prediction *out, struct pandia_error *err);
+	/*
+	 * Optional (NULL: rank_all() calls predict for each placement,
+	 * one after the other): every placement of r (enumerated, not yet
+	 * predicted) predicted at once from the parameters PRM, on up to
+	 * WORKERS threads (0: one per online CPU), r->workers set.  The
+	 * Pandia model's parallel fast path.
+	 */
+	void (*rank_fast)(struct ranking *r, const struct model_params *prm,
+			  int workers);
 };
 
 /* The model called NAME, or NULL. */

@@ -431,6 +431,8 @@ const struct model_def model_mva = {
 	.name = "mva",
 	.summary = "Bardhan and Menasce's queueing model of memory "
 		   "contention, by mean value analysis (IEEE TC 2014)",
+	.model_section = false,
+	.sizes = false,
 	.plan = mva_plan,
 	.fit = mva_fit,
 	.open = mva_open,

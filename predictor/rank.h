@@ -29,6 +29,9 @@
 #include "predictor/space.h"
 
 #define RANK_DEFAULT_MAX 5000000L
+/* bott of a placement that a model without bottlenecks predicted: the
+   Pandia model's BN_NONE (checked where that is defined) */
+#define RANK_BN_NONE 13
 
 struct rank_entry {
 	double time;		/* seconds */
@@ -38,7 +41,8 @@ struct rank_entry {
 	size_t st;		/* offset of its state vector in arena */
 	uint16_t threads, cores;
 	uint16_t sockets;
-	uint8_t bott;		/* model_bottleneck_code() */
+	uint8_t bott;		/* the Pandia model's
+				   model_bottleneck_code(), or RANK_BN_NONE */
 	uint8_t iterations_capped;	/* did not converge */
 };
 
@@ -60,9 +64,10 @@ struct rank_opts {
 	long max_placements;	/* full space above this: reduced */
 	int workers;		/* 0: one per online CPU (at most 16) */
 	/*
-	 * Another model than the Pandia model's own fast path: each
-	 * placement predicted by model->predict(state, ...), one after
-	 * the other.  NULL: the Pandia model with PRM.
+	 * The model (NULL: the default, the Pandia model's).  One with
+	 * a rank_fast ranks from the parameters PRM; any other predicts
+	 * each placement by model->predict(state, ...), one after the
+	 * other.
 	 */
 	const struct model_def *model;
 	void *state;

@@ -158,19 +158,18 @@ static bool perf_expected(const struct profile_opts *o)
 /* How many runs the first stage's N (MR) make the profile, for the
    progress lines. */
 static void plan_total(struct prof *P, const struct model_def *model,
+		       const struct model_env *env,
 		       const struct model_run *mr, int n, bool perf)
 {
-	const struct pandia_machine *m = P->m;
-
-	if (!P->total && model->demands) {
+	if (P->total)
+		return;
+	if (model->runs_total) {
 		int pu0 = n ? mr[0].pus[0] : 0;
 
-		/* runs 1, 2, 4, 5, 6 (3 and 7 on two sockets),
-		   less those --quick leaves out */
-		P->total = 1 + (m->n_sockets < 2 ? 4 : 6) -
-			(P->o->quick ? fit_quick_left_out(m) : 0) +
-			(perf ? 0 : prof_count_probe_runs(P, pu0));
-	} else if (!P->total) {
+		P->total = model->runs_total(env);
+		if (model->demands && !perf)
+			P->total += prof_count_probe_runs(P, pu0);
+	} else {
 		P->total = n;
 	}
 }
@@ -259,7 +258,7 @@ static int run_stages(struct prof *P, const struct model_def *model,
 			break;
 		if (*first < 0)
 			*first = P->n_runs;
-		plan_total(P, model, mr, n, perf);
+		plan_total(P, model, env, mr, n, perf);
 		add_planned(P, mr, n);
 		model_runs_free(mr, n);
 		place_warm_helpers(P, n);
@@ -319,7 +318,7 @@ static int repeat_rounds(struct prof *P, int first)
 
 /* w->note: how the profile was made. */
 static void write_note(const struct prof *P, const struct model_def *model,
-		       struct pandia_workload *w)
+		       const struct model_env *env, struct pandia_workload *w)
 {
 	const struct profile_opts *o = P->o;
 	const struct profile_result *res = P->res;
@@ -331,10 +330,8 @@ static void write_note(const struct prof *P, const struct model_def *model,
 		res->seconds, res->seconds / res->t1, P->n_runs,
 		P->min_reps, o->repetitions,
 		o->warmup ? " after one warm-up run" : "",
-		model->name, model != &model_pandia ? "by its fit" :
-		o->solve == FIT_MODEL ?
-		"fitted so that the partial model reproduces each run" :
-		"by the closed forms of sections 4.2-4.5",
+		model->name,
+		model->fit_note ? model->fit_note(env) : "by its fit",
 		o->runner ? "; runner template: " : "",
 		o->runner ? o->runner : "");
 }
@@ -369,7 +366,7 @@ static int describe(struct prof *P, const struct model_def *model,
 		prof_check_threads(P, R1, R2);
 	prof_check_spread(P);
 	res->seconds = now_seconds() - P->start;
-	if (model == &model_pandia && prof_unreliable(P, w, err) < 0) {
+	if (prof_unreliable(P, model, env, w, err) < 0) {
 		if (!o->keep_unreliable)
 			return -1;
 		/* --keep-unreliable: written, marked, and said */
@@ -377,7 +374,7 @@ static int describe(struct prof *P, const struct model_def *model,
 		prof_warn(res, "%s", err->text);
 		perr_clear(err);
 	}
-	write_note(P, model, w);
+	write_note(P, model, env, w);
 	if (workload_check(w, err) < 0) {
 		struct pandia_error e = *err;
 

@@ -11,14 +11,8 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "predictor/pandia/fit.h"
 #include "profiler/probe.h"
 #include "profiler/profile_internal.h"
-
-/* The uncertainty beyond which a parameter is refused (docs/profiling.md). */
-#define MAX_UNC_P 0.1
-#define MAX_UNC_L 0.3
-#define MAX_UNC_T1 0.1		/* relative */
 
 void prof_check_threads(struct prof *P, const struct prun *R1,
 			       const struct prun *R2)
@@ -112,41 +106,28 @@ static const struct prun *worst_run(struct prof *P, const char *source)
 }
 
 /*
- * Refuse rather than guess: a parameter whose uncertainty is too large
- * to rank placements with (p by more than MAX_UNC_P, l by more than
- * MAX_UNC_L, t1 by more than MAX_UNC_T1 of itself) fails the profile,
+ * Refuse rather than guess: a parameter the model checks (fit_checks:
+ * the Pandia model's p, l and t1) whose uncertainty is too large to
+ * rank placements with fails the profile,
  * naming the run behind it, how disturbed it was and what to do.
  * Returns 0, or -1 with err.
  */
-int prof_unreliable(struct prof *P, const struct pandia_workload *w,
-			   struct pandia_error *err)
+int prof_unreliable(struct prof *P, const struct model_def *model,
+		    const struct model_env *env,
+		    const struct pandia_workload *w,
+		    struct pandia_error *err)
 {
-	const struct {
-		const char *name;
-		const struct wl_param *prm;
-		double max;
-		bool relative;
-	} checks[] = {
-		{ "t1", &w->t1, MAX_UNC_T1, true },
-		{ "p", &w->p, MAX_UNC_P, false },
-		{ "l", &w->l, MAX_UNC_L, false },
-	};
+	struct model_check checks[MODEL_MAX_CHECKS];
 	const struct prun *R;
 	char times[256], dist[192];
-	/* l where it changes no placement of one thread per PU: kept,
-	   said, and left to predict -k 2's ranges */
-	const char *kept = "kept, since l changes no placement with one "
-		"thread per PU on this machine: predict -k 2 shows it in the "
-		"ranges of the placements that time-share a PU (for a firmer "
-		"l, profile at a quieter time or with more repetitions)";
-	bool l_ranked = fit_l_decides(P->m, 1);
-	size_t k;
-	int i, len;
+	int i, k, len, n;
 
-	for (k = 0; k < ARRAY_SIZE(checks); k++) {
-		const struct wl_param *q = checks[k].prm;
+	n = model->fit_checks ? model->fit_checks(env, w, checks) : 0;
+	for (k = 0; k < n; k++) {
+		const struct wl_param *q = checks[k].param;
+		const char *kept = checks[k].kept;
 		double u = q->uncertainty;
-		bool ranked = q != &w->l || l_ranked;
+		bool ranked = !kept;
 
 		if (!q->known)
 			continue;

@@ -148,8 +148,13 @@ void prof_check_threads(struct prof *P, const struct prun *R1,
 			const struct prun *R2);
 /* Warn of runs disturbed or spread widely. */
 void prof_check_spread(struct prof *P);
-/* A parameter too uncertain to rank with.  0, or -1 with err. */
-int prof_unreliable(struct prof *P, const struct pandia_workload *w,
+/*
+ * A parameter the model checks (its fit_checks) too uncertain to rank
+ * with.  0, or -1 with err.
+ */
+int prof_unreliable(struct prof *P, const struct model_def *model,
+		    const struct model_env *env,
+		    const struct pandia_workload *w,
 		    struct pandia_error *err);
 
 #endif

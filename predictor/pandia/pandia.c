@@ -14,6 +14,7 @@
 #include "predictor/models.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
+#include "predictor/pandia/pandia_int.h"
 
 static const char *const run_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
@@ -565,16 +566,77 @@ out:
 	return ret;
 }
 
+/* Runs 1, 2, 4, 5, 6 (3 and 7 on two sockets), less those --quick
+   leaves out. */
+static int pandia_runs_total(const struct model_env *env)
+{
+	const struct pandia_machine *m = env->m;
+
+	return 1 + (m->n_sockets < 2 ? 4 : 6) -
+		(env->quick ? fit_quick_left_out(m) : 0);
+}
+
+/* The note's "parameters of the pandia model ...": how they were solved. */
+static const char *pandia_fit_note(const struct model_env *env)
+{
+	return env->paper ? "by the closed forms of sections 4.2-4.5" :
+		"fitted so that the partial model reproduces each run";
+}
+
+/* The uncertainty beyond which a parameter is refused (docs/profiling.md). */
+#define MAX_UNC_P 0.1
+#define MAX_UNC_L 0.3
+#define MAX_UNC_T1 0.1		/* relative */
+
+/*
+ * t1, p and l: too uncertain, or measured too disturbed, to rank
+ * placements with, they fail the profile; l only where it changes some
+ * placement of one thread per PU on the machine.
+ */
+static int pandia_fit_checks(const struct model_env *env,
+			     const struct pandia_workload *w,
+			     struct model_check *out)
+{
+	/* l where it changes no placement of one thread per PU: kept,
+	   said, and left to predict -k 2's ranges */
+	const char *kept = "kept, since l changes no placement with one "
+		"thread per PU on this machine: predict -k 2 shows it in the "
+		"ranges of the placements that time-share a PU (for a firmer "
+		"l, profile at a quieter time or with more repetitions)";
+
+	out[0] = (struct model_check){ "t1", &w->t1, MAX_UNC_T1, true, NULL };
+	out[1] = (struct model_check){ "p", &w->p, MAX_UNC_P, false, NULL };
+	out[2] = (struct model_check){ "l", &w->l, MAX_UNC_L, false,
+				       fit_l_decides(env->m, 1) ? NULL : kept };
+	return 3;
+}
+
+/* What w's predictions are made without (none without a "model"). */
+static void pandia_unmeasured(const struct pandia_workload *w,
+			      const struct pandia_machine *m, int k,
+			      void (*say)(void *arg, const char *text),
+			      void *arg)
+{
+	if (workload_has_model(w))
+		fit_unmeasured(w, m, k, say, arg);
+}
+
 const struct model_def model_pandia = {
 	.name = "pandia",
 	.summary = "the Pandia model: six runs, contention per resource "
 		   "(EuroSys 2017, sections 4 and 5)",
 	.demands = true,
+	.model_section = true,
 	.plan = pandia_plan,
 	.warmup = pandia_warmup,
+	.runs_total = pandia_runs_total,
 	.fit = pandia_fit,
+	.fit_note = pandia_fit_note,
+	.fit_checks = pandia_fit_checks,
+	.unmeasured = pandia_unmeasured,
 	.open = pandia_open,
 	.predict = pandia_predict,
 	.close = pandia_close,
 	.corun = pandia_corun,
+	.rank_fast = pandia_rank_fast,
 };
