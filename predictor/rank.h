@@ -25,7 +25,6 @@
 
 #include "common/error.h"
 #include "predictor/models.h"
-#include "predictor/pandia/model.h"
 #include "predictor/space.h"
 
 #define RANK_DEFAULT_MAX 5000000L

@@ -1,6 +1,7 @@
 /*
- * stacks.c - speedup stacks, measured from per-thread accounting and
- * predicted from the Pandia model (formulas in docs/stacks.md).
+ * stacks.c - speedup stacks: built, measured from per-thread
+ * accounting, and their files (formulas in docs/stacks.md).  The Pandia
+ * model's predicted stack is in predictor/pandia/stacks.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -19,8 +20,8 @@
 
 /* ---- building a stack --------------------------------------------- */
 
-static struct stack *stack_new(enum stack_kind kind, const char *cpus,
-			       int threads, int max_comps)
+struct stack *stack_new(enum stack_kind kind, const char *cpus,
+			int threads, int max_comps)
 {
 	struct stack *st = xcalloc(1, sizeof(*st));
 
@@ -31,9 +32,8 @@ static struct stack *stack_new(enum stack_kind kind, const char *cpus,
 	return st;
 }
 
-/* Append component KEY with VALUE (units of speedup). */
-static void add_comp(struct stack *st, const char *key, const char *label,
-		     double value)
+void stack_add_comp(struct stack *st, const char *key, const char *label,
+		    double value)
 {
 	struct stack_comp *c = &st->comps[st->n_comps++];
 
@@ -267,167 +267,32 @@ struct stack *stack_measured(const struct stack_run *run,
 	/* the rest: CPU time (and the process outside its workers)
 	   beyond what the single thread needed */
 	rest = (cpu + outside - run->t1) / tn;
-	add_comp(st, "base", "achieved speedup", st->speedup);
-	add_comp(st, "serial", "serial execution", serial / tn);
-	add_comp(st, "lock", "lock waits", lock / tn);
-	add_comp(st, "barrier", "barrier and condition waits",
-		 barrier / tn);
-	add_comp(st, "imbalance", "load imbalance",
-		 (idle + join - excess) / tn);
-	add_comp(st, "time_sharing", "time sharing", rq / tn);
-	add_comp(st, "other", "other blocked", other / tn);
+	stack_add_comp(st, "base", "achieved speedup", st->speedup);
+	stack_add_comp(st, "serial", "serial execution", serial / tn);
+	stack_add_comp(st, "lock", "lock waits", lock / tn);
+	stack_add_comp(st, "barrier", "barrier and condition waits",
+		       barrier / tn);
+	stack_add_comp(st, "imbalance", "load imbalance",
+		       (idle + join - excess) / tn);
+	stack_add_comp(st, "time_sharing", "time sharing", rq / tn);
+	stack_add_comp(st, "other", "other blocked", other / tn);
 	if (run->stalls && run->n_stalls > 0) {
 		for (i = 0; i < run->n_stalls; i++) {
 			const struct stack_stall *x = &run->stalls[i];
 			double v = (x->seconds - x->single) / tn;
 
-			add_comp(st, x->key, x->label, v);
+			stack_add_comp(st, x->key, x->label, v);
 			stalls += v;
 		}
 		st->split = true;
-		add_comp(st, "overhead", "parallel overhead and the rest",
+		stack_add_comp(st, "overhead", "parallel overhead and the rest",
 			 rest - stalls);
 		st->estimate = st->speedup + rest - stalls;
 	} else {
-		add_comp(st, "contention", "contention and parallel "
+		stack_add_comp(st, "contention", "contention and parallel "
 			 "overhead (not split)", rest);
 		st->estimate = st->speedup + rest;
 	}
-	return st;
-}
-
-/* ---- predicted ---------------------------------------------------- */
-
-enum pcomp {
-	PC_BASE, PC_SERIAL, PC_INSTR, PC_PU, PC_L1, PC_L2, PC_L3, PC_DRAM,
-	PC_IC, PC_BURST, PC_COMM, PC_LB, PC_COUNT
-};
-
-static const struct {
-	const char *key, *label;
-} pcomp_names[PC_COUNT] = {
-	[PC_BASE] = { "base", "predicted speedup" },
-	[PC_SERIAL] = { "serial", "serial execution" },
-	[PC_INSTR] = { "instructions", "core throughput" },
-	[PC_PU] = { "time_sharing", "time sharing" },
-	[PC_L1] = { "l1", "L1 bandwidth" },
-	[PC_L2] = { "l2", "L2 bandwidth" },
-	[PC_L3] = { "l3", "L3 bandwidth" },
-	[PC_DRAM] = { "dram", "DRAM bandwidth" },
-	[PC_IC] = { "interconnect", "interconnect bandwidth" },
-	[PC_BURST] = { "burstiness", "burstiness (core sharing)" },
-	[PC_COMM] = { "communication", "inter-socket communication" },
-	[PC_LB] = { "imbalance", "load imbalance" },
-};
-
-/* The component a resource kind's slowdown goes to: a cache level's
-   link and aggregate together, DRAM's link and nodes, ... */
-static int pcomp_of_kind(int kind)
-{
-	switch (kind) {
-	case RK_INSTR:
-		return PC_INSTR;
-	case RK_PU:
-		return PC_PU;
-	case RK_L1:
-		return PC_L1;
-	case RK_L2:
-	case RK_L2_AGG:
-		return PC_L2;
-	case RK_L3:
-	case RK_L3_AGG:
-		return PC_L3;
-	case RK_DRAM_LINK:
-	case RK_NODE:
-		return PC_DRAM;
-	default:
-		return PC_IC;
-	}
-}
-
-/* "0,0,2": the OS indexes of an explicit build's threads' PUs. */
-static char *cpus_of(const struct model *md)
-{
-	const struct pandia_machine *m = md->sp->m;
-	size_t cap = 16 * (size_t)md->n_threads + 1, len = 0;
-	char *s = xmalloc(cap);
-	int i;
-
-	s[0] = '\0';
-	for (i = 0; i < md->n_threads; i++)
-		len += (size_t)snprintf(s + len, cap - len, "%s%d",
-					i ? "," : "",
-					m->pus[md->thread_pu[i]].os_index);
-	return s;
-}
-
-struct stack *stack_predicted(const struct model *md, const char *cpus,
-			      struct pandia_error *err)
-{
-	double v[PC_COUNT] = { 0 }, A = md->amdahl, n = md->n;
-	struct stack *st;
-	char *own = NULL;
-	int c, k;
-
-	if (md->n_classes < 1 || !(n >= 1) || !(A > 0) ||
-	    !(md->speedup > 0)) {
-		perr_set(err, "the model holds no solved placement");
-		return NULL;
-	}
-	/*
-	 * speedup = A/n sum_c n_c / sfin_c, so n - speedup = (n - A) +
-	 * sum_c (A/n) n_c (1 - 1/sfin_c): each class's loss is split in
-	 * proportion to the extra slowdown each term adds to sfin - 1.
-	 */
-	for (c = 0; c < md->n_classes; c++) {
-		double sfin = md->sfin[c], sres = md->sres[c];
-		double mx = md->rawmax[c] > 1 ? md->rawmax[c] : 1;
-		double x[PC_COUNT] = { 0 }, tot = 0, loss;
-		/* a slower kind of core multiplies the resource slowdown:
-		   that factor is the core's instruction rate */
-		double base = sres / (md->cls[c].slow > 0 ?
-				      md->cls[c].slow : 1);
-		int kind = -1;
-
-		if (mx > base)
-			mx = base;	/* clamped at MODEL_SLOW_MAX */
-		if (mx > 1) {
-			if (md->bott[c] >= 0 && md->bott[c] < md->n_res)
-				kind = md->res[md->bott[c]].kind;
-			else if (md->fast && c == md->slowest &&
-				 md->fast_kind >= 0 && md->fast_kind < RK_COUNT)
-				kind = md->fast_kind;
-			if (kind < 0) {
-				perr_set(err, "the model was solved in its "
-					 "ranking form: a class's bottleneck "
-					 "is not known (solve it without "
-					 "merge)");
-				return NULL;
-			}
-			x[pcomp_of_kind(kind)] = mx - 1;
-		}
-		x[PC_BURST] = base - mx > 0 ? base - mx : 0;
-		x[PC_INSTR] += sres - base > 0 ? sres - base : 0;
-		x[PC_COMM] = md->comm[c] > 0 ? md->comm[c] : 0;
-		x[PC_LB] = md->lb[c] > 0 ? md->lb[c] : 0;
-		for (k = 0; k < PC_COUNT; k++)
-			tot += x[k];
-		loss = A / n * md->cls[c].n * (1 - 1 / sfin);
-		if (!(tot > 0) || !(loss > 0))
-			continue;
-		for (k = 0; k < PC_COUNT; k++)
-			v[k] += loss * x[k] / tot;
-	}
-	v[PC_BASE] = md->speedup;
-	v[PC_SERIAL] = n - A;
-	if (!cpus && md->n_threads > 0 && md->thread_pu)
-		cpus = own = cpus_of(md);
-	st = stack_new(STACK_PREDICTED, cpus, (int)lround(n), PC_COUNT);
-	st->speedup = md->speedup;
-	st->estimate = md->speedup;
-	for (k = 0; k < PC_COUNT; k++)
-		add_comp(st, pcomp_names[k].key, pcomp_names[k].label, v[k]);
-	free(own);
 	return st;
 }
 

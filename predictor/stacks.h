@@ -10,10 +10,10 @@
  *     end, CPU time, run-queue wait, time blocked by kind) and the
  *     single-thread time t1; optionally the rest is split by counted
  *     stall events;
- *   - predicted, from a solved Pandia model (predictor/model.h): the
- *     model's own terms (Amdahl, each resource kind, burstiness,
- *     communication, load balance) decomposed so that they add up to
- *     N exactly.
+ *   - predicted, from a solved Pandia model (predictor/pandia/,
+ *     which computes it): the model's own terms (Amdahl, each resource
+ *     kind, burstiness, communication, load balance) decomposed so
+ *     that they add up to N exactly.
  * And their files: the JSON of a stack and a gnuplot script that
  * draws measured and predicted stacks side by side.
  *
@@ -28,7 +28,8 @@
 #include <jansson.h>
 
 #include "common/error.h"
-#include "predictor/pandia/model.h"
+
+struct model;			/* a solved Pandia model (predictor/pandia/) */
 
 /* ---- the input of a measured stack ------------------------------- */
 
@@ -132,6 +133,17 @@ struct stack *stack_measured(const struct stack_run *run,
  */
 struct stack *stack_predicted(const struct model *md, const char *cpus,
 			      struct pandia_error *err);
+
+/*
+ * For a model building its predicted stack: a new stack of KIND with
+ * room for MAX_COMPS components, CPUS (NULL: "") and THREADS; then each
+ * component KEY (LABEL for people, NULL: KEY) with VALUE, in units of
+ * speedup, appended in order.
+ */
+struct stack *stack_new(enum stack_kind kind, const char *cpus,
+			int threads, int max_comps);
+void stack_add_comp(struct stack *st, const char *key, const char *label,
+		    double value);
 
 /* Free ST and everything it owns.  NULL is a no-op. */
 void stack_free(struct stack *st);

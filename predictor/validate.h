@@ -26,7 +26,6 @@
 #include "common/error.h"
 #include "common/machine.h"
 #include "common/workload.h"
-#include "predictor/pandia/model.h"
 #include "predictor/defaults.h"
 #include "predictor/models.h"
 #include "predictor/rank.h"
