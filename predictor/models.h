@@ -49,6 +49,16 @@ struct model_run {
 void model_runs_free(struct model_run *runs, int n);
 
 /*
+ * How the Pandia model solves each parameter from its run (the
+ * profile's --paper; model_env's paper).  Here, not in its fit.h,
+ * because the profiler's options carry it.
+ */
+enum fit_mode {
+	FIT_MODEL,	/* the partial model reproduces the run */
+	FIT_PAPER,	/* the closed forms of sections 4.2-4.5 */
+};
+
+/*
  * What a model is told while profiling: the machine, and the
  * description so far (identity, t1 and demands once run 1 and the
  * counter backend have measured them, every run made in w->runs with

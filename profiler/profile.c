@@ -2,8 +2,8 @@
  * profile.c - profiling a command: the plan the model makes, stage by
  * stage, its runs' other repetitions interleaved, and the description
  * written from them (profiler/profile.h, docs/profiling.md).  The
- * parameters are solved by the model's own fit (predictor/pandia/
- * fit.h).  One run and its repetitions are in profile_run.c, the
+ * parameters are solved by the model's own fit (predictor/models.h).
+ * One run and its repetitions are in profile_run.c, the
  * progress lines in profile_progress.c, the demands beside run 1 in
  * profile_demands.c, the description's parts in profile_describe.c
  * and the checks of what it rests on in profile_checks.c.
@@ -19,7 +19,6 @@
 #include <sys/resource.h>
 
 #include "common/util.h"
-#include "predictor/pandia/fit.h"
 #include "profiler/profile_internal.h"
 
 /*

@@ -3,7 +3,8 @@
  * through the runner, the demands from counters or probes, and the
  * workload description they give.  For the Pandia model the runs are
  * the six of its section 4, whose placements and parameters come from
- * the model's fit (predictor/pandia/fit.h); this file only runs them.
+ * the model's plan and fit (predictor/models.h); this file only runs
+ * them.
  *
  * Library code: it never prints; progress goes to a callback, warnings
  * into the result, failures into struct pandia_error.
@@ -17,7 +18,6 @@
 #include "common/machine.h"
 #include "common/workload.h"
 #include "predictor/models.h"
-#include "predictor/pandia/fit.h"
 #include "profiler/counters.h"
 #include "profiler/run.h"
 

@@ -15,7 +15,6 @@
 
 #include "common/cpulist.h"
 #include "common/util.h"
-#include "predictor/pandia/fit.h"
 #include "profiler/profile_internal.h"
 
 /*
@@ -24,6 +23,10 @@
  * it is made again, up to as many times as there are repetitions.
  */
 #define DISTURBED 0.1
+
+/* Room for the runs first made, grown as needed (the seven runs of the
+   Pandia model and eight more). */
+#define FIRST_RUNS 15
 
 void prof_run_release(struct prun *R)
 {
@@ -99,7 +102,7 @@ struct prun *prof_new_run(struct prof *P, const char *id,
 	int i, n_idle = 0;
 
 	if (P->n_runs == P->cap) {
-		P->cap = P->cap ? 2 * P->cap : FIT_RUNS + 8;
+		P->cap = P->cap ? 2 * P->cap : FIRST_RUNS;
 		P->runs = xrealloc(P->runs, sizeof(*P->runs) *
 				   (size_t)P->cap);
 	}

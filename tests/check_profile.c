@@ -17,6 +17,7 @@
 #include "common/machine.h"
 #include "common/topology.h"
 #include "common/util.h"
+#include "predictor/pandia/fit.h"
 #include "profiler/probe.h"
 #include "profiler/profile.h"
 #include "stress/assume.h"

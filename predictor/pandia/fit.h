@@ -45,16 +45,11 @@
 #include "common/error.h"
 #include "common/machine.h"
 #include "common/workload.h"
+#include "predictor/models.h"	/* enum fit_mode */
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 
 enum fit_run { PR1, PR2, PR3, PR4, PR5, PR6, PR7, FIT_RUNS };
-
-/* How each parameter is solved from its run. */
-enum fit_mode {
-	FIT_MODEL,	/* the partial model reproduces the run */
-	FIT_PAPER,	/* the closed forms of sections 4.2-4.5 */
-};
 
 /* ---- the placements ---------------------------------------------- */
 
