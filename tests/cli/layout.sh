@@ -32,6 +32,21 @@ includes predictor 'common|predictor'
 includes profiler 'common|stress|predictor|profiler'
 includes workloads 'workloads'
 
+# no model's header outside its model and the table: the rest of the
+# library reaches a model through predictor/models.h only.  Exempt: the
+# Check suites and helper programs (tests/), which test the model
+# directly; bench/, which times its fast path; and for now builtin/,
+# whose explain.c, predict.c and validate.c still include
+# predictor/pandia/model.h (and predict.c, validate.c fit.h) until they
+# are converted to the model interface
+bad=$(grep -rln '^#include "predictor/pandia/' . --include='*.c' \
+	--include='*.h' | sed 's|^\./||' |
+	grep -Ev '^(predictor/pandia/|predictor/models\.c$|tests/|bench/|builtin/)' ||
+	true)
+[ -z "$bad" ] || fail "only predictor/pandia/ (and the table, predictor/models.c)
+includes the Pandia model's headers:
+$bad"
+
 # only the runner starts processes: the command and its init
 # (profiler/run/exec.c, namespace.c), the stressors (stressor.c), the
 # co-running command (corun.c), and helper programs (profiler/tool.c);
