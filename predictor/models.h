@@ -11,8 +11,13 @@
  *     other one's under "models.NAME";
  *   - a prediction for one placement, and input size where the model
  *     knows sizes (open, predict, close);
- *   - optionally, an explanation of a prediction as lost speedup by
- *     cause (explain).
+ *   - optionally, what the library would otherwise test the model's
+ *     identity for: a parallel fast path for a ranking (rank_fast),
+ *     the note on how its fit solved (fit_note), the parameters the
+ *     profiler checks before it writes them (fit_checks), the runs
+ *     in all for the progress (runs_total), what its predictions
+ *     are made without (unmeasured), and the flags model_section
+ *     and sizes (which options and sections of the commands are its).
  *
  * Models live in predictor/ and never run anything: the profiler
  * (profiler/profile.h) makes the runs a model plans, records them in
