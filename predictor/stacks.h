@@ -29,7 +29,7 @@
 
 #include "common/error.h"
 
-struct model;			/* a solved Pandia model (predictor/pandia/) */
+struct model;		/* a solved Pandia model (predictor/pandia/) */
 
 /* ---- the input of a measured stack ------------------------------- */
 

@@ -141,7 +141,8 @@ struct stack *stack_predicted(const struct model *md, const char *cpus,
 	st->speedup = md->speedup;
 	st->estimate = md->speedup;
 	for (k = 0; k < PC_COUNT; k++)
-		stack_add_comp(st, pcomp_names[k].key, pcomp_names[k].label, v[k]);
+		stack_add_comp(st, pcomp_names[k].key, pcomp_names[k].label,
+			       v[k]);
 	free(own);
 	return st;
 }
