@@ -345,9 +345,9 @@ static void summary(FILE *out, const struct pandia_workload *w,
 {
 	int r;
 
-	if (model == &model_blackbox) {
-		fprintf(out, "workload description: %s (model blackbox)\n",
-			file);
+	if (model && model->sizes) {
+		fprintf(out, "workload description: %s (model %s)\n",
+			file, model->name);
 		summary_blackbox(out, w);
 		return;
 	}
@@ -519,13 +519,15 @@ static void check_model_args(const struct profile_args *a)
 {
 	const struct profile_opts *o = &a->o;
 
-	if (o->model == &model_blackbox) {
+	if (o->model && o->model->sizes) {
 		if (!o->n_sizes)
-			usage_error("profile", "--model blackbox needs --sizes "
-				    "LIST, the input sizes to measure");
+			usage_error("profile", "--model %s needs --sizes "
+				    "LIST, the input sizes to measure",
+				    o->model->name);
 		if (!isnan(o->size))
-			usage_error("profile", "--model blackbox measures "
-				    "--sizes LIST, not one --size");
+			usage_error("profile", "--model %s measures "
+				    "--sizes LIST, not one --size",
+				    o->model->name);
 		check_blackbox_args(o, a->tl);
 	} else if (o->n_sizes || o->n_threads || o->degree >= 0) {
 		usage_error("profile", "--sizes, --threads and --degree are "
@@ -566,7 +568,7 @@ static int parse_args(int argc, char **argv, struct profile_args *a,
 			    "[-m MACHINE] -- CMD [ARG...]");
 	if (a->into && c->output)
 		usage_error("profile", "-o and --into do not go together");
-	if (a->into && (!o->model || o->model == &model_pandia))
+	if (a->into && (!o->model || o->model->model_section))
 		usage_error("profile", "--into adds another model than pandia "
 			    "(its parameters live under models.NAME); write "
 			    "the Pandia model's description with -o");
@@ -634,7 +636,7 @@ static int write_result(const struct profile_args *a, const char *output,
 		fputs(text, stdout);
 		free(text);
 	}
-	if (a->o.model == &model_blackbox)
+	if (a->o.model && a->o.model->sizes)
 		fprintf(stderr, "pandia profile: profiled in %.1f s\n",
 			res->seconds);
 	else
@@ -675,7 +677,7 @@ int cmd_profile(int argc, char **argv)
 			    "(or --runner for a workload that runs on "
 			    "that machine)") < 0)
 		goto out;
-	if (a.o.model == &model_blackbox)
+	if (a.o.model && a.o.model->sizes)
 		a.o.threads = threads = blackbox_threads(&a, m);
 	a.o.m = m;
 	a.o.machine_file = machine_path;

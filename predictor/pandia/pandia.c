@@ -14,7 +14,7 @@
 #include "predictor/models.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
-#include "predictor/pandia/pandia_int.h"
+#include "predictor/pandia/pandia_internal.h"
 
 static const char *const run_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "predictor/pandia/pandia_int.h"
+#include "predictor/pandia/pandia_internal.h"
 #include "predictor/rank.h"
 
 #define MAX_WORKERS 16

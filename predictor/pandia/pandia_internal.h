@@ -1,10 +1,10 @@
 /*
- * pandia_int.h - the hooks of the Pandia model's row (pandia.c, the
+ * pandia_internal.h - the hooks of the Pandia model's row (pandia.c, the
  * model_def of predictor/models.h) that live in other files of the
  * model, private to predictor/pandia/.
  */
-#ifndef PANDIA_PREDICTOR_PANDIA_INT_H
-#define PANDIA_PREDICTOR_PANDIA_INT_H
+#ifndef PANDIA_PREDICTOR_PANDIA_INTERNAL_H
+#define PANDIA_PREDICTOR_PANDIA_INTERNAL_H
 
 #include "predictor/pandia/model.h"
 
