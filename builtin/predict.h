@@ -1,0 +1,108 @@
+/*
+ * predict.h - what the files of pandia predict share (builtin/predict*.c
+ * only): the command line, the context of one prediction, a placement's
+ * summary and the lines that pin it.
+ */
+#ifndef PANDIA_BUILTIN_PREDICT_H
+#define PANDIA_BUILTIN_PREDICT_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "common/machine.h"
+#include "common/workload.h"
+#include "predictor/models.h"
+#include "predictor/pandia/model.h"
+
+#define MAX_CORUN 8
+
+struct cli {
+	const char *machine_path, *workload_path, *placement;
+	const char *workload_paths[MAX_CORUN], *placements[MAX_CORUN];
+	int n_workloads, n_placements, n_copies;
+	int copies[MAX_CORUN];
+	bool sum;			/* --objective sum */
+	bool trace, json, force, within_given, explain, quiet;
+	int threads, top, k, jobs;
+	double within;
+	long max_placements;
+	bool has_memory;
+	struct pandia_mempolicy memory;
+	const struct model_def *model;
+	double size;		/* --size; NAN: as profiled */
+};
+
+struct ctx {
+	struct cli *o;
+	struct pandia_machine *m;
+	struct pandia_workload *w;
+	struct model_params prm;
+	struct pandia_mempolicy mem;
+	void *state;		/* the model's, when not the Pandia model */
+};
+
+/* ---- small helpers (predict.c) ---------------------------------- */
+
+/* OS indexes of m->pus indexes: a new array. */
+int *os_of(const struct pandia_machine *m, const int *pus, int n);
+const char *plural(int n);
+/* How many different values sorted V holds. */
+int distinct(const int *v, int n);
+/*
+ * The workload's command with {threads}, {cpus} and, when SIZE is a
+ * number, {size} filled in.  New string.
+ */
+char *command_line(const struct pandia_workload *w, int threads,
+		   const char *cpus, double size);
+
+/* ---- one placement (predict.c) ---------------------------------- */
+
+struct placement_info {
+	int n;			/* threads */
+	int *pus;		/* m->pus indexes */
+	int *os;		/* OS indexes */
+	char *list;		/* cpulist_format_compact() */
+	int cores, sockets;
+	double time, speedup;
+	const char *bottleneck;
+};
+
+void info_release(struct placement_info *pi);
+/*
+ * Predict PUS (taken over) with md, or with the model chosen when it
+ * is not the Pandia model; fills pi.
+ */
+void predict_pus(const struct ctx *x, struct model *md, int *pus, int n,
+		 struct placement_info *pi);
+json_t *info_json(const struct placement_info *pi);
+/* The input size asked for, or null. */
+json_t *size_json(const struct ctx *x);
+void print_header(const struct ctx *x);
+/* TEXT as m->pus indexes into *pus (new), or -1 after saying why. */
+int parse_placement_text(const struct ctx *x, const char *text, int **pus,
+			 int *n);
+
+/* ---- pin lines (predict_pins.c) --------------------------------- */
+
+struct pins {
+	char *taskset, *numactl, *omp, *run;
+	char *loses;		/* what taskset and numactl cannot say;
+				   NULL when nothing */
+	const char *omp_why;	/* why there is no OMP line */
+};
+
+
+void pins_make(const struct ctx *x, const struct placement_info *pi,
+	       struct pins *p);
+void pins_release(struct pins *p);
+json_t *pins_json(const struct pins *p);
+void pins_print(const struct pins *p);
+
+/* ---- the three predictions: each returns the exit status -------- */
+
+int do_placement(struct ctx *x);	/* predict_placement.c */
+int do_rank(struct ctx *x);		/* predict_rank.c */
+int do_corun(struct ctx *x);		/* predict_corun.c */
+
+#endif
