@@ -108,6 +108,26 @@ struct trace_arg {
 
 static json_t *classes_json(const struct model *md, bool per_thread);
 
+/* Each resource's load and capacity in md's last step. */
+static json_t *resources_json(const struct model *md)
+{
+	json_t *a = json_array();
+	int r;
+
+	for (r = 0; r < md->n_res; r++) {
+		json_t *o = json_object();
+		char name[160];
+
+		json_object_set_new(o, "resource", json_string(
+			model_res_name(md, r, name, sizeof(name))));
+		json_object_set_new(o, "load", json_real(
+			md->load[r] * md->res[r].cap_eff));
+		json_object_set_new(o, "capacity", json_real(md->res[r].cap));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static void on_trace(const struct model *md, int it, char step, void *arg)
 {
 	static const char *const titles[] = {
@@ -125,28 +145,12 @@ static void on_trace(const struct model *md, int it, char step, void *arg)
 
 		json_object_set_new(o, "iteration", json_integer(it));
 		json_object_set_new(o, "step", json_stringn(&step, 1));
-		if (step == 'b') {
-			json_t *a = json_array();
-			int r;
-
-			for (r = 0; r < md->n_res; r++) {
-				json_t *x = json_object();
-				char name[160];
-
-				json_object_set_new(x, "resource", json_string(
-					model_res_name(md, r, name,
-						       sizeof(name))));
-				json_object_set_new(x, "load", json_real(
-					md->load[r] * md->res[r].cap_eff));
-				json_object_set_new(x, "capacity",
-						    json_real(md->res[r].cap));
-				json_array_append_new(a, x);
-			}
-			json_object_set_new(o, "resources", a);
-		} else {
+		if (step == 'b')
+			json_object_set_new(o, "resources",
+					    resources_json(md));
+		else
 			json_object_set_new(o, "threads",
 					    classes_json(md, ta->per_thread));
-		}
 		json_array_append_new(ta->json, o);
 		return;
 	}
@@ -240,6 +244,112 @@ static int do_placement_model(struct ctx *x, int *pus, int n)
 	return 0;
 }
 
+/* --explain: the speedup stack of pi, or NULL after saying why. */
+static struct stack *placement_stack(const struct model *md,
+				     const struct placement_info *pi,
+				     bool *failed)
+{
+	struct pandia_error err;
+	struct stack *st;
+	double sum;
+
+	st = stack_predicted(md, pi->list, &err);
+	if (!st) {
+		error("placement %s: no speedup stack: %s", pi->list,
+		      err.text);
+		*failed = true;
+		return NULL;
+	}
+	if (!stack_sums(st, 0.03, &sum))
+		warning("the stack of %s adds up to %.4g, not N = %d "
+			"within 3%%", pi->list, sum, st->threads);
+	return st;
+}
+
+/* --placement --json: the placement, its threads, resources and pins. */
+static void placement_json(const struct ctx *x,
+			   const struct placement_info *pi,
+			   const struct model *md, const struct stack *st,
+			   const struct pins *pins, json_t *trace)
+{
+	json_t *root = json_object(), *p = info_json(pi), *a = json_array();
+	char *s;
+
+	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
+	json_object_set_new(root, "size", size_json(x));
+	json_object_set_new(p, "amdahl", json_real(md->amdahl));
+	json_object_set_new(p, "iterations", json_integer(md->iterations));
+	json_object_set_new(p, "converged", json_boolean(md->converged));
+	json_object_set_new(p, "threads_detail", classes_json(md, true));
+	if (st)
+		json_object_set_new(p, "stack", stack_to_json(st));
+	json_array_append_new(a, p);
+	json_object_set_new(root, "placements", a);
+	json_object_set_new(root, "threads_detail", classes_json(md, true));
+	json_object_set_new(root, "iterations", json_integer(md->iterations));
+	json_object_set_new(root, "resources", resources_json(md));
+	json_object_set_new(root, "pin", pins_json(pins));
+	if (trace)
+		json_object_set_new(root, "trace", trace);
+	s = json_to_text(root);
+	fputs(s, stdout);
+	free(s);
+	json_decref(root);
+}
+
+/* The bottleneck of each thread, or of each class of threads. */
+static void print_bottlenecks(const struct model *md, int n, bool per_thread)
+{
+	int i, cnt = per_thread ? n : md->n_classes;
+
+	printf("\nbottleneck of each %s\n", per_thread ? "thread" : "class");
+	for (i = 0; i < cnt; i++) {
+		int c = per_thread ? md->thread_class[i] : i;
+		char name[160];
+
+		printf("  %-6d %s\n", i, md->bott[c] >= 0 && md->rawmax[c] > 1 ?
+		       model_res_name(md, md->bott[c], name, sizeof(name)) :
+		       "- (no resource oversubscribed)");
+	}
+}
+
+/* --placement as text: what the model says of it, step by step. */
+static void placement_print(const struct ctx *x,
+			    const struct placement_info *pi,
+			    const struct model *md, const struct stack *st,
+			    const struct pins *pins, bool per_thread)
+{
+	int n = pi->n;
+
+	if (!x->o->trace)
+		print_header(x);
+	printf("\nplacement %s: %d thread%s on %d core%s of %d socket%s\n",
+	       pi->list, n, n == 1 ? "" : "s", pi->cores,
+	       pi->cores == 1 ? "" : "s", pi->sockets,
+	       pi->sockets == 1 ? "" : "s");
+	printf("predicted time %.4g s, speedup %.4g (Amdahl %.4g), "
+	       "after %d iteration%s%s\n", pi->time, pi->speedup,
+	       md->amdahl, md->iterations, md->iterations == 1 ? "" : "s",
+	       md->converged ? "" : " (not converged: damped and stopped)");
+	printf("\nfinal state of each %s\n", per_thread ?
+	       "thread" : "class of threads (threads x count)");
+	print_state_table(md, per_thread);
+	print_bottlenecks(md, n, per_thread);
+	printf("\nresources (load of capacity, ratio) in the last "
+	       "iteration\n");
+	print_loads(md);
+	if (st) {
+		char *t = stack_text(st, 2);
+
+		printf("\nspeedup stack of N = %d: where the speedup goes "
+		       "(docs/stacks.md)\n", n);
+		fputs(t, stdout);
+		free(t);
+	}
+	printf("\nto run it:\n");
+	pins_print(pins);
+}
+
 int do_placement(struct ctx *x)
 {
 	struct pandia_error err;
@@ -249,9 +359,8 @@ int do_placement(struct ctx *x)
 	struct space *sp;
 	struct model md;
 	struct pins pins;
-	double sum;
-	int *pus, n, ret = 1;
-	json_t *root = NULL;
+	bool failed = false;
+	int *pus, n;
 
 	if (parse_placement(x, &pus, &n) < 0)
 		return 1;
@@ -274,117 +383,20 @@ int do_placement(struct ctx *x)
 			print_header(x);
 	}
 	predict_pus(x, &md, pus, n, &pi);
-	if (x->o->explain) {
-		st = stack_predicted(&md, pi.list, &err);
-		if (!st) {
-			error("placement %s: no speedup stack: %s", pi.list,
-			      err.text);
-			info_release(&pi);
-			model_release(&md);
-			space_free(sp);
-			return 1;
-		}
-		if (!stack_sums(st, 0.03, &sum))
-			warning("the stack of %s adds up to %.4g, not N = %d "
-				"within 3%%", pi.list, sum, st->threads);
-	}
+	if (x->o->explain)
+		st = placement_stack(&md, &pi, &failed);
+	if (failed)
+		goto out;
 	pins_make(x, &pi, &pins);
-	if (x->o->json) {
-		json_t *p = info_json(&pi), *a = json_array(), *res;
-		int r;
-
-		root = json_object();
-		json_object_set_new(root, "schema",
-				    json_string("pandia-predict/1"));
-		json_object_set_new(root, "size", size_json(x));
-		json_object_set_new(p, "amdahl", json_real(md.amdahl));
-		json_object_set_new(p, "iterations",
-				    json_integer(md.iterations));
-		json_object_set_new(p, "converged",
-				    json_boolean(md.converged));
-		json_object_set_new(p, "threads_detail",
-				    classes_json(&md, true));
-		if (st)
-			json_object_set_new(p, "stack", stack_to_json(st));
-		json_array_append_new(a, p);
-		json_object_set_new(root, "placements", a);
-		json_object_set_new(root, "threads_detail",
-				    classes_json(&md, true));
-		json_object_set_new(root, "iterations",
-				    json_integer(md.iterations));
-		res = json_array();
-		for (r = 0; r < md.n_res; r++) {
-			json_t *o = json_object();
-			char name[160];
-
-			json_object_set_new(o, "resource", json_string(
-				model_res_name(&md, r, name, sizeof(name))));
-			json_object_set_new(o, "load", json_real(
-				md.load[r] * md.res[r].cap_eff));
-			json_object_set_new(o, "capacity",
-					    json_real(md.res[r].cap));
-			json_array_append_new(res, o);
-		}
-		json_object_set_new(root, "resources", res);
-		json_object_set_new(root, "pin", pins_json(&pins));
-		if (ta.json)
-			json_object_set_new(root, "trace", ta.json);
-		{
-			char *s = json_to_text(root);
-
-			fputs(s, stdout);
-			free(s);
-		}
-		json_decref(root);
-	} else {
-		if (!x->o->trace)
-			print_header(x);
-		printf("\nplacement %s: %d thread%s on %d core%s of %d "
-		       "socket%s\n", pi.list, n, n == 1 ? "" : "s", pi.cores,
-		       pi.cores == 1 ? "" : "s", pi.sockets,
-		       pi.sockets == 1 ? "" : "s");
-		printf("predicted time %.4g s, speedup %.4g (Amdahl %.4g), "
-		       "after %d iteration%s%s\n", pi.time, pi.speedup,
-		       md.amdahl, md.iterations, md.iterations == 1 ? "" :
-		       "s", md.converged ? "" : " (not converged: damped "
-		       "and stopped)");
-		printf("\nfinal state of each %s\n", ta.per_thread ?
-		       "thread" : "class of threads (threads x count)");
-		print_state_table(&md, ta.per_thread);
-		printf("\nbottleneck of each %s\n", ta.per_thread ? "thread" :
-		       "class");
-		{
-			int i, cnt = ta.per_thread ? n : md.n_classes;
-
-			for (i = 0; i < cnt; i++) {
-				int c = ta.per_thread ? md.thread_class[i] : i;
-				char name[160];
-
-				printf("  %-6d %s\n", i, md.bott[c] >= 0 &&
-				       md.rawmax[c] > 1 ? model_res_name(&md,
-				       md.bott[c], name, sizeof(name)) :
-				       "- (no resource oversubscribed)");
-			}
-		}
-		printf("\nresources (load of capacity, ratio) in the last "
-		       "iteration\n");
-		print_loads(&md);
-		if (st) {
-			char *t = stack_text(st, 2);
-
-			printf("\nspeedup stack of N = %d: where the speedup "
-			       "goes (docs/stacks.md)\n", n);
-			fputs(t, stdout);
-			free(t);
-		}
-		printf("\nto run it:\n");
-		pins_print(&pins);
-	}
-	ret = 0;
+	if (x->o->json)
+		placement_json(x, &pi, &md, st, &pins, ta.json);
+	else
+		placement_print(x, &pi, &md, st, &pins, ta.per_thread);
 	stack_free(st);
 	pins_release(&pins);
+out:
 	info_release(&pi);
 	model_release(&md);
 	space_free(sp);
-	return ret;
+	return failed ? 1 : 0;
 }
