@@ -177,294 +177,320 @@ static char *set_text(const struct placement_info *pi)
 	return out;
 }
 
+/* The ranking and what do_rank() works out of it to show. */
+struct ranked {
+	struct space *sp;
+	struct ranking r;
+	struct model md;	/* predicts the defaults */
+	size_t bi;		/* the best's entry */
+	struct placement_info best, within, defs[DEF_COUNT];
+	char def_names[DEF_COUNT][64];
+	int n_def;
+	struct pins pins;	/* of the placement chosen */
+	size_t *idx, ntop;	/* the entries shown */
+	char cnt[64];		/* the canonical placements */
+	/* each time's range, and the placements tied with the best */
+	struct urange ur;
+	double *lo, *hi, best_lo, best_hi;
+	bool *tie;
+	int ties, tie_threads;
+};
+
+/*
+ * What users get without pandia: the whole machine unpinned, and
+ * OMP_PROC_BIND close and spread at the thread count asked or picked.
+ */
+static void rank_defaults(const struct ctx *x, struct ranked *k)
+{
+	int nt = x->o->threads ? x->o->threads : k->best.n;
+	enum default_kind d;
+
+	k->n_def = 0;
+	for (d = DEF_UNPINNED; d < DEF_COUNT; d++) {
+		int n = d == DEF_UNPINNED ? x->m->n_pus : nt;
+		int *pus = xcalloc((size_t)n + 1, sizeof(int));
+
+		defaults_placement(x->m, d, n, pus);
+		defaults_name(d, n, x->m->n_pus, k->def_names[k->n_def],
+			      sizeof(k->def_names[k->n_def]));
+		predict_pus(x, &k->md, pus, n, &k->defs[k->n_def++]);
+	}
+}
+
+/* Each shown time's range, and which of them tie with the best. */
+static void rank_ranges(const struct ctx *x, struct ranked *k)
+{
+	const struct ranking *r = &k->r;
+	double bhi;
+	size_t i;
+
+	k->lo = xcalloc(k->ntop + 1, sizeof(double));
+	k->hi = xcalloc(k->ntop + 1, sizeof(double));
+	k->tie = xcalloc(k->ntop + 1, sizeof(bool));
+	urange_init(&k->ur, x, k->sp);
+	urange_of(&k->ur, k->best.pus, k->best.n, k->best.time, false,
+		  &k->best_lo, &k->best_hi);
+	bhi = k->best_hi;
+	urange_of(&k->ur, k->best.pus, k->best.n, k->best.time, true,
+		  &k->best_lo, &k->best_hi);
+	for (i = 0; i < k->ntop; i++) {
+		const struct rank_entry *e = &r->e[k->idx[i]];
+		int *pus, n = space_pus(k->sp, rank_state(r, k->idx[i]), &pus);
+		double rlo, rhi;
+
+		urange_of(&k->ur, pus, n, e->time, false, &rlo, &rhi);
+		urange_of(&k->ur, pus, n, e->time, true, &k->lo[i], &k->hi[i]);
+		free(pus);
+		/* equal times are equal, not uncertain */
+		k->tie[i] = k->idx[i] != k->bi && k->ur.on && rlo <= bhi &&
+			e->tq != r->e[k->bi].tq;
+		if (k->tie[i]) {
+			k->ties++;
+			if (e->threads != k->best.n)
+				k->tie_threads = e->threads;
+		}
+	}
+}
+
+/* Shown entry i as JSON. */
+static json_t *entry_json(const struct ctx *x, const struct ranked *k,
+			  size_t i)
+{
+	const struct rank_entry *e = &k->r.e[k->idx[i]];
+	int *pus, n = space_pus(k->sp, rank_state(&k->r, k->idx[i]), &pus);
+	int *os = os_of(x->m, pus, n);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "rank", json_integer((json_int_t)i + 1));
+	json_set_cpus(o, os, n);
+	json_object_set_new(o, "threads", json_integer(e->threads));
+	json_object_set_new(o, "cores", json_integer(e->cores));
+	json_object_set_new(o, "sockets", json_integer(e->sockets));
+	json_object_set_new(o, "time", json_real(e->time));
+	json_object_set_new(o, "time_low", json_real(k->lo[i]));
+	json_object_set_new(o, "time_high", json_real(k->hi[i]));
+	json_object_set_new(o, "tie", json_boolean(k->tie[i]));
+	json_object_set_new(o, "speedup", json_real(e->speedup));
+	json_object_set_new(o, "bottleneck", json_string(
+		bottleneck_name(e->bott)));
+	free(os);
+	free(pus);
+	return o;
+}
+
+/* The ranking, the best, within and the defaults as JSON on stdout. */
+static void rank_json(const struct ctx *x, const struct ranked *k)
+{
+	const struct ranking *r = &k->r;
+	json_t *root = json_object(), *a = json_array(), *o;
+	char *s, mem[32];
+	size_t i;
+	int d;
+
+	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
+	json_object_set_new(root, "machine", json_string(x->o->machine_path));
+	json_object_set_new(root, "workload",
+			    json_string(x->o->workload_path));
+	json_object_set_new(root, "model", json_string(x->o->model->name));
+	json_object_set_new(root, "size", size_json(x));
+	json_object_set_new(root, "memory", json_string(
+		mempolicy_format(&x->mem, mem, sizeof(mem))));
+	json_object_set_new(root, "oversubscribe", json_integer(x->o->k));
+	json_object_set_new(root, "canonical_placements",
+			    r->full.overflow || r->full.n >
+			    (unsigned __int128)1 << 62 ?
+			    json_string(k->cnt) :
+			    json_integer((json_int_t)r->full.n));
+	json_object_set_new(root, "ranked", json_integer((json_int_t)r->n));
+	json_object_set_new(root, "reduced", r->max_layouts ?
+			    json_integer(r->max_layouts) : json_false());
+	json_object_set_new(root, "seconds", json_real(r->seconds));
+	for (i = 0; i < k->ntop; i++)
+		json_array_append_new(a, entry_json(x, k, i));
+	json_object_set_new(root, "placements", a);
+	o = info_json(&k->best);
+	json_object_set_new(o, "time_low", json_real(k->best_lo));
+	json_object_set_new(o, "time_high", json_real(k->best_hi));
+	json_object_set_new(root, "best", o);
+	json_object_set_new(root, "ties", json_integer(k->ties));
+	json_object_set_new(root, "uncertain", json_boolean(
+		k->tie_threads != 0));
+	o = info_json(&k->within);
+	json_object_set_new(o, "within_percent", json_real(x->o->within));
+	json_object_set_new(root, "within", o);
+	a = json_array();
+	for (d = 0; d < k->n_def; d++) {
+		o = info_json(&k->defs[d]);
+		json_object_set_new(o, "name", json_string(k->def_names[d]));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "defaults", a);
+	json_object_set_new(root, "chosen", json_string(
+		x->o->within_given ? "within" : "best"));
+	json_object_set_new(root, "pin", pins_json(&k->pins));
+	s = json_to_text(root);
+	fputs(s, stdout);
+	free(s);
+	json_decref(root);
+}
+
+/* The header lines and the table of the placements shown. */
+static void print_table(const struct ctx *x, const struct ranked *k)
+{
+	const struct ranking *r = &k->r;
+	size_t i;
+
+	print_header(x);
+	printf("placements %s canonical", k->cnt);
+	if (x->o->k > 1)
+		printf(" (up to %d threads per PU)", x->o->k);
+	printf("; %zu ranked in %.3f s", r->n, r->seconds);
+	if (r->max_layouts)
+		printf(" (reduced space: the used sockets of a kind "
+		       "in at most %d layout%s)", r->max_layouts,
+		       r->max_layouts == 1 ? "" : "s");
+	if (x->o->threads)
+		printf(", %d threads only", x->o->threads);
+	printf("\n");
+	if (k->sp->symmetry_note)
+		printf("symmetry  %s\n", k->sp->symmetry_note);
+	printf("\n%4s %7s %5s %7s %10s %-17s %8s  %-18s %s\n",
+	       "rank", "threads", "cores", "sockets", "time (s)",
+	       k->ur.on ? " range (s)" : "", "speedup", "bottleneck",
+	       "cpus");
+	for (i = 0; i < k->ntop; i++) {
+		const struct rank_entry *e = &r->e[k->idx[i]];
+		int *pus, n = space_pus(k->sp, rank_state(r, k->idx[i]), &pus);
+		int *os = os_of(x->m, pus, n);
+		char *set = cpuset_format(os, n);
+		char range[48] = "";
+
+		if (k->ur.on)
+			snprintf(range, sizeof(range), " %#.4g-%#.4g%s",
+				 k->lo[i], k->hi[i], k->tie[i] ? " =" : "");
+		printf("%4zu %7d %5d %7d %#10.4g %-17s %#8.4g  %-18s "
+		       "%s%s\n", i + 1, e->threads, e->cores,
+		       e->sockets, e->time, range, e->speedup,
+		       bottleneck_name(e->bott), set,
+		       distinct(os, n) < n ? " (PUs shared)" : "");
+		free(set);
+		free(os);
+		free(pus);
+	}
+}
+
+/* The best placement, its range and ties, and the one within. */
+static void print_best(const struct ctx *x, const struct ranked *k)
+{
+	const struct placement_info *best = &k->best, *within = &k->within;
+	char *bs = set_text(best), *ws = set_text(within);
+
+	printf("\nbest        %d thread%s on %s: %#.4g s, "
+	       "speedup %#.4g\n", best->n, plural(best->n), bs,
+	       best->time, best->speedup);
+	if (k->ur.on)
+		printf("            %#.4g to %#.4g s from the "
+		       "parameters' uncertainty; %d of the "
+		       "placements shown tie with it (=: "
+		       "their ranges overlap)\n", k->best_lo,
+		       k->best_hi, k->ties);
+	else
+		printf("            no range: the description "
+		       "gives its parameters no uncertainty "
+		       "(a profile of one repetition per "
+		       "run, as --quick makes, cannot tell "
+		       "how much the runs spread)\n");
+	if (k->tie_threads)
+		printf("            the parameters are too "
+		       "uncertain to choose the thread "
+		       "count: %d threads tie with %d; "
+		       "profile with more repetitions (-r) "
+		       "or on a quieter host\n",
+		       k->tie_threads, best->n);
+	printf("within %g%%  %d thread%s on %d core%s, %s: "
+	       "%#.4g s, %+.1f%% vs best\n", x->o->within,
+	       within->n, plural(within->n), within->cores,
+	       plural(within->cores), ws, within->time,
+	       vs_best(within->time, best->time));
+	free(bs);
+	free(ws);
+}
+
+/* The ranking as text on stdout. */
+static void rank_print(const struct ctx *x, const struct ranked *k)
+{
+	int d;
+
+	print_table(x, k);
+	print_best(x, k);
+	printf("\nwithout pandia\n");
+	for (d = 0; d < k->n_def; d++) {
+		const struct placement_info *def = &k->defs[d];
+		char *ds = set_text(def);
+
+		printf("  %-32s %3d thread%s: %#10.4g s, speedup "
+		       "%#7.4g (%+.1f%% vs best)  %s\n", k->def_names[d],
+		       def->n, plural(def->n), def->time, def->speedup,
+		       vs_best(def->time, k->best.time), ds);
+		free(ds);
+	}
+	printf("\nto run the %s placement:\n", x->o->within_given ?
+	       "cheapest-within" : "best");
+	pins_print(&k->pins);
+}
+
 int do_rank(struct ctx *x)
 {
 	struct pandia_error err;
 	struct rank_opts ro = { x->o->threads, x->o->max_placements,
 				x->o->jobs, x->o->model, x->state,
 				x->o->size };
-	struct placement_info best, within, defs[DEF_COUNT];
-	char def_names[DEF_COUNT][64];
-	struct ranking r;
-	struct space *sp;
-	struct model md;
-	struct pins pins;
-	struct urange ur;
-	size_t *idx, ntop, i, bi, wi;
-	double *lo, *hi, best_lo, best_hi;
-	int ret = 1, d, n_def, ties = 0, tie_threads = 0;
-	bool *tie;
-	char cnt[64];
-	const struct placement_info *chosen;
+	struct ranked k;
+	size_t ntop;
+	int d;
 
-	sp = space_new(x->m, x->o->k, &x->mem, &err);
-	if (!sp) {
+	memset(&k, 0, sizeof(k));
+	k.sp = space_new(x->m, x->o->k, &x->mem, &err);
+	if (!k.sp) {
 		perr_print(&err, stderr);
 		return 1;
 	}
-	if (rank_all(sp, &x->prm, &ro, &r, &err) < 0) {
+	if (rank_all(k.sp, &x->prm, &ro, &k.r, &err) < 0) {
 		perr_print(&err, stderr);
-		space_free(sp);
+		space_free(k.sp);
 		return 1;
 	}
-	if (r.warning)
-		warning("%s", r.warning);
-	model_init(&md, sp, &x->prm);
-	bi = rank_best(&r);
-	wi = rank_within(&r, x->o->within);
-	canonical_info(x, &r, bi, &best);
-	canonical_info(x, &r, wi, &within);
-	/* what users get without pandia: the whole machine unpinned, and
-	   OMP_PROC_BIND close and spread at the thread count asked or
-	   picked */
-	n_def = 0;
-	{
-		int nt = x->o->threads ? x->o->threads : best.n;
-		enum default_kind k;
-
-		for (k = DEF_UNPINNED; k < DEF_COUNT; k++) {
-			int n = k == DEF_UNPINNED ? x->m->n_pus : nt;
-			int *pus = xcalloc((size_t)n + 1, sizeof(int));
-
-			defaults_placement(x->m, k, n, pus);
-			defaults_name(k, n, x->m->n_pus, def_names[n_def],
-				      sizeof(def_names[n_def]));
-			predict_pus(x, &md, pus, n, &defs[n_def++]);
-		}
-	}
-	chosen = x->o->within_given ? &within : &best;
-	pins_make(x, chosen, &pins);
+	if (k.r.warning)
+		warning("%s", k.r.warning);
+	model_init(&k.md, k.sp, &x->prm);
+	k.bi = rank_best(&k.r);
+	canonical_info(x, &k.r, k.bi, &k.best);
+	canonical_info(x, &k.r, rank_within(&k.r, x->o->within), &k.within);
+	rank_defaults(x, &k);
+	pins_make(x, x->o->within_given ? &k.within : &k.best, &k.pins);
 	/* room for what will be shown, not for what was asked */
-	ntop = x->o->top > 0 && (size_t)x->o->top < r.n ? (size_t)x->o->top :
-		r.n;
-	idx = xcalloc(ntop + 1, sizeof(*idx));
-	ntop = rank_top(&r, ntop, idx);
-	space_count_format(r.full, cnt, sizeof(cnt));
-
-	/* each time's range, and the placements tied with the best */
-	lo = xcalloc(ntop + 1, sizeof(double));
-	hi = xcalloc(ntop + 1, sizeof(double));
-	tie = xcalloc(ntop + 1, sizeof(bool));
-	urange_init(&ur, x, sp);
-	urange_of(&ur, best.pus, best.n, best.time, false, &best_lo,
-		  &best_hi);
-	{
-		double bhi = best_hi;
-
-		urange_of(&ur, best.pus, best.n, best.time, true, &best_lo,
-			  &best_hi);
-		for (i = 0; i < ntop; i++) {
-			const struct rank_entry *e = &r.e[idx[i]];
-			int *pus, n = space_pus(sp, rank_state(&r, idx[i]),
-						&pus);
-			double rlo, rhi;
-
-			urange_of(&ur, pus, n, e->time, false, &rlo, &rhi);
-			urange_of(&ur, pus, n, e->time, true, &lo[i], &hi[i]);
-			free(pus);
-			/* equal times are equal, not uncertain */
-			tie[i] = idx[i] != bi && ur.on && rlo <= bhi &&
-				e->tq != r.e[bi].tq;
-			if (tie[i]) {
-				ties++;
-				if (e->threads != best.n)
-					tie_threads = e->threads;
-			}
-		}
-	}
-
-	if (x->o->json) {
-		json_t *root = json_object(), *a = json_array(), *o;
-		char *s;
-
-		json_object_set_new(root, "schema",
-				    json_string("pandia-predict/1"));
-		json_object_set_new(root, "machine",
-				    json_string(x->o->machine_path));
-		json_object_set_new(root, "workload",
-				    json_string(x->o->workload_path));
-		json_object_set_new(root, "model",
-				    json_string(x->o->model->name));
-		json_object_set_new(root, "size", size_json(x));
-		{
-			char mem[32];
-
-			json_object_set_new(root, "memory", json_string(
-				mempolicy_format(&x->mem, mem, sizeof(mem))));
-		}
-		json_object_set_new(root, "oversubscribe",
-				    json_integer(x->o->k));
-		json_object_set_new(root, "canonical_placements",
-				    r.full.overflow || r.full.n >
-				    (unsigned __int128)1 << 62 ?
-				    json_string(cnt) :
-				    json_integer((json_int_t)r.full.n));
-		json_object_set_new(root, "ranked", json_integer(
-			(json_int_t)r.n));
-		json_object_set_new(root, "reduced", r.max_layouts ?
-				    json_integer(r.max_layouts) :
-				    json_false());
-		json_object_set_new(root, "seconds", json_real(r.seconds));
-		for (i = 0; i < ntop; i++) {
-			const struct rank_entry *e = &r.e[idx[i]];
-			int *pus, n = space_pus(sp, rank_state(&r, idx[i]),
-						&pus);
-			int *os = os_of(x->m, pus, n);
-			char *list = cpulist_format_compact(os, n);
-
-			o = json_object();
-			json_object_set_new(o, "rank", json_integer(
-				(json_int_t)i + 1));
-			json_set_cpus(o, os, n);
-			json_object_set_new(o, "threads",
-					    json_integer(e->threads));
-			json_object_set_new(o, "cores", json_integer(e->cores));
-			json_object_set_new(o, "sockets",
-					    json_integer(e->sockets));
-			json_object_set_new(o, "time", json_real(e->time));
-			json_object_set_new(o, "time_low", json_real(lo[i]));
-			json_object_set_new(o, "time_high", json_real(hi[i]));
-			json_object_set_new(o, "tie", json_boolean(tie[i]));
-			json_object_set_new(o, "speedup",
-					    json_real(e->speedup));
-			json_object_set_new(o, "bottleneck", json_string(
-				bottleneck_name(e->bott)));
-			json_array_append_new(a, o);
-			free(list);
-			free(os);
-			free(pus);
-		}
-		json_object_set_new(root, "placements", a);
-		o = info_json(&best);
-		json_object_set_new(o, "time_low", json_real(best_lo));
-		json_object_set_new(o, "time_high", json_real(best_hi));
-		json_object_set_new(root, "best", o);
-		json_object_set_new(root, "ties", json_integer(ties));
-		json_object_set_new(root, "uncertain", json_boolean(
-			tie_threads != 0));
-		o = info_json(&within);
-		json_object_set_new(o, "within_percent",
-				    json_real(x->o->within));
-		json_object_set_new(root, "within", o);
-		a = json_array();
-		for (d = 0; d < n_def; d++) {
-			o = info_json(&defs[d]);
-			json_object_set_new(o, "name",
-					    json_string(def_names[d]));
-			json_array_append_new(a, o);
-		}
-		json_object_set_new(root, "defaults", a);
-		json_object_set_new(root, "chosen", json_string(
-			x->o->within_given ? "within" : "best"));
-		json_object_set_new(root, "pin", pins_json(&pins));
-		s = json_to_text(root);
-		fputs(s, stdout);
-		free(s);
-		json_decref(root);
-	} else {
-		print_header(x);
-		printf("placements %s canonical", cnt);
-		if (x->o->k > 1)
-			printf(" (up to %d threads per PU)", x->o->k);
-		printf("; %zu ranked in %.3f s", r.n, r.seconds);
-		if (r.max_layouts)
-			printf(" (reduced space: the used sockets of a kind "
-			       "in at most %d layout%s)", r.max_layouts,
-			       r.max_layouts == 1 ? "" : "s");
-		if (x->o->threads)
-			printf(", %d threads only", x->o->threads);
-		printf("\n");
-		if (sp->symmetry_note)
-			printf("symmetry  %s\n", sp->symmetry_note);
-		printf("\n%4s %7s %5s %7s %10s %-17s %8s  %-18s %s\n",
-		       "rank", "threads", "cores", "sockets", "time (s)",
-		       ur.on ? " range (s)" : "", "speedup", "bottleneck",
-		       "cpus");
-		for (i = 0; i < ntop; i++) {
-			const struct rank_entry *e = &r.e[idx[i]];
-			int *pus, n = space_pus(sp, rank_state(&r, idx[i]),
-						&pus);
-			int *os = os_of(x->m, pus, n);
-			char *list = cpulist_format_compact(os, n);
-
-			char *set = cpuset_format(os, n);
-
-			char range[48] = "";
-
-			if (ur.on)
-				snprintf(range, sizeof(range), " %#.4g-%#.4g%s",
-					 lo[i], hi[i], tie[i] ? " =" : "");
-			printf("%4zu %7d %5d %7d %#10.4g %-17s %#8.4g  %-18s "
-			       "%s%s\n", i + 1, e->threads, e->cores,
-			       e->sockets, e->time, range, e->speedup,
-			       bottleneck_name(e->bott), set,
-			       distinct(os, n) < n ? " (PUs shared)" : "");
-			free(set);
-			free(list);
-			free(os);
-			free(pus);
-		}
-		{
-			char *bs = set_text(&best), *ws = set_text(&within);
-
-			printf("\nbest        %d thread%s on %s: %#.4g s, "
-			       "speedup %#.4g\n", best.n, plural(best.n), bs,
-			       best.time, best.speedup);
-			if (ur.on)
-				printf("            %#.4g to %#.4g s from the "
-				       "parameters' uncertainty; %d of the "
-				       "placements shown tie with it (=: "
-				       "their ranges overlap)\n", best_lo,
-				       best_hi, ties);
-			else
-				printf("            no range: the description "
-				       "gives its parameters no uncertainty "
-				       "(a profile of one repetition per "
-				       "run, as --quick makes, cannot tell "
-				       "how much the runs spread)\n");
-			if (tie_threads)
-				printf("            the parameters are too "
-				       "uncertain to choose the thread "
-				       "count: %d threads tie with %d; "
-				       "profile with more repetitions (-r) "
-				       "or on a quieter host\n",
-				       tie_threads, best.n);
-			printf("within %g%%  %d thread%s on %d core%s, %s: "
-			       "%#.4g s, %+.1f%% vs best\n", x->o->within,
-			       within.n, plural(within.n), within.cores,
-			       plural(within.cores), ws, within.time,
-			       vs_best(within.time, best.time));
-			free(bs);
-			free(ws);
-		}
-		printf("\nwithout pandia\n");
-		for (d = 0; d < n_def; d++) {
-			char *ds = set_text(&defs[d]);
-
-			printf("  %-32s %3d thread%s: %#10.4g s, speedup "
-			       "%#7.4g (%+.1f%% vs best)  %s\n", def_names[d],
-			       defs[d].n, plural(defs[d].n), defs[d].time,
-			       defs[d].speedup, vs_best(defs[d].time,
-							best.time), ds);
-			free(ds);
-		}
-		printf("\nto run the %s placement:\n", x->o->within_given ?
-		       "cheapest-within" : "best");
-		pins_print(&pins);
-	}
-	ret = 0;
-	urange_release(&ur);
-	free(lo);
-	free(hi);
-	free(tie);
-	free(idx);
-	pins_release(&pins);
-	info_release(&best);
-	info_release(&within);
-	for (d = 0; d < n_def; d++)
-		info_release(&defs[d]);
-	model_release(&md);
-	rank_release(&r);
-	space_free(sp);
-	return ret;
+	ntop = x->o->top > 0 && (size_t)x->o->top < k.r.n ?
+		(size_t)x->o->top : k.r.n;
+	k.idx = xcalloc(ntop + 1, sizeof(*k.idx));
+	k.ntop = rank_top(&k.r, ntop, k.idx);
+	space_count_format(k.r.full, k.cnt, sizeof(k.cnt));
+	rank_ranges(x, &k);
+	if (x->o->json)
+		rank_json(x, &k);
+	else
+		rank_print(x, &k);
+	urange_release(&k.ur);
+	free(k.lo);
+	free(k.hi);
+	free(k.tie);
+	free(k.idx);
+	pins_release(&k.pins);
+	info_release(&k.best);
+	info_release(&k.within);
+	for (d = 0; d < k.n_def; d++)
+		info_release(&k.defs[d]);
+	model_release(&k.md);
+	rank_release(&k.r);
+	space_free(k.sp);
+	return 0;
 }
