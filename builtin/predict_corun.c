@@ -224,30 +224,34 @@ static int rank_divisions(const struct ctx *x, struct corun_wl *wl, int nw,
 	return 0;
 }
 
-int do_corun(struct ctx *x)
+/* One co-run: its workloads, the division or copies, the times. */
+struct corun {
+	int nw;
+	struct corun_wl wl[MAX_CORUN];
+	struct model_corun_part parts[MAX_CORUN];	/* shown */
+	struct model_prediction pr[MAX_CORUN];		/* of parts */
+	int copies[MAX_CORUN];		/* --copies; 0: pinned */
+	int *given[MAX_CORUN];		/* --placement, m->pus indexes */
+	int *ord;			/* pu_order(), for divisions */
+	struct division *divs;		/* ranked, or NULL */
+	size_t ndiv, top;
+};
+
+/*
+ * Load each workload, check it was profiled here, and open it with the
+ * model; x->w and x->mem become the first's.  0, or -1 after saying
+ * why.
+ */
+static int corun_open(struct ctx *x, struct corun *c)
 {
 	const struct cli *o = x->o;
 	const struct model_def *md = o->model;
-	struct corun_wl wl[MAX_CORUN];
-	struct model_corun_part parts[MAX_CORUN];
-	struct model_prediction pr[MAX_CORUN];
+	struct corun_wl *wl = c->wl;
 	struct pandia_error err;
-	struct division *divs = NULL;
-	size_t ndiv = 0, top, j;
-	int nw = o->n_workloads, i, ret = 1, copies[MAX_CORUN];
-	int *ord = NULL, *given[MAX_CORUN];
 	char *why = NULL;
+	int i, ret = -1;
 
-	memset(wl, 0, sizeof(wl));
-	memset(pr, 0, sizeof(pr));
-	memset(given, 0, sizeof(given));
-	memset(copies, 0, sizeof(copies));
-	if (!md->corun) {
-		error("model '%s' does not predict co-runs or copies",
-		      md->name);
-		return 1;
-	}
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < c->nw; i++) {
 		wl[i].path = o->workload_paths[i];
 		wl[i].w = workload_load(wl[i].path, &err);
 		if (!wl[i].w) {
@@ -273,7 +277,7 @@ int do_corun(struct ctx *x)
 	x->w = wl[0].w;
 	x->mem = o->has_memory ? o->memory : x->w->has_memory ?
 		x->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < c->nw; i++) {
 		wl[i].state = md->open(x->m, wl[i].w, &x->mem, &err);
 		if (!wl[i].state) {
 			if (err.source[0])
@@ -284,154 +288,211 @@ int do_corun(struct ctx *x)
 			goto out;
 		}
 	}
-
-	if (o->n_copies) {
-		for (i = 0; i < nw; i++) {
-			copies[i] = o->copies[o->n_copies == 1 ? 0 : i];
-			parts[i].state = wl[i].state;
-			parts[i].pus = NULL;
-			parts[i].n = copies[i];
-		}
-	} else if (o->n_placements) {
-		for (i = 0; i < nw; i++) {
-			if (parse_placement_text(x, o->placements[i],
-						 &given[i], &parts[i].n) < 0)
-				goto out;
-			parts[i].state = wl[i].state;
-			parts[i].pus = given[i];
-		}
-	} else {
-		if (nw > x->m->n_pus) {
-			error("%d workloads and %d PUs: every workload needs "
-			      "a PU of its own in a division (give "
-			      "--placement for each to share)", nw,
-			      x->m->n_pus);
-			goto out;
-		}
-		ord = pu_order(x->m);
-		if (rank_divisions(x, wl, nw, ord, &divs, &ndiv, &err) < 0) {
-			perr_print(&err, stderr);
-			goto out;
-		}
-		division_parts(ord, divs[0].k, nw, wl, parts);
-	}
-	/* the chosen division (or the given one) again, for its details */
-	if (md->corun(parts, nw, pr, &err) < 0) {
-		perr_print(&err, stderr);
-		goto out;
-	}
-	top = o->top > 0 && (size_t)o->top < ndiv ? (size_t)o->top : ndiv;
-
-	if (o->json) {
-		json_t *root = json_object(), *a = json_array();
-		char *s;
-
-		json_object_set_new(root, "schema",
-				    json_string("pandia-predict/1"));
-		json_object_set_new(root, "model", json_string(md->name));
-		json_object_set_new(root, "machine",
-				    json_string(o->machine_path));
-		json_object_set_new(root, "mode", json_string(
-			o->n_copies ? "copies" : o->n_placements ?
-			"placements" : "divisions"));
-		json_object_set_new(root, "objective", json_string(
-			o->sum ? "sum" : "max"));
-		json_object_set_new(root, "objective_time",
-				    json_real(objective(o, pr, nw)));
-		for (i = 0; i < nw; i++)
-			json_array_append_new(a, corun_wl_json(x, &wl[i],
-				&parts[i], &pr[i], copies[i]));
-		json_object_set_new(root, "workloads", a);
-		if (divs) {
-			json_object_set_new(root, "ranked",
-					    json_integer((json_int_t)ndiv));
-			a = json_array();
-			for (j = 0; j < top; j++) {
-				struct model_corun_part dp[MAX_CORUN];
-				json_t *d = json_object(), *ws = json_array();
-
-				division_parts(ord, divs[j].k, nw, wl, dp);
-				json_object_set_new(d, "rank", json_integer(
-					(json_int_t)j + 1));
-				json_object_set_new(d, "time",
-						    json_real(divs[j].score));
-				for (i = 0; i < nw; i++) {
-					json_t *w1 = json_object();
-					int *os = os_of(x->m, dp[i].pus,
-							dp[i].n);
-					char *l = cpulist_format_compact(
-						os, dp[i].n);
-
-					json_object_set_new(w1, "cpus",
-							    json_string(l));
-					json_object_set_new(w1, "threads",
-						json_integer(dp[i].n));
-					json_object_set_new(w1, "time",
-						json_real(divs[j].time[i]));
-					json_array_append_new(ws, w1);
-					free(l);
-					free(os);
-				}
-				json_object_set_new(d, "workloads", ws);
-				json_array_append_new(a, d);
-			}
-			json_object_set_new(root, "divisions", a);
-		}
-		s = json_to_text(root);
-		fputs(s, stdout);
-		free(s);
-		json_decref(root);
-	} else {
-		printf("machine   %s: %d socket%s, %d cores, %d PUs\n",
-		       x->m->host ? x->m->host : o->machine_path,
-		       x->m->n_sockets, x->m->n_sockets == 1 ? "" : "s",
-		       x->m->n_cores, x->m->n_pus);
-		printf("model     %s, %d workload%s together\n", md->name, nw,
-		       nw == 1 ? "" : "s");
-		if (divs) {
-			printf("divisions %zu ranked by the %s\n\n%4s %10s",
-			       ndiv, o->sum ? "sum of the times" :
-			       "time of the slowest", "rank", "time (s)");
-			for (i = 0; i < nw; i++)
-				printf("  %-20s", "workload");
-			putchar('\n');
-			for (j = 0; j < top; j++) {
-				struct model_corun_part dp[MAX_CORUN];
-
-				division_parts(ord, divs[j].k, nw, wl, dp);
-				printf("%4zu %#10.4g", j + 1, divs[j].score);
-				for (i = 0; i < nw; i++) {
-					int *os = os_of(x->m, dp[i].pus,
-							dp[i].n);
-					char *l = cpulist_format_compact(
-						os, dp[i].n);
-					char cell[64];
-
-					snprintf(cell, sizeof(cell), "%d: %s "
-						 "(%#.4g s)", i + 1, l,
-						 divs[j].time[i]);
-					printf("  %-20s", cell);
-					free(l);
-					free(os);
-				}
-				putchar('\n');
-			}
-			printf("\nthe best division:\n");
-		}
-		for (i = 0; i < nw; i++)
-			corun_wl_print(x, i, &wl[i], &parts[i], &pr[i],
-				       copies[i]);
-	}
 	ret = 0;
 out:
 	free(why);
-	free(divs);
-	free(ord);
-	for (i = 0; i < nw; i++) {
-		free(given[i]);
-		if (wl[i].state)
-			md->close(wl[i].state);
-		workload_free(wl[i].w);
+	return ret;
+}
+
+/*
+ * The parts to predict: the copies, the placements given, or the best
+ * of every division ranked.  0, or -1 after saying why.
+ */
+static int corun_choose(const struct ctx *x, struct corun *c)
+{
+	const struct cli *o = x->o;
+	struct pandia_error err;
+	int i, nw = c->nw;
+
+	if (o->n_copies) {
+		for (i = 0; i < nw; i++) {
+			c->copies[i] = o->copies[o->n_copies == 1 ? 0 : i];
+			c->parts[i].state = c->wl[i].state;
+			c->parts[i].pus = NULL;
+			c->parts[i].n = c->copies[i];
+		}
+		return 0;
+	}
+	if (o->n_placements) {
+		for (i = 0; i < nw; i++) {
+			if (parse_placement_text(x, o->placements[i],
+						 &c->given[i],
+						 &c->parts[i].n) < 0)
+				return -1;
+			c->parts[i].state = c->wl[i].state;
+			c->parts[i].pus = c->given[i];
+		}
+		return 0;
+	}
+	if (nw > x->m->n_pus) {
+		error("%d workloads and %d PUs: every workload needs a PU of "
+		      "its own in a division (give --placement for each to "
+		      "share)", nw, x->m->n_pus);
+		return -1;
+	}
+	c->ord = pu_order(x->m);
+	if (rank_divisions(x, c->wl, nw, c->ord, &c->divs, &c->ndiv,
+			   &err) < 0) {
+		perr_print(&err, stderr);
+		return -1;
+	}
+	division_parts(c->ord, c->divs[0].k, nw, c->wl, c->parts);
+	return 0;
+}
+
+/* Division j of those ranked as JSON. */
+static json_t *division_json(const struct ctx *x, const struct corun *c,
+			     size_t j)
+{
+	struct model_corun_part dp[MAX_CORUN];
+	json_t *d = json_object(), *ws = json_array();
+	int i;
+
+	division_parts(c->ord, c->divs[j].k, c->nw, c->wl, dp);
+	json_object_set_new(d, "rank", json_integer((json_int_t)j + 1));
+	json_object_set_new(d, "time", json_real(c->divs[j].score));
+	for (i = 0; i < c->nw; i++) {
+		json_t *w1 = json_object();
+		int *os = os_of(x->m, dp[i].pus, dp[i].n);
+		char *l = cpulist_format_compact(os, dp[i].n);
+
+		json_object_set_new(w1, "cpus", json_string(l));
+		json_object_set_new(w1, "threads", json_integer(dp[i].n));
+		json_object_set_new(w1, "time",
+				    json_real(c->divs[j].time[i]));
+		json_array_append_new(ws, w1);
+		free(l);
+		free(os);
+	}
+	json_object_set_new(d, "workloads", ws);
+	return d;
+}
+
+/* The co-run as JSON on stdout. */
+static void corun_json(const struct ctx *x, const struct corun *c)
+{
+	const struct cli *o = x->o;
+	json_t *root = json_object(), *a = json_array();
+	size_t j;
+	char *s;
+	int i;
+
+	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
+	json_object_set_new(root, "model", json_string(o->model->name));
+	json_object_set_new(root, "machine", json_string(o->machine_path));
+	json_object_set_new(root, "mode", json_string(
+		o->n_copies ? "copies" : o->n_placements ?
+		"placements" : "divisions"));
+	json_object_set_new(root, "objective", json_string(
+		o->sum ? "sum" : "max"));
+	json_object_set_new(root, "objective_time",
+			    json_real(objective(o, c->pr, c->nw)));
+	for (i = 0; i < c->nw; i++)
+		json_array_append_new(a, corun_wl_json(x, &c->wl[i],
+			&c->parts[i], &c->pr[i], c->copies[i]));
+	json_object_set_new(root, "workloads", a);
+	if (c->divs) {
+		json_object_set_new(root, "ranked",
+				    json_integer((json_int_t)c->ndiv));
+		a = json_array();
+		for (j = 0; j < c->top; j++)
+			json_array_append_new(a, division_json(x, c, j));
+		json_object_set_new(root, "divisions", a);
+	}
+	s = json_to_text(root);
+	fputs(s, stdout);
+	free(s);
+	json_decref(root);
+}
+
+/* The table of the divisions ranked. */
+static void print_divisions(const struct ctx *x, const struct corun *c)
+{
+	struct model_corun_part dp[MAX_CORUN];
+	size_t j;
+	int i;
+
+	printf("divisions %zu ranked by the %s\n\n%4s %10s", c->ndiv,
+	       x->o->sum ? "sum of the times" : "time of the slowest",
+	       "rank", "time (s)");
+	for (i = 0; i < c->nw; i++)
+		printf("  %-20s", "workload");
+	putchar('\n');
+	for (j = 0; j < c->top; j++) {
+		division_parts(c->ord, c->divs[j].k, c->nw, c->wl, dp);
+		printf("%4zu %#10.4g", j + 1, c->divs[j].score);
+		for (i = 0; i < c->nw; i++) {
+			int *os = os_of(x->m, dp[i].pus, dp[i].n);
+			char *l = cpulist_format_compact(os, dp[i].n);
+			char cell[64];
+
+			snprintf(cell, sizeof(cell), "%d: %s (%#.4g s)",
+				 i + 1, l, c->divs[j].time[i]);
+			printf("  %-20s", cell);
+			free(l);
+			free(os);
+		}
+		putchar('\n');
+	}
+	printf("\nthe best division:\n");
+}
+
+/* The co-run as text on stdout. */
+static void corun_print(const struct ctx *x, const struct corun *c)
+{
+	const struct cli *o = x->o;
+	int i, nw = c->nw;
+
+	printf("machine   %s: %d socket%s, %d cores, %d PUs\n",
+	       x->m->host ? x->m->host : o->machine_path,
+	       x->m->n_sockets, x->m->n_sockets == 1 ? "" : "s",
+	       x->m->n_cores, x->m->n_pus);
+	printf("model     %s, %d workload%s together\n", o->model->name, nw,
+	       nw == 1 ? "" : "s");
+	if (c->divs)
+		print_divisions(x, c);
+	for (i = 0; i < nw; i++)
+		corun_wl_print(x, i, &c->wl[i], &c->parts[i], &c->pr[i],
+			       c->copies[i]);
+}
+
+int do_corun(struct ctx *x)
+{
+	const struct cli *o = x->o;
+	const struct model_def *md = o->model;
+	struct pandia_error err;
+	struct corun c;
+	int i, ret = 1;
+
+	memset(&c, 0, sizeof(c));
+	c.nw = o->n_workloads;
+	if (!md->corun) {
+		error("model '%s' does not predict co-runs or copies",
+		      md->name);
+		return 1;
+	}
+	if (corun_open(x, &c) < 0 || corun_choose(x, &c) < 0)
+		goto out;
+	/* the chosen division (or the given one) again, for its details */
+	if (md->corun(c.parts, c.nw, c.pr, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	c.top = o->top > 0 && (size_t)o->top < c.ndiv ? (size_t)o->top :
+		c.ndiv;
+	if (o->json)
+		corun_json(x, &c);
+	else
+		corun_print(x, &c);
+	ret = 0;
+out:
+	free(c.divs);
+	free(c.ord);
+	for (i = 0; i < c.nw; i++) {
+		free(c.given[i]);
+		if (c.wl[i].state)
+			md->close(c.wl[i].state);
+		workload_free(c.wl[i].w);
 	}
 	x->w = NULL;
 	return ret;
