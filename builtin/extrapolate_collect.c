@@ -1,0 +1,636 @@
+/*
+ * extrapolate_collect.c - pandia extrapolate without --runs: the
+ * command at 1..m threads, one per core, packed; its time and every
+ * stall category of profiler/stalls.h per run, into a
+ * pandia-scaling/1 file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "builtin/extrapolate.h"
+#include "common/cpulist.h"
+#include "common/machine.h"
+#include "common/util.h"
+#include "predictor/defaults.h"
+#include "predictor/estima.h"
+#include "predictor/scaling.h"
+#include "profiler/counters.h"
+#include "profiler/run.h"
+#include "profiler/stalls.h"
+
+/* one value of one category at one thread count */
+struct value {
+	const char *name;
+	double v;
+};
+
+struct collect {
+	const struct cli *o;
+	struct pandia_machine *m;
+	int *order;		/* OS index of one PU per core, packed */
+	int n_cores;
+	int *threads;		/* the counts to run */
+	int n_threads;
+	struct pandia_scaling *s;
+	char *shim;
+	double hz;		/* the clock; 0: not known */
+	const char *hz_source;
+	/* hardware */
+	bool hw;
+	bool hw_kernel;
+	const char *pmu;
+	const struct stall_hw_event *hw_ev;
+	int n_hw;
+	char **hw_names;	/* libpfm4 names, n_hw */
+	bool *hw_kept;		/* counted at the first count */
+	/* software */
+	bool sw;
+	/* user categories: acc[run * n_users + k], runs 0..reps */
+	struct stall_acc *acc;
+	int unit_error;		/* a category in seconds, no clock: k+1 */
+	int cur_run_base;
+	/* what the run at this count gave */
+	struct value *vals;
+	int n_vals;
+	double t0;
+};
+
+static void on_line(const char *line, int run, void *data)
+{
+	struct collect *x = data;
+	const struct cli *o = x->o;
+	double v;
+	bool secs;
+	int k;
+
+	if (run < 1 || run > o->reps)
+		return;
+	for (k = 0; k < o->n_users; k++) {
+		if (!stall_user_match(&o->users[k], line, &v, &secs))
+			continue;
+		if (secs) {
+			if (!(x->hz > 0)) {
+				if (!x->unit_error)
+					x->unit_error = k + 1;
+				continue;
+			}
+			v *= x->hz;
+		}
+		stall_acc_add(&x->acc[run * o->n_users + k], v);
+	}
+}
+
+static void add_value(struct collect *x, const char *name, double v)
+{
+	x->vals[x->n_vals].name = name;
+	x->vals[x->n_vals].v = v;
+	x->n_vals++;
+}
+
+/* the user categories of this count, median over the runs */
+static int user_values(struct collect *x, int n)
+{
+	const struct cli *o = x->o;
+	double *v = xcalloc((size_t)o->reps + 1, sizeof(double));
+	int k, j, ret = -1;
+
+	if (x->unit_error) {
+		const struct stall_user *u = &o->users[x->unit_error - 1];
+
+		error("category '%s': the output gives seconds, and the clock "
+		      "frequency is not known to turn them into cycles: give "
+		      "--frequency HZ", u->name);
+		goto out;
+	}
+	for (k = 0; k < o->n_users; k++) {
+		const struct stall_user *u = &o->users[k];
+
+		for (j = 1; j <= o->reps; j++) {
+			if (stall_acc_value(&x->acc[j * o->n_users + k],
+					    u->reducer, &v[j - 1]))
+				continue;
+			error("category '%s': no line of the output matched "
+			      "'%s' in run %d at %d thread%s (the %s of no "
+			      "value is not defined; sum gives 0)", u->name,
+			      u->regex, j, n, n == 1 ? "" : "s",
+			      stall_reducer_name(u->reducer));
+			goto out;
+		}
+		add_value(x, u->name, median_of(v, o->reps));
+	}
+	ret = 0;
+out:
+	free(v);
+	return ret;
+}
+
+/* the hardware categories of this count: one more run, counted */
+static int hw_values(struct collect *x, const struct run_opts *ro, int n)
+{
+	struct counters_reading rd;
+	struct pandia_error err;
+	struct run_opts one = *ro;
+	struct run_result r;
+	bool first = x->s->n_runs == 0;
+	int i, kept = 0, ret = -1;
+
+	one.on_line = NULL;
+	one.on_run = NULL;
+	counters_reading_init(&rd);
+	run_result_init(&r);
+	if (!x->o->quiet)
+		progress("extrapolate", "%d thread%s: one more run, counted "
+			 "by perf", n, n == 1 ? "" : "s");
+	if (counters_count((const char *const *)x->hw_names, x->n_hw,
+			   x->hw_kernel, &one, x->o->argv, &rd, &r,
+			   &err) < 0) {
+		if (r.interrupted) {
+			error_perr(&err);
+			run_reraise(r.interrupted);
+		}
+		error("%d thread%s, the counted run: %s", n,
+		      n == 1 ? "" : "s", err.text);
+		goto out;
+	}
+	for (i = 0; i < x->n_hw; i++) {
+		const struct counters_event *e = NULL;
+		int j;
+
+		for (j = 0; j < rd.n_events && !e; j++)
+			if (!strcmp(rd.events[j].name, x->hw_names[i]))
+				e = &rd.events[j];
+		if (!e) {
+			error("%s: not in perf's reading", x->hw_names[i]);
+			goto out;
+		}
+		if (first) {
+			x->hw_kept[i] = e->counted;
+			if (!e->counted)
+				warning("%s is not counted here (%s): no "
+					"category '%s'", x->hw_names[i],
+					e->error ? e->error : "?",
+					x->hw_ev[i].category);
+		}
+		if (!x->hw_kept[i])
+			continue;
+		if (!e->counted) {
+			error("%s counted at %d threads but not at %d: %s",
+			      x->hw_names[i], x->s->runs[0].threads, n,
+			      e->error ? e->error : "?");
+			goto out;
+		}
+		add_value(x, x->hw_ev[i].category, e->value);
+		kept++;
+	}
+	if (first && !kept) {
+		warning("no backend stall event counted: no hardware stall "
+			"category");
+		x->hw = false;
+		free(x->s->counters);
+		x->s->counters = xstrdup("none");
+	}
+	ret = 0;
+out:
+	run_result_release(&r);
+	counters_reading_release(&rd);
+	return ret;
+}
+
+/* the software categories of this count */
+static int sw_values(struct collect *x, const struct run_result *r, int n)
+{
+	double v[STALL_SW_COUNT];
+	struct pandia_error err;
+	bool first = x->s->n_runs == 0;
+	int k;
+
+	if (!first && !x->sw)
+		return 0;
+	if (stalls_software(r, x->hz, v, &err) < 0) {
+		if (first) {
+			if (!x->o->quiet)
+				progress("extrapolate", "no software stall "
+					 "category: %s", err.text);
+			return 0;
+		}
+		error("%d thread%s: software stalls: %s", n,
+		      n == 1 ? "" : "s", err.text);
+		return -1;
+	}
+	x->sw = true;
+	for (k = 0; k < STALL_SW_COUNT; k++)
+		add_value(x, stall_sw_name((enum stall_sw)k), v[k]);
+	return 0;
+}
+
+/* record the count's run into x->s (categories made at the first) */
+static void record(struct collect *x, int n, const int *cpus,
+		   const struct run_result *r)
+{
+	struct scaling_run *run;
+	struct pandia_error err;
+	int i, k;
+
+	if (!x->s->n_runs)
+		for (i = 0; i < x->n_vals; i++)
+			scaling_add_category(x->s, x->vals[i].name, &err);
+	run = scaling_add_run(x->s, n, r->median);
+	run->cpus = cpulist_format_compact(cpus, n);
+	run->n_times = r->n_times;
+	run->times = xcalloc((size_t)r->n_times + 1, sizeof(double));
+	memcpy(run->times, r->times, sizeof(double) * (size_t)r->n_times);
+	for (i = 0; i < x->n_vals; i++) {
+		k = scaling_category(x->s, x->vals[i].name);
+		if (k >= 0)
+			run->stalls[k] = x->vals[i].v;
+	}
+}
+
+static int save(struct collect *x)
+{
+	struct pandia_error err;
+
+	if (!x->o->output)
+		return 0;
+	if (scaling_save(x->s, x->o->output, &err) < 0)
+		return error_perr(&err);
+	return 0;
+}
+
+/*
+ * One thread count.  Returns 0, -1 on failure, or the signal that
+ * interrupted the run.
+ */
+static int run_count(struct collect *x, int idx)
+{
+	const struct cli *o = x->o;
+	int n = x->threads[idx], k, ret = -1;
+	const int *cpus = x->order;
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts ro;
+	char *list;
+
+	for (k = 0; k < (o->reps + 1) * o->n_users; k++)
+		stall_acc_reset(&x->acc[k]);
+	x->unit_error = 0;
+	x->n_vals = 0;
+	run_opts_init(&ro);
+	ro.cpus = cpus;
+	ro.n_cpus = n;
+	ro.repetitions = o->reps;
+	ro.warmup = o->warmup;
+	ro.timeout = o->timeout;
+	ro.time_from = o->time_from;
+	ro.runner = o->runner;
+	ro.mem = o->mem.mode != RUN_MEM_DEFAULT ? &o->mem : NULL;
+	ro.pin = RUN_PIN_SHIM;
+	ro.shim_path = x->shim;
+	ro.machine = x->m;
+	ro.on_line = on_line;
+	ro.data = x;
+	run_result_init(&r);
+	list = cpulist_format_compact(cpus, n);
+	if (!o->quiet)
+		progress("extrapolate", "%d/%d: %d thread%s on PU%s %s...",
+			 idx + 1, x->n_threads, n, n == 1 ? "" : "s",
+			 n == 1 ? "" : "s", list);
+	if (run_execute(&ro, o->argv, &r, &err) < 0) {
+		if (r.interrupted) {
+			ret = r.interrupted;
+			goto out;
+		}
+		error("%d thread%s: %s", n, n == 1 ? "" : "s", err.text);
+		if (r.stderr_tail && *r.stderr_tail)
+			fprintf(stderr, "pandia: the end of its standard "
+				"error:\n%s\n", r.stderr_tail);
+		goto out;
+	}
+	if (x->hw && hw_values(x, &ro, n) < 0)
+		goto out;
+	if (sw_values(x, &r, n) < 0 || user_values(x, n) < 0)
+		goto out;
+	if (x->s->n_runs && x->n_vals != x->s->n_categories) {
+		error("%d thread%s: %d stall categories, %d at the first "
+		      "count", n, n == 1 ? "" : "s", x->n_vals,
+		      x->s->n_categories);
+		goto out;
+	}
+	record(x, n, cpus, &r);
+	if (save(x) < 0)
+		goto out;
+	if (!o->quiet) {
+		double el = now_seconds() - x->t0;
+		char left[64] = "";
+
+		if (idx + 1 < x->n_threads && el > 2)
+			snprintf(left, sizeof(left), "; about %.0f s left",
+				 el / (idx + 1) * (x->n_threads - idx - 1));
+		progress("extrapolate", "%d/%d: %d thread%s: %.4g s (spread "
+			 "%.1f%%)%s", idx + 1, x->n_threads, n,
+			 n == 1 ? "" : "s", r.median, 100 * r.spread, left);
+	}
+	ret = 0;
+out:
+	free(list);
+	run_result_release(&r);
+	return ret;
+}
+
+/* one PU per core, in the packed sweep order (SMT siblings skipped) */
+static void core_order(struct collect *x)
+{
+	const struct pandia_machine *m = x->m;
+	int *sweep = xcalloc((size_t)m->n_pus + 1, sizeof(int));
+	char *used = xcalloc((size_t)m->n_cores + 1, 1);
+	int i, core;
+
+	defaults_sweep_order(m, false, sweep);
+	x->order = xcalloc((size_t)m->n_cores + 1, sizeof(int));
+	for (i = 0; i < m->n_pus; i++) {
+		core = m->pus[sweep[i]].core;
+		if (used[core])
+			continue;
+		used[core] = 1;
+		x->order[x->n_cores++] = m->pus[sweep[i]].os_index;
+	}
+	free(used);
+	free(sweep);
+}
+
+/* the counts from --threads, or 1..cores */
+static void thread_counts(struct collect *x)
+{
+	const struct cli *o = x->o;
+	struct pandia_error err;
+	int i;
+
+	if (!o->threads_arg) {
+		x->n_threads = x->n_cores;
+		x->threads = xcalloc((size_t)x->n_cores + 1, sizeof(int));
+		for (i = 0; i < x->n_cores; i++)
+			x->threads[i] = i + 1;
+		return;
+	}
+	if (cpulist_parse(o->threads_arg, &x->threads, &x->n_threads,
+			  &err) < 0)
+		usage_error("extrapolate", "--threads takes thread counts "
+			    "such as 1-8 or 1,2,4,8, not '%s'",
+			    o->threads_arg);
+	for (i = 0; i < x->n_threads; i++) {
+		if (x->threads[i] < 1 || x->threads[i] > x->n_cores)
+			usage_error("extrapolate", "--threads: %d is not "
+				    "from 1 to %d (one thread per core of %s)",
+				    x->threads[i], x->n_cores,
+				    o->machine_path);
+		if (i && x->threads[i] <= x->threads[i - 1])
+			usage_error("extrapolate", "--threads: the counts "
+				    "must increase (%d after %d)",
+				    x->threads[i], x->threads[i - 1]);
+	}
+}
+
+/* perf or not, before anything runs */
+static void plan_hardware(struct collect *x)
+{
+	const struct cli *o = x->o;
+	struct pandia_error err;
+	char *why = NULL;
+	bool generic;
+	int i, k;
+
+	if (o->hw == HW_NONE)
+		return;
+	if (o->runner)
+		why = xstrdup("the command runs through --runner, where "
+			      "perf cannot count it");
+	else if (!counters_perf_available(&x->hw_kernel, &why))
+		;
+	else if (!(x->pmu = counters_host_pmu(&err)))
+		why = xstrdup(err.text);
+	if (why) {
+		counters_drop_probe_advice(why);
+		if (o->hw == HW_PERF)
+			die("no hardware stall categories: %s", why);
+		warning("no hardware stall categories: %s; going on "
+			"without them (--counters none: not even tried)",
+			why);
+		free(why);
+		return;
+	}
+	x->hw = true;
+	x->hw_ev = stalls_hw_events(x->pmu, &x->n_hw, &generic);
+	x->hw_names = xcalloc((size_t)x->n_hw + 1, sizeof(char *));
+	x->hw_kept = xcalloc((size_t)x->n_hw + 1, sizeof(bool));
+	for (i = 0; i < x->n_hw; i++) {
+		x->hw_names[i] = stalls_hw_event_name(x->pmu, &x->hw_ev[i]);
+		for (k = 0; k < o->n_users; k++)
+			if (!strcmp(o->users[k].name, x->hw_ev[i].category))
+				die("--category %s: the hardware category of "
+				    "%s has that name; choose another",
+				    o->users[k].name, x->hw_names[i]);
+	}
+	if (!o->quiet)
+		progress("extrapolate", "hardware stall categories: %d %s "
+			 "event%s of PMU %s, one more run per count, counted "
+			 "by perf", x->n_hw, generic ? "generic" : "backend",
+			 x->n_hw == 1 ? "" : "s", x->pmu);
+}
+
+static void describe(struct collect *x)
+{
+	const struct cli *o = x->o;
+	struct pandia_scaling *s = x->s;
+	char date[32], *note, *t;
+	int i, n = 0;
+
+	while (o->argv && o->argv[n])
+		n++;
+	/* with a runner, its template first, then what {cmd} stands for */
+	s->command = xcalloc((size_t)n + 2, sizeof(char *));
+	if (o->runner)
+		s->command[s->n_command++] = xstrdup(o->runner);
+	for (i = 0; i < n; i++)
+		s->command[s->n_command++] = xstrdup(o->argv[i]);
+	s->machine = xstrdup(o->machine_path);
+	s->frequency = x->hz;
+	s->counters = xstrdup(x->hw ? "perf" : "none");
+	s->stall_unit = xstrdup("cycles");
+	iso_date_now(date, sizeof(date));
+	s->date = xstrdup(date);
+	s->version = xstrdup(PANDIA_VERSION);
+	note = xasprintf("time: the median of %d run%s%s (%s); stalls: the "
+			 "median over the same runs, summed over threads%s; "
+			 "frequency from %s", o->reps, o->reps == 1 ? "" : "s",
+			 o->warmup ? " after a warm-up" : "",
+			 o->time_from ? "from the output" : "wall clock",
+			 x->hw ? ", hardware ones from one more run counted "
+			 "by perf" : "",
+			 x->hz > 0 ? x->hz_source : "nowhere (not known)");
+	if (o->runner) {
+		t = xasprintf("%s; run through the template %s", note,
+			      o->runner);
+		free(note);
+		note = t;
+	}
+	for (i = 0; i < o->n_users; i++) {
+		t = xasprintf("%s; %s %s=%s:%s", note, i ? "" : "categories:",
+			      o->users[i].name, o->users[i].regex,
+			      stall_reducer_name(o->users[i].reducer));
+		free(note);
+		note = t;
+	}
+	s->note = note;
+}
+
+static void print_runs(const struct collect *x)
+{
+	const struct pandia_scaling *s = x->s;
+	int i, k;
+
+	printf("%7s %12s", "threads", "time (s)");
+	for (k = 0; k < s->n_categories; k++)
+		printf(" %14s", s->categories[k]);
+	printf("  cpus\n");
+	for (i = 0; i < s->n_runs; i++) {
+		printf("%7d %12.5g", s->runs[i].threads, s->runs[i].time);
+		for (k = 0; k < s->n_categories; k++)
+			printf(" %14.5g", s->runs[i].stalls[k]);
+		printf("  %s\n", s->runs[i].cpus ? s->runs[i].cpus : "-");
+	}
+	printf("(stalls in cycles, summed over threads)\n");
+}
+
+/* --to N|MACHINE with the runs to collect: N at least MOST threads. */
+static int check_target(const char *to, int most)
+{
+	char *what;
+	int N;
+
+	if (parse_target(to, &N, &what) < 0)
+		return -1;
+	free(what);
+	if (N < most)
+		usage_error("extrapolate", "--to %s is below the %d threads to "
+			    "measure", to, most);
+	return 0;
+}
+
+/* Collect the runs on machine M (taken over), opened by the caller. */
+int cmd_collect(const struct cli *o, struct pandia_machine *m)
+{
+	struct collect x;
+	struct pandia_error err;
+	int i, sig = 0, ret = 1;
+
+	memset(&x, 0, sizeof(x));
+	x.o = o;
+	x.m = m;
+	x.t0 = now_seconds();
+	if (o->output && output_check(o->output, &err) < 0) {
+		error_perr(&err);
+		goto out;
+	}
+	if (!o->runner &&
+	    check_this_host(x.m, o->machine_path, o->force, "measuring",
+			    "(or --runner for a workload that runs on that "
+			    "machine)") < 0)
+		goto out;
+	core_order(&x);
+	thread_counts(&x);
+	if (o->to && check_target(o->to, x.threads[x.n_threads - 1]) < 0)
+		goto out;
+	x.hz = o->frequency;
+	x.hz_source = "--frequency";
+	if (!(x.hz > 0) && !o->runner)
+		x.hz = stalls_host_frequency(&x.hz_source);
+	plan_hardware(&x);
+	if (!o->runner) {
+		x.shim = run_find_shim(pandia_exe_dir());
+		if (!x.shim) {
+			error("cannot find libpandia-pin.so next to pandia "
+			      "(build it with make, or set PANDIA_PIN_LIB)");
+			goto out;
+		}
+	}
+	x.acc = xcalloc((size_t)(o->reps + 1) * (size_t)(o->n_users + 1),
+			sizeof(*x.acc));
+	x.vals = xcalloc((size_t)(x.n_hw + STALL_SW_COUNT + o->n_users + 1),
+			 sizeof(*x.vals));
+	x.s = scaling_new();
+	describe(&x);
+	if (!o->quiet)
+		progress("extrapolate", "%d thread count%s from %d to %d, one "
+			 "thread per core of %s, %d run%s each%s", x.n_threads,
+			 x.n_threads == 1 ? "" : "s", x.threads[0],
+			 x.threads[x.n_threads - 1], o->machine_path, o->reps,
+			 o->reps == 1 ? "" : "s",
+			 o->warmup ? " after a warm-up" : "");
+	for (i = 0; i < x.n_threads; i++) {
+		sig = run_count(&x, i);
+		if (sig)
+			break;
+	}
+	if (sig > 0) {
+		error("interrupted by signal %d: %d of %d thread counts "
+		      "measured%s%s", sig, x.s->n_runs, x.n_threads,
+		      o->output && x.s->n_runs ? ", kept in " : "",
+		      o->output && x.s->n_runs ? o->output : "");
+		run_reraise(sig);
+	}
+	if (sig < 0) {
+		if (o->output && x.s->n_runs)
+			error("the %d thread count%s measured before are kept "
+			      "in %s", x.s->n_runs, x.s->n_runs == 1 ? "" :
+			      "s", o->output);
+		goto out;
+	}
+	if (!x.s->n_categories)
+		warning("no stall category was recorded (no hardware, no "
+			"software, no --category): the runs give times only, "
+			"and ESTIMA cannot extrapolate them");
+	if (!o->output && !o->to) {
+		char *text = scaling_to_string(x.s);
+
+		fputs(text, stdout);
+		free(text);
+		ret = 0;
+		goto out;
+	}
+	if (o->to) {
+		if (!o->output)
+			warning("the runs are not kept: -o RUNS.json keeps "
+				"them");
+		ret = extrapolate(o, x.s, o->output ? o->output :
+				  "the runs measured", NULL);
+		goto out;
+	}
+	print_runs(&x);
+	printf("%d run%s written to %s\n", x.s->n_runs,
+	       x.s->n_runs == 1 ? "" : "s", o->output);
+	ret = 0;
+	if (enough_runs(x.s, o->output, o->checkpoints, false))
+		printf("extrapolate them: pandia extrapolate --runs %s --to "
+		       "N|MACHINE\n", o->output);
+	else if (x.n_cores < estima_runs_needed(o->checkpoints))
+		printf("(%s has %d cores: ESTIMA needs runs at %d counts or "
+		       "more with %d checkpoints)\n", o->machine_path,
+		       x.n_cores, estima_runs_needed(o->checkpoints),
+		       o->checkpoints);
+out:
+	if (x.hw_names)
+		for (i = 0; i < x.n_hw; i++)
+			free(x.hw_names[i]);
+	free(x.hw_names);
+	free(x.hw_kept);
+	free(x.acc);
+	free(x.vals);
+	free(x.order);
+	free(x.threads);
+	free(x.shim);
+	scaling_free(x.s);
+	machine_free(x.m);
+	return ret;
+}
