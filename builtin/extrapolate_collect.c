@@ -518,12 +518,142 @@ static int check_target(const char *to, int most)
 	return 0;
 }
 
+/*
+ * What to measure, before anything runs: the PUs, the thread counts,
+ * the clock, perf or not, the pinning library.  0, or -1 after saying
+ * why.
+ */
+static int collect_plan(struct collect *x)
+{
+	const struct cli *o = x->o;
+
+	if (!o->runner &&
+	    check_this_host(x->m, o->machine_path, o->force, "measuring",
+			    "(or --runner for a workload that runs on that "
+			    "machine)") < 0)
+		return -1;
+	core_order(x);
+	thread_counts(x);
+	if (o->to && check_target(o->to, x->threads[x->n_threads - 1]) < 0)
+		return -1;
+	x->hz = o->frequency;
+	x->hz_source = "--frequency";
+	if (!(x->hz > 0) && !o->runner)
+		x->hz = stalls_host_frequency(&x->hz_source);
+	plan_hardware(x);
+	if (!o->runner) {
+		x->shim = run_find_shim(pandia_exe_dir());
+		if (!x->shim) {
+			error("cannot find libpandia-pin.so next to pandia "
+			      "(build it with make, or set PANDIA_PIN_LIB)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every thread count, in turn.  0, or -1 after saying why; a signal
+ * that interrupts a run is raised again once said.
+ */
+static int collect_runs(struct collect *x)
+{
+	const struct cli *o = x->o;
+	int i, sig = 0;
+
+	if (!o->quiet)
+		progress("extrapolate", "%d thread count%s from %d to %d, one "
+			 "thread per core of %s, %d run%s each%s", x->n_threads,
+			 x->n_threads == 1 ? "" : "s", x->threads[0],
+			 x->threads[x->n_threads - 1], o->machine_path, o->reps,
+			 o->reps == 1 ? "" : "s",
+			 o->warmup ? " after a warm-up" : "");
+	for (i = 0; i < x->n_threads; i++) {
+		sig = run_count(x, i);
+		if (sig)
+			break;
+	}
+	if (sig > 0) {
+		error("interrupted by signal %d: %d of %d thread counts "
+		      "measured%s%s", sig, x->s->n_runs, x->n_threads,
+		      o->output && x->s->n_runs ? ", kept in " : "",
+		      o->output && x->s->n_runs ? o->output : "");
+		run_reraise(sig);
+	}
+	if (sig < 0) {
+		if (o->output && x->s->n_runs)
+			error("the %d thread count%s measured before are kept "
+			      "in %s", x->s->n_runs, x->s->n_runs == 1 ? "" :
+			      "s", o->output);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The runs measured: on stdout without -o or --to, extrapolated with
+ * --to, else where they were written.  Returns the exit status.
+ */
+static int collect_show(struct collect *x)
+{
+	const struct cli *o = x->o;
+
+	if (!x->s->n_categories)
+		warning("no stall category was recorded (no hardware, no "
+			"software, no --category): the runs give times only, "
+			"and ESTIMA cannot extrapolate them");
+	if (!o->output && !o->to) {
+		char *text = scaling_to_string(x->s);
+
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
+	if (o->to) {
+		if (!o->output)
+			warning("the runs are not kept: -o RUNS.json keeps "
+				"them");
+		return extrapolate(o, x->s, o->output ? o->output :
+				   "the runs measured", NULL);
+	}
+	print_runs(x);
+	printf("%d run%s written to %s\n", x->s->n_runs,
+	       x->s->n_runs == 1 ? "" : "s", o->output);
+	if (enough_runs(x->s, o->output, o->checkpoints, false))
+		printf("extrapolate them: pandia extrapolate --runs %s --to "
+		       "N|MACHINE\n", o->output);
+	else if (x->n_cores < estima_runs_needed(o->checkpoints))
+		printf("(%s has %d cores: ESTIMA needs runs at %d counts or "
+		       "more with %d checkpoints)\n", o->machine_path,
+		       x->n_cores, estima_runs_needed(o->checkpoints),
+		       o->checkpoints);
+	return 0;
+}
+
+static void collect_release(struct collect *x)
+{
+	int i;
+
+	if (x->hw_names)
+		for (i = 0; i < x->n_hw; i++)
+			free(x->hw_names[i]);
+	free(x->hw_names);
+	free(x->hw_kept);
+	free(x->acc);
+	free(x->vals);
+	free(x->order);
+	free(x->threads);
+	free(x->shim);
+	scaling_free(x->s);
+	machine_free(x->m);
+}
+
 /* Collect the runs on machine M (taken over), opened by the caller. */
 int cmd_collect(const struct cli *o, struct pandia_machine *m)
 {
 	struct collect x;
 	struct pandia_error err;
-	int i, sig = 0, ret = 1;
+	int ret = 1;
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
@@ -533,104 +663,18 @@ int cmd_collect(const struct cli *o, struct pandia_machine *m)
 		error_perr(&err);
 		goto out;
 	}
-	if (!o->runner &&
-	    check_this_host(x.m, o->machine_path, o->force, "measuring",
-			    "(or --runner for a workload that runs on that "
-			    "machine)") < 0)
+	if (collect_plan(&x) < 0)
 		goto out;
-	core_order(&x);
-	thread_counts(&x);
-	if (o->to && check_target(o->to, x.threads[x.n_threads - 1]) < 0)
-		goto out;
-	x.hz = o->frequency;
-	x.hz_source = "--frequency";
-	if (!(x.hz > 0) && !o->runner)
-		x.hz = stalls_host_frequency(&x.hz_source);
-	plan_hardware(&x);
-	if (!o->runner) {
-		x.shim = run_find_shim(pandia_exe_dir());
-		if (!x.shim) {
-			error("cannot find libpandia-pin.so next to pandia "
-			      "(build it with make, or set PANDIA_PIN_LIB)");
-			goto out;
-		}
-	}
 	x.acc = xcalloc((size_t)(o->reps + 1) * (size_t)(o->n_users + 1),
 			sizeof(*x.acc));
 	x.vals = xcalloc((size_t)(x.n_hw + STALL_SW_COUNT + o->n_users + 1),
 			 sizeof(*x.vals));
 	x.s = scaling_new();
 	describe(&x);
-	if (!o->quiet)
-		progress("extrapolate", "%d thread count%s from %d to %d, one "
-			 "thread per core of %s, %d run%s each%s", x.n_threads,
-			 x.n_threads == 1 ? "" : "s", x.threads[0],
-			 x.threads[x.n_threads - 1], o->machine_path, o->reps,
-			 o->reps == 1 ? "" : "s",
-			 o->warmup ? " after a warm-up" : "");
-	for (i = 0; i < x.n_threads; i++) {
-		sig = run_count(&x, i);
-		if (sig)
-			break;
-	}
-	if (sig > 0) {
-		error("interrupted by signal %d: %d of %d thread counts "
-		      "measured%s%s", sig, x.s->n_runs, x.n_threads,
-		      o->output && x.s->n_runs ? ", kept in " : "",
-		      o->output && x.s->n_runs ? o->output : "");
-		run_reraise(sig);
-	}
-	if (sig < 0) {
-		if (o->output && x.s->n_runs)
-			error("the %d thread count%s measured before are kept "
-			      "in %s", x.s->n_runs, x.s->n_runs == 1 ? "" :
-			      "s", o->output);
+	if (collect_runs(&x) < 0)
 		goto out;
-	}
-	if (!x.s->n_categories)
-		warning("no stall category was recorded (no hardware, no "
-			"software, no --category): the runs give times only, "
-			"and ESTIMA cannot extrapolate them");
-	if (!o->output && !o->to) {
-		char *text = scaling_to_string(x.s);
-
-		fputs(text, stdout);
-		free(text);
-		ret = 0;
-		goto out;
-	}
-	if (o->to) {
-		if (!o->output)
-			warning("the runs are not kept: -o RUNS.json keeps "
-				"them");
-		ret = extrapolate(o, x.s, o->output ? o->output :
-				  "the runs measured", NULL);
-		goto out;
-	}
-	print_runs(&x);
-	printf("%d run%s written to %s\n", x.s->n_runs,
-	       x.s->n_runs == 1 ? "" : "s", o->output);
-	ret = 0;
-	if (enough_runs(x.s, o->output, o->checkpoints, false))
-		printf("extrapolate them: pandia extrapolate --runs %s --to "
-		       "N|MACHINE\n", o->output);
-	else if (x.n_cores < estima_runs_needed(o->checkpoints))
-		printf("(%s has %d cores: ESTIMA needs runs at %d counts or "
-		       "more with %d checkpoints)\n", o->machine_path,
-		       x.n_cores, estima_runs_needed(o->checkpoints),
-		       o->checkpoints);
+	ret = collect_show(&x);
 out:
-	if (x.hw_names)
-		for (i = 0; i < x.n_hw; i++)
-			free(x.hw_names[i]);
-	free(x.hw_names);
-	free(x.hw_kept);
-	free(x.acc);
-	free(x.vals);
-	free(x.order);
-	free(x.threads);
-	free(x.shim);
-	scaling_free(x.s);
-	machine_free(x.m);
+	collect_release(&x);
 	return ret;
 }
