@@ -8,29 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <jansson.h>
 
 #include "builtin.h"
 #include "builtin/parse-options.h"
+#include "builtin/validate.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
-#include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/models.h"
 #include "predictor/pandia/fit.h"
-#include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
 #include "predictor/validate.h"
-#include "profiler/probe.h"
 #include "profiler/run.h"
 #include "builtin/validate_corun.h"
 
@@ -105,26 +96,6 @@ RUN_MEM_USAGE
 "exit status: 0 success, 1 a placement failed (the others are still\n"
 "measured and written) or another failure, 2 usage.\n"
 "See pandia-validate(1) and docs/validation.md.\n";
-
-struct cli {
-	const char *machine_path, *workload_path, *dir, *time_from;
-	const char *runner;		/* --runner, or NULL */
-	bool has_memory;		/* --memory */
-	struct pandia_mempolicy memory;
-	struct run_mempolicy mem;	/* --membind ... for the runs */
-	const char *placements;
-	struct vsel sel;
-	int k, reps, threads;
-	bool warmup, sweep, force, quiet, dry_run;
-	double timeout;
-	char **argv;		/* the command, NULL-terminated */
-	const char *workload2;	/* a co-run's second workload, or NULL */
-	const char *divisions[CORUN_MAX_DIVISIONS];
-	int n_divisions;
-	bool model_given;
-	const struct model_def *model;
-	bool own_argv;		/* argv was made from the workload */
-};
 
 static void workload_cb(const char *cmd, const struct option *opt,
 			void *field, const char *arg)
@@ -327,335 +298,7 @@ static void check_command(const struct cli *o, const struct pandia_workload *w)
 	free(b);
 }
 
-/* ---- small helpers ---------------------------------------------- */
-
 /* ---- the validation ---------------------------------------------- */
-
-struct vctx {
-	struct cli *o;
-	struct pandia_machine *m;
-	struct pandia_workload *w;
-	struct space *sp;
-	struct ranking r;
-	bool have_ranking;
-	struct vset vs;
-	struct vinfo info;
-	char date[32];
-	double t0;
-	char *shim;
-	bool warned_shim, warned_threads, warned_misplaced;
-};
-
-static int save_text(const char *dir, const char *name, const char *text,
-		     struct pandia_error *err)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, text, strlen(text), err);
-
-	free(path);
-	return ret;
-}
-
-/* Write validate.json and validate.csv as they stand now. */
-static int save_files(struct vctx *x, const struct vsummary *s)
-{
-	struct pandia_error err;
-	json_t *root;
-	char *text;
-	int ret = 0;
-
-	if (!x->o->dir)
-		return 0;
-	read_loadavg(x->info.load_now);
-	x->info.elapsed = now_seconds() - x->t0;
-	root = vset_to_json(&x->vs, s, &x->info);
-	text = json_to_text(root);
-	json_decref(root);
-	if (save_text(x->o->dir, "validate.json", text, &err) < 0)
-		ret = -1;
-	free(text);
-	text = vset_to_csv(&x->vs, s);
-	if (ret == 0 && save_text(x->o->dir, "validate.csv", text, &err) < 0)
-		ret = -1;
-	free(text);
-	if (ret < 0)
-		perr_print(&err, stderr);
-	return ret;
-}
-
-static int save_now(struct vctx *x)
-{
-	struct vsummary s;
-	int ret;
-
-	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
-	ret = save_files(x, &s);
-	vsummary_release(&s);
-	return ret;
-}
-
-/*
- * The command for a title: the program's base name and its arguments,
- * at most about 60 characters.  New string.
- */
-static char *command_title(char *const *argv)
-{
-	const char *prog;
-	char *t, *u;
-	int i;
-
-	if (!argv || !argv[0])
-		return xstrdup("validate");
-	prog = strrchr(argv[0], '/');
-	t = xstrdup(prog ? prog + 1 : argv[0]);
-	for (i = 1; argv[i]; i++) {
-		if (strlen(t) + strlen(argv[i]) > 60) {
-			u = xasprintf("%s ...", t);
-			free(t);
-			return u;
-		}
-		u = xasprintf("%s %s", t, argv[i]);
-		free(t);
-		t = u;
-	}
-	return t;
-}
-
-/* validate.gp, and validate.png by gnuplot when there is one. */
-static void draw(struct vctx *x, const struct vsummary *s)
-{
-	struct pandia_error err;
-	char *title, *script, *base;
-	char *gp_args[] = { "validate.gp", NULL };
-
-	if (!x->o->dir)
-		return;
-	base = command_title(x->o->argv);
-	if (s->have_metrics)
-		title = xasprintf("%s on %s: median error %.1f%%, offset error "
-				  "%.1f%%, best-placement gap %.1f%% (%d "
-				  "placements, -r %d)", base,
-				  x->m->host ? x->m->host : "?",
-				  100 * s->mt.median_error,
-				  100 * s->mt.offset_error,
-				  100 * s->mt.best_gap, s->mt.n,
-				  x->o->reps);
-	else
-		title = xstrdup(base);
-	free(base);
-	script = vset_gnuplot_script(&x->vs, s, "validate.png", title);
-	free(title);
-	if (!script) {
-		warning("nothing measured: no "
-			"figure drawn");
-		return;
-	}
-	if (save_text(x->o->dir, "validate.gp", script, &err) < 0) {
-		perr_print(&err, stderr);
-		goto out;
-	}
-	if (run_tool("gnuplot", "PANDIA_GNUPLOT", x->o->dir, gp_args,
-		     &err) < 0) {
-		if (errno == ENOENT)
-			warning("gnuplot not found: %s/validate.png not drawn "
-				"('gnuplot validate.gp' in %s draws it; "
-				"scripts/install-deps installs gnuplot)",
-				x->o->dir, x->o->dir);
-		else
-			warning("%s: %s/validate.png not drawn", err.text,
-				x->o->dir);
-	}
-out:
-	free(script);
-}
-
-/* The command's stderr tail, indented, for a failed placement. */
-static void print_tail(const char *tail)
-{
-	const char *p, *nl;
-
-	if (!tail || !*tail)
-		return;
-	for (p = tail; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fprintf(stderr, "  | %s\n", p);
-			break;
-		}
-		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
-	}
-}
-
-/* The last non-empty line of TAIL (new string), or NULL. */
-static char *last_line(const char *tail)
-{
-	const char *end, *start;
-
-	if (!tail)
-		return NULL;
-	end = tail + strlen(tail);
-	while (end > tail && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	if (end == tail)
-		return NULL;
-	for (start = end; start > tail && start[-1] != '\n'; start--)
-		;
-	return xasprintf("%.*s", (int)(end - start), start);
-}
-
-/* Whether the N PUs of OS are all different. */
-static bool distinct_pus(const int *os, int n)
-{
-	int i, j;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < i; j++)
-			if (os[i] == os[j])
-				return false;
-	return true;
-}
-
-/*
- * Run row i.  Returns 0 (measured, or failed and recorded), or the
- * signal that interrupted it.
- */
-static int run_row(struct vctx *x, int i, int k, int total)
-{
-	struct vrow *rw = &x->vs.rows[i];
-	struct pandia_error err;
-	struct run_result r;
-	struct run_opts ro;
-	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0, j;
-	int attempt;
-	bool failed = false;
-	char dtext[160];
-
-	for (t = 0; t < rw->n; t++)
-		os[t] = x->m->pus[rw->pus[t]].os_index;
-	run_opts_init(&ro);
-	ro.cpus = os;
-	ro.n_cpus = rw->n;
-	ro.repetitions = x->o->reps;
-	ro.warmup = x->o->warmup;
-	ro.timeout = x->o->timeout;
-	ro.time_from = x->o->time_from;
-	ro.pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
-	ro.shim_path = x->shim;
-	ro.machine = x->m;
-	ro.runner = x->o->runner;
-	ro.mem = &x->o->mem;
-	run_result_init(&r);
-	if (!x->o->quiet)
-		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
-			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
-			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
-			rw->predicted);
-	/*
-	 * As the profile does: a placement whose run others disturbed
-	 * (they took more than 10% of its PUs' time, or its threads each
-	 * on a PU of its own waited that long for a CPU) is measured
-	 * again once, and the less disturbed measurement is kept, its
-	 * disturbance recorded.
-	 */
-	for (attempt = 0; attempt < 2; attempt++) {
-		struct probe_disturb pd;
-		struct probe_disturbance dd;
-		struct run_result again;
-		int rc;
-
-		run_result_init(&again);
-		probe_disturb_begin(&pd);
-		rc = run_execute(&ro, x->o->argv, &again, &err);
-		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
-				  rw->pinned && distinct_pus(os, rw->n),
-				  &dd);
-		if (rc < 0 || attempt == 0 || dd.share < rw->disturbed) {
-			run_result_release(&r);
-			r = again;
-			rw->disturbed = dd.share;
-			failed = rc < 0;
-		} else {
-			run_result_release(&again);
-		}
-		if (failed || rw->disturbed <= 0.1 || attempt == 1)
-			break;
-		if (!x->o->quiet)
-			progress("validate", "%d/%d: %s: disturbed (%s): "
-				 "measuring it again", k, total, rw->cpus,
-				 probe_disturbance_text(&dd, dtext,
-							sizeof(dtext)));
-	}
-	if (failed) {
-		if (r.interrupted) {
-			sig = r.interrupted;
-			goto out;
-		}
-		rw->state = VROW_FAILED;
-		{
-			char *tl = last_line(r.stderr_tail);
-
-			rw->error = tl ? xasprintf("%s: %s", err.text, tl) :
-				xstrdup(err.text);
-			free(tl);
-		}
-		error("placement %s (%d threads) failed: "
-			"%s", rw->cpus, rw->n, err.text);
-		print_tail(r.stderr_tail);
-		error("going on with the other "
-			"placements");
-		goto out;
-	}
-	rw->state = VROW_OK;
-	rw->measured = r.median;
-	rw->min = r.min;
-	rw->max = r.max;
-	rw->reps = r.n_times;
-	rw->seconds = 0;
-	for (j = 0; j < r.n_times; j++)
-		rw->seconds += r.times[j];
-	if (rw->pinned && r.threads_created < 0 && !x->warned_shim) {
-		warning("the command did not load "
-			"libpandia-pin.so (a static or setuid binary?): its "
-			"threads were not pinned one by one");
-		x->warned_shim = true;
-	}
-	if (rw->pinned && r.misplaced && !x->warned_misplaced) {
-		warning("at %s, %d thread%s not "
-			"where planned: the program may set its own "
-			"affinity", rw->cpus, r.misplaced,
-			r.misplaced == 1 ? " was" : "s were");
-		x->warned_misplaced = true;
-	}
-	if (rw->pinned && r.threads_created >= 0 && r.n_threads < rw->n &&
-	    !x->warned_threads) {
-		warning("at %s the command ran %d "
-			"thread%s for a placement of %d: does it take its "
-			"thread count from {threads}, OMP_NUM_THREADS or "
-			"PANDIA_THREADS?", rw->cpus, r.n_threads,
-			r.n_threads == 1 ? "" : "s", rw->n);
-		x->warned_threads = true;
-	}
-	if (!x->o->quiet) {
-		double el = now_seconds() - x->t0;
-
-		fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
-			"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
-			"%+.1f%%", k, total, rw->cpus, rw->measured,
-			100 * r.spread, rw->disturbed > 0.1 ?
-			", disturbed " : "", rw->disturbed > 0.1 ?
-			100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
-			"%" : "", rw->predicted, 100 * (rw->predicted -
-			rw->measured) / rw->measured);
-		if (k < total)
-			fprintf(stderr, "; about %.0f s left", el / k *
-				(total - k));
-		fputc('\n', stderr);
-	}
-out:
-	run_result_release(&r);
-	free(os);
-	return sig;
-}
 
 /* The placements: selection, pick, defaults, sweep. */
 static void plan(struct vctx *x)
@@ -712,180 +355,6 @@ static void plan(struct vctx *x)
 	}
 }
 
-/*
- * The order to run the rows in: the pick, the defaults, then the rest
- * spread over the figure's order (a stride near the golden ratio), so
- * that an interrupted validation has a bit of every thread count and
- * a drift of the machine's load does not follow the thread count.
- */
-static int *run_order(const struct vset *vs)
-{
-	int n = vs->n_rows, *fig = xcalloc((size_t)n + 1, sizeof(int));
-	int *out = xcalloc((size_t)n + 1, sizeof(int));
-	char *taken = xcalloc((size_t)n + 1, 1);
-	int k = 0, i, step, a, b;
-
-	vset_figure_order(vs, fig);
-	if (vs->pick >= 0) {
-		out[k++] = vs->pick;
-		taken[vs->pick] = 1;
-	}
-	for (i = 0; i < vs->n_defaults; i++)
-		if (!taken[vs->defaults[i].row]) {
-			out[k++] = vs->defaults[i].row;
-			taken[vs->defaults[i].row] = 1;
-		}
-	step = (int)(0.618 * n) | 1;
-	/* make the step coprime with n */
-	for (;; step++) {
-		for (a = n, b = step; b; ) {
-			int t = a % b;
-
-			a = b;
-			b = t;
-		}
-		if (a == 1 || n <= 1)
-			break;
-	}
-	for (i = 0; i < n; i++) {
-		int r = fig[(int)(((long)i * step) % n)];
-
-		if (!taken[r]) {
-			out[k++] = r;
-			taken[r] = 1;
-		}
-	}
-	free(fig);
-	free(taken);
-	return out;
-}
-
-static void print_pct(double v)
-{
-	if (isfinite(v))
-		printf("%6.1f%%", 100 * v);
-	else
-		printf("%7s", "-");
-}
-
-static void print_report(const struct vctx *x, const struct vsummary *s)
-{
-	const struct vset *vs = &x->vs;
-	int *order = xcalloc((size_t)vs->n_rows + 1, sizeof(int)), i;
-	double best = s->have_metrics ? vs->rows[s->mt.best].measured : NAN;
-
-	vset_figure_order(vs, order);
-	printf("%4s %7s %5s %10s %10s %7s %7s  %-30s %s\n", "x", "threads",
-	       "cores", "predicted", "measured", "error", "vs best", "role",
-	       "cpus");
-	for (i = 0; i < vs->n_rows; i++) {
-		const struct vrow *rw = &vs->rows[order[i]];
-		char role[256];
-
-		snprintf(role, sizeof(role), "%s%s%s%s",
-			 order[i] == vs->pick ? "pick" : "",
-			 order[i] == vs->pick && rw->names ? "; " : "",
-			 rw->names ? rw->names : "",
-			 rw->roles & (VROLE_PACKED | VROLE_SPREAD) &&
-			 !rw->names && order[i] != vs->pick ?
-			 (rw->roles & VROLE_PACKED ? (rw->roles &
-			  VROLE_SPREAD ? "sweep" : "sweep packed") :
-			  "sweep spread") : "");
-		printf("%4d %7d %5d %9.4gs ", rw->x, rw->n, rw->cores,
-		       rw->predicted);
-		if (rw->state == VROW_OK) {
-			printf("%9.4gs ", rw->measured);
-			print_pct(rw->pinned ? validate_error(rw->predicted,
-				rw->measured) : NAN);
-			putchar(' ');
-			print_pct(validate_gap(rw->measured, best));
-		} else {
-			printf("%10s %7s %7s", rw->state == VROW_FAILED ?
-			       "failed" : "not run", "", "");
-		}
-		printf("  %-30s %s%s\n", role, rw->cpus,
-		       rw->pinned ? "" : " (unpinned)");
-	}
-	free(order);
-
-	if (x->o->dry_run) {
-		printf("\n%d placements (dry run: nothing was run)\n",
-		       s->rows);
-		return;
-	}
-	printf("\n%d placement%s measured", s->measured,
-	       s->measured == 1 ? "" : "s");
-	if (s->failed)
-		printf(", %d FAILED", s->failed);
-	if (s->pending)
-		printf(", %d not run", s->pending);
-	printf(" (-r %d)\n", x->o->reps);
-	if (!s->have_metrics) {
-		printf("no metrics: no pinned placement was measured\n");
-		return;
-	}
-	printf("error             median %.1f%%, mean %.1f%%, max %.1f%% "
-	       "(over %d pinned placements)\n", 100 * s->mt.median_error,
-	       100 * s->mt.mean_error, 100 * s->mt.max_error, s->mt.n);
-	printf("offset error      median %.1f%%, mean %.1f%% (offset %+.3f "
-	       "of the best time added to every prediction)\n",
-	       100 * s->mt.offset_error, 100 * s->mt.offset_error_mean,
-	       s->mt.offset);
-	printf("best gap         ");
-	if (isfinite(s->mt.best_gap))
-		printf(" %.1f%%: pandia's pick %s measured %.4g s, the best "
-		       "measured %s %.4g s\n", 100 * s->mt.best_gap,
-		       vs->rows[vs->pick].cpus, vs->rows[vs->pick].measured,
-		       vs->rows[s->mt.best].cpus,
-		       vs->rows[s->mt.best].measured);
-	else
-		printf(" - (pandia's pick was not measured)\n");
-	printf("rank correlation ");
-	if (isfinite(s->mt.spearman))
-		printf(" %.3f (Spearman, predicted vs measured)\n",
-		       s->mt.spearman);
-	else
-		printf(" - (needs two placements of different times)\n");
-	printf("\nwithout pandia (gap to the best measured; pick vs it)\n");
-	for (i = 0; i < s->n_heur; i++) {
-		const struct vheur *h = &s->heur[i];
-		const struct vrow *rw = &vs->rows[h->row];
-
-		printf("  %-36s %-14s ", h->name, rw->cpus);
-		if (rw->state != VROW_OK) {
-			printf("%s\n", rw->state == VROW_FAILED ? "failed" :
-			       "not run");
-			continue;
-		}
-		print_pct(h->gap);
-		printf("   pick ");
-		print_pct(h->pick_vs);
-		printf("%s\n", h->pick_worse ? "  (pick slower)" : "");
-	}
-	if (s->sweep) {
-		printf("\nsweep (1 to %d threads, packed and spread): %d "
-		       "placements, %d measured\n", x->m->n_pus,
-		       s->sweep_rows, s->sweep_measured);
-		if (s->profile_pass > 0)
-			printf("  one pass: %.3g s against %.3g s for one "
-			       "pass of the profiling runs: %.2f times as "
-			       "long\n", s->sweep_pass, s->profile_pass,
-			       s->sweep_pass / s->profile_pass);
-		else
-			printf("  one pass: %.3g s (the workload records no "
-			       "profiling runs to compare with)\n",
-			       s->sweep_pass);
-		if (s->sweep_best >= 0)
-			printf("  its best: %s, %.4g s: %s (%+.1f%% vs the "
-			       "best measured)\n",
-			       vs->rows[s->sweep_best].cpus,
-			       vs->rows[s->sweep_best].measured,
-			       s->sweep_found ? "the best placement found" :
-			       "not the best placement",
-			       100 * s->sweep_gap);
-	}
-}
-
 static int validate(struct vctx *x)
 {
 	struct pandia_error err;
@@ -936,10 +405,11 @@ static int validate(struct vctx *x)
 		int rc = 0;
 
 		vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
-		print_report(x, &s);
+		validate_print_report(x, &s);
 		/* the plan, with its predictions, for scripts */
 		if (x->o->dir && (make_dir(x->o->dir, &err) < 0 ?
-				  error_perr(&err) : save_files(x, &s)) < 0)
+				  error_perr(&err) :
+				  validate_save_files(x, &s)) < 0)
 			rc = 1;
 		vsummary_release(&s);
 		return rc;
@@ -964,20 +434,20 @@ static int validate(struct vctx *x)
 			x->o->sweep ? ", the sweep" : "", x->o->reps,
 			x->o->reps == 1 ? "" : "s",
 			x->o->warmup ? " after a warm-up" : "");
-	if (save_now(x) < 0)
+	if (validate_save_now(x) < 0)
 		return 1;
-	order = run_order(&x->vs);
+	order = validate_run_order(&x->vs);
 	for (i = 0; i < x->vs.n_rows; i++) {
-		sig = run_row(x, order[i], i + 1, x->vs.n_rows);
+		sig = validate_run_row(x, order[i], i + 1, x->vs.n_rows);
 		if (sig)
 			break;
-		if (save_now(x) < 0)
+		if (validate_save_now(x) < 0)
 			goto out;
 	}
 	x->info.complete = !sig;
 	x->info.interrupted = sig;
 	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
-	if (save_files(x, &s) < 0) {
+	if (validate_save_files(x, &s) < 0) {
 		vsummary_release(&s);
 		goto out;
 	}
@@ -991,8 +461,8 @@ static int validate(struct vctx *x)
 		order = NULL;
 		run_reraise(sig);
 	}
-	draw(x, &s);
-	print_report(x, &s);
+	validate_draw(x, &s);
+	validate_print_report(x, &s);
 	if (s.failed)
 		error("%d of %d placements failed (see "
 			"above)", s.failed, s.rows);

@@ -1,0 +1,251 @@
+/*
+ * validate_run.c - pandia validate: running one row (a placement),
+ * measured again once when others disturbed it, and the order the rows
+ * run in.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "builtin/validate.h"
+#include "common/util.h"
+#include "predictor/validate.h"
+#include "profiler/probe.h"
+#include "profiler/run.h"
+
+/* The command's stderr tail, indented, for a failed placement. */
+static void print_tail(const char *tail)
+{
+	const char *p, *nl;
+
+	if (!tail || !*tail)
+		return;
+	for (p = tail; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "  | %s\n", p);
+			break;
+		}
+		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
+	}
+}
+
+/* The last non-empty line of TAIL (new string), or NULL. */
+static char *last_line(const char *tail)
+{
+	const char *end, *start;
+
+	if (!tail)
+		return NULL;
+	end = tail + strlen(tail);
+	while (end > tail && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	if (end == tail)
+		return NULL;
+	for (start = end; start > tail && start[-1] != '\n'; start--)
+		;
+	return xasprintf("%.*s", (int)(end - start), start);
+}
+
+/* Whether the N PUs of OS are all different. */
+static bool distinct_pus(const int *os, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (os[i] == os[j])
+				return false;
+	return true;
+}
+
+/*
+ * Run row i.  Returns 0 (measured, or failed and recorded), or the
+ * signal that interrupted it.
+ */
+int validate_run_row(struct vctx *x, int i, int k, int total)
+{
+	struct vrow *rw = &x->vs.rows[i];
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts ro;
+	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0, j;
+	int attempt;
+	bool failed = false;
+	char dtext[160];
+
+	for (t = 0; t < rw->n; t++)
+		os[t] = x->m->pus[rw->pus[t]].os_index;
+	run_opts_init(&ro);
+	ro.cpus = os;
+	ro.n_cpus = rw->n;
+	ro.repetitions = x->o->reps;
+	ro.warmup = x->o->warmup;
+	ro.timeout = x->o->timeout;
+	ro.time_from = x->o->time_from;
+	ro.pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
+	ro.shim_path = x->shim;
+	ro.machine = x->m;
+	ro.runner = x->o->runner;
+	ro.mem = &x->o->mem;
+	run_result_init(&r);
+	if (!x->o->quiet)
+		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
+			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
+			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
+			rw->predicted);
+	/*
+	 * As the profile does: a placement whose run others disturbed
+	 * (they took more than 10% of its PUs' time, or its threads each
+	 * on a PU of its own waited that long for a CPU) is measured
+	 * again once, and the less disturbed measurement is kept, its
+	 * disturbance recorded.
+	 */
+	for (attempt = 0; attempt < 2; attempt++) {
+		struct probe_disturb pd;
+		struct probe_disturbance dd;
+		struct run_result again;
+		int rc;
+
+		run_result_init(&again);
+		probe_disturb_begin(&pd);
+		rc = run_execute(&ro, x->o->argv, &again, &err);
+		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
+				  rw->pinned && distinct_pus(os, rw->n),
+				  &dd);
+		if (rc < 0 || attempt == 0 || dd.share < rw->disturbed) {
+			run_result_release(&r);
+			r = again;
+			rw->disturbed = dd.share;
+			failed = rc < 0;
+		} else {
+			run_result_release(&again);
+		}
+		if (failed || rw->disturbed <= 0.1 || attempt == 1)
+			break;
+		if (!x->o->quiet)
+			progress("validate", "%d/%d: %s: disturbed (%s): "
+				 "measuring it again", k, total, rw->cpus,
+				 probe_disturbance_text(&dd, dtext,
+							sizeof(dtext)));
+	}
+	if (failed) {
+		if (r.interrupted) {
+			sig = r.interrupted;
+			goto out;
+		}
+		rw->state = VROW_FAILED;
+		{
+			char *tl = last_line(r.stderr_tail);
+
+			rw->error = tl ? xasprintf("%s: %s", err.text, tl) :
+				xstrdup(err.text);
+			free(tl);
+		}
+		error("placement %s (%d threads) failed: "
+			"%s", rw->cpus, rw->n, err.text);
+		print_tail(r.stderr_tail);
+		error("going on with the other "
+			"placements");
+		goto out;
+	}
+	rw->state = VROW_OK;
+	rw->measured = r.median;
+	rw->min = r.min;
+	rw->max = r.max;
+	rw->reps = r.n_times;
+	rw->seconds = 0;
+	for (j = 0; j < r.n_times; j++)
+		rw->seconds += r.times[j];
+	if (rw->pinned && r.threads_created < 0 && !x->warned_shim) {
+		warning("the command did not load "
+			"libpandia-pin.so (a static or setuid binary?): its "
+			"threads were not pinned one by one");
+		x->warned_shim = true;
+	}
+	if (rw->pinned && r.misplaced && !x->warned_misplaced) {
+		warning("at %s, %d thread%s not "
+			"where planned: the program may set its own "
+			"affinity", rw->cpus, r.misplaced,
+			r.misplaced == 1 ? " was" : "s were");
+		x->warned_misplaced = true;
+	}
+	if (rw->pinned && r.threads_created >= 0 && r.n_threads < rw->n &&
+	    !x->warned_threads) {
+		warning("at %s the command ran %d "
+			"thread%s for a placement of %d: does it take its "
+			"thread count from {threads}, OMP_NUM_THREADS or "
+			"PANDIA_THREADS?", rw->cpus, r.n_threads,
+			r.n_threads == 1 ? "" : "s", rw->n);
+		x->warned_threads = true;
+	}
+	if (!x->o->quiet) {
+		double el = now_seconds() - x->t0;
+
+		fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
+			"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
+			"%+.1f%%", k, total, rw->cpus, rw->measured,
+			100 * r.spread, rw->disturbed > 0.1 ?
+			", disturbed " : "", rw->disturbed > 0.1 ?
+			100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
+			"%" : "", rw->predicted, 100 * (rw->predicted -
+			rw->measured) / rw->measured);
+		if (k < total)
+			fprintf(stderr, "; about %.0f s left", el / k *
+				(total - k));
+		fputc('\n', stderr);
+	}
+out:
+	run_result_release(&r);
+	free(os);
+	return sig;
+}
+
+/*
+ * The order to run the rows in: the pick, the defaults, then the rest
+ * spread over the figure's order (a stride near the golden ratio), so
+ * that an interrupted validation has a bit of every thread count and
+ * a drift of the machine's load does not follow the thread count.
+ */
+int *validate_run_order(const struct vset *vs)
+{
+	int n = vs->n_rows, *fig = xcalloc((size_t)n + 1, sizeof(int));
+	int *out = xcalloc((size_t)n + 1, sizeof(int));
+	char *taken = xcalloc((size_t)n + 1, 1);
+	int k = 0, i, step, a, b;
+
+	vset_figure_order(vs, fig);
+	if (vs->pick >= 0) {
+		out[k++] = vs->pick;
+		taken[vs->pick] = 1;
+	}
+	for (i = 0; i < vs->n_defaults; i++)
+		if (!taken[vs->defaults[i].row]) {
+			out[k++] = vs->defaults[i].row;
+			taken[vs->defaults[i].row] = 1;
+		}
+	step = (int)(0.618 * n) | 1;
+	/* make the step coprime with n */
+	for (;; step++) {
+		for (a = n, b = step; b; ) {
+			int t = a % b;
+
+			a = b;
+			b = t;
+		}
+		if (a == 1 || n <= 1)
+			break;
+	}
+	for (i = 0; i < n; i++) {
+		int r = fig[(int)(((long)i * step) % n)];
+
+		if (!taken[r]) {
+			out[k++] = r;
+			taken[r] = 1;
+		}
+	}
+	free(fig);
+	free(taken);
+	return out;
+}
