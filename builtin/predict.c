@@ -224,7 +224,6 @@ void predict_pus(const struct ctx *x, struct model *md, int *pus, int n,
 	pi->bottleneck = model_bottleneck(md);
 }
 
-
 json_t *info_json(const struct placement_info *pi)
 {
 	json_t *o = json_object();
@@ -321,7 +320,6 @@ out:
 	free(os);
 	return ret;
 }
-
 
 /* ---- the command ------------------------------------------------ */
 

@@ -92,7 +92,6 @@ struct pins {
 	const char *omp_why;	/* why there is no OMP line */
 };
 
-
 void pins_make(const struct ctx *x, const struct placement_info *pi,
 	       struct pins *p);
 void pins_release(struct pins *p);

@@ -28,7 +28,6 @@ static double vs_best(double time, double best)
 	return fabs(v) < 0.05 ? 0 : v;
 }
 
-
 /* ---- the uncertainty of a prediction ----------------------------- */
 
 /*
