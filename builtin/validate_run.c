@@ -60,48 +60,40 @@ static bool distinct_pus(const int *os, int n)
 	return true;
 }
 
-/*
- * Run row i.  Returns 0 (measured, or failed and recorded), or the
- * signal that interrupted it.
- */
-int validate_run_row(struct vctx *x, int i, int k, int total)
+/* The options to run row rw on the PUs os. */
+static void row_opts(const struct vctx *x, const struct vrow *rw,
+		     const int *os, struct run_opts *ro)
 {
-	struct vrow *rw = &x->vs.rows[i];
-	struct pandia_error err;
-	struct run_result r;
-	struct run_opts ro;
-	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0, j;
-	int attempt;
+	run_opts_init(ro);
+	ro->cpus = os;
+	ro->n_cpus = rw->n;
+	ro->repetitions = x->o->reps;
+	ro->warmup = x->o->warmup;
+	ro->timeout = x->o->timeout;
+	ro->time_from = x->o->time_from;
+	ro->pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
+	ro->shim_path = x->shim;
+	ro->machine = x->m;
+	ro->runner = x->o->runner;
+	ro->mem = &x->o->mem;
+}
+
+/*
+ * Run row rw into *r.  As the profile does: a placement whose run
+ * others disturbed (they took more than 10% of its PUs' time, or its
+ * threads each on a PU of its own waited that long for a CPU) is
+ * measured again once, and the less disturbed measurement is kept,
+ * its disturbance recorded.  Returns whether the run kept failed.
+ */
+static bool row_measure(const struct vctx *x, struct vrow *rw,
+			const int *os, const struct run_opts *ro,
+			struct run_result *r, struct pandia_error *err,
+			int k, int total)
+{
 	bool failed = false;
 	char dtext[160];
+	int attempt;
 
-	for (t = 0; t < rw->n; t++)
-		os[t] = x->m->pus[rw->pus[t]].os_index;
-	run_opts_init(&ro);
-	ro.cpus = os;
-	ro.n_cpus = rw->n;
-	ro.repetitions = x->o->reps;
-	ro.warmup = x->o->warmup;
-	ro.timeout = x->o->timeout;
-	ro.time_from = x->o->time_from;
-	ro.pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
-	ro.shim_path = x->shim;
-	ro.machine = x->m;
-	ro.runner = x->o->runner;
-	ro.mem = &x->o->mem;
-	run_result_init(&r);
-	if (!x->o->quiet)
-		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
-			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
-			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
-			rw->predicted);
-	/*
-	 * As the profile does: a placement whose run others disturbed
-	 * (they took more than 10% of its PUs' time, or its threads each
-	 * on a PU of its own waited that long for a CPU) is measured
-	 * again once, and the less disturbed measurement is kept, its
-	 * disturbance recorded.
-	 */
 	for (attempt = 0; attempt < 2; attempt++) {
 		struct probe_disturb pd;
 		struct probe_disturbance dd;
@@ -110,13 +102,13 @@ int validate_run_row(struct vctx *x, int i, int k, int total)
 
 		run_result_init(&again);
 		probe_disturb_begin(&pd);
-		rc = run_execute(&ro, x->o->argv, &again, &err);
+		rc = run_execute(ro, x->o->argv, &again, err);
 		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
 				  rw->pinned && distinct_pus(os, rw->n),
 				  &dd);
 		if (rc < 0 || attempt == 0 || dd.share < rw->disturbed) {
-			run_result_release(&r);
-			r = again;
+			run_result_release(r);
+			*r = again;
 			rw->disturbed = dd.share;
 			failed = rc < 0;
 		} else {
@@ -130,72 +122,114 @@ int validate_run_row(struct vctx *x, int i, int k, int total)
 				 probe_disturbance_text(&dd, dtext,
 							sizeof(dtext)));
 	}
-	if (failed) {
-		if (r.interrupted) {
-			sig = r.interrupted;
-			goto out;
-		}
-		rw->state = VROW_FAILED;
-		{
-			char *tl = last_line(r.stderr_tail);
+	return failed;
+}
 
-			rw->error = tl ? xasprintf("%s: %s", err.text, tl) :
-				xstrdup(err.text);
-			free(tl);
-		}
-		error("placement %s (%d threads) failed: "
-			"%s", rw->cpus, rw->n, err.text);
-		print_tail(r.stderr_tail);
-		error("going on with the other "
-			"placements");
-		goto out;
-	}
+/* Row rw failed: why, kept in the row and said. */
+static void row_failed(struct vrow *rw, const struct run_result *r,
+		       const struct pandia_error *err)
+{
+	char *tl = last_line(r->stderr_tail);
+
+	rw->state = VROW_FAILED;
+	rw->error = tl ? xasprintf("%s: %s", err->text, tl) :
+		xstrdup(err->text);
+	free(tl);
+	error("placement %s (%d threads) failed: "
+		"%s", rw->cpus, rw->n, err->text);
+	print_tail(r->stderr_tail);
+	error("going on with the other "
+		"placements");
+}
+
+/*
+ * Row rw measured: its times into the row, and a warning, once per
+ * validation, of a run whose threads were not pinned as planned.
+ */
+static void row_record(struct vctx *x, struct vrow *rw,
+		       const struct run_result *r)
+{
+	int j;
+
 	rw->state = VROW_OK;
-	rw->measured = r.median;
-	rw->min = r.min;
-	rw->max = r.max;
-	rw->reps = r.n_times;
+	rw->measured = r->median;
+	rw->min = r->min;
+	rw->max = r->max;
+	rw->reps = r->n_times;
 	rw->seconds = 0;
-	for (j = 0; j < r.n_times; j++)
-		rw->seconds += r.times[j];
-	if (rw->pinned && r.threads_created < 0 && !x->warned_shim) {
+	for (j = 0; j < r->n_times; j++)
+		rw->seconds += r->times[j];
+	if (rw->pinned && r->threads_created < 0 && !x->warned_shim) {
 		warning("the command did not load "
 			"libpandia-pin.so (a static or setuid binary?): its "
 			"threads were not pinned one by one");
 		x->warned_shim = true;
 	}
-	if (rw->pinned && r.misplaced && !x->warned_misplaced) {
+	if (rw->pinned && r->misplaced && !x->warned_misplaced) {
 		warning("at %s, %d thread%s not "
 			"where planned: the program may set its own "
-			"affinity", rw->cpus, r.misplaced,
-			r.misplaced == 1 ? " was" : "s were");
+			"affinity", rw->cpus, r->misplaced,
+			r->misplaced == 1 ? " was" : "s were");
 		x->warned_misplaced = true;
 	}
-	if (rw->pinned && r.threads_created >= 0 && r.n_threads < rw->n &&
+	if (rw->pinned && r->threads_created >= 0 && r->n_threads < rw->n &&
 	    !x->warned_threads) {
 		warning("at %s the command ran %d "
 			"thread%s for a placement of %d: does it take its "
 			"thread count from {threads}, OMP_NUM_THREADS or "
-			"PANDIA_THREADS?", rw->cpus, r.n_threads,
-			r.n_threads == 1 ? "" : "s", rw->n);
+			"PANDIA_THREADS?", rw->cpus, r->n_threads,
+			r->n_threads == 1 ? "" : "s", rw->n);
 		x->warned_threads = true;
 	}
-	if (!x->o->quiet) {
-		double el = now_seconds() - x->t0;
+}
 
-		fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
-			"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
-			"%+.1f%%", k, total, rw->cpus, rw->measured,
-			100 * r.spread, rw->disturbed > 0.1 ?
-			", disturbed " : "", rw->disturbed > 0.1 ?
-			100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
-			"%" : "", rw->predicted, 100 * (rw->predicted -
-			rw->measured) / rw->measured);
-		if (k < total)
-			fprintf(stderr, "; about %.0f s left", el / k *
-				(total - k));
-		fputc('\n', stderr);
+/* The progress line of row rw measured, the k-th of total. */
+static void row_progress(const struct vctx *x, const struct vrow *rw,
+			 const struct run_result *r, int k, int total)
+{
+	double el = now_seconds() - x->t0;
+
+	fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
+		"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
+		"%+.1f%%", k, total, rw->cpus, rw->measured,
+		100 * r->spread, rw->disturbed > 0.1 ?
+		", disturbed " : "", rw->disturbed > 0.1 ?
+		100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
+		"%" : "", rw->predicted, 100 * (rw->predicted -
+		rw->measured) / rw->measured);
+	if (k < total)
+		fprintf(stderr, "; about %.0f s left", el / k *
+			(total - k));
+	fputc('\n', stderr);
+}
+
+int validate_run_row(struct vctx *x, int i, int k, int total)
+{
+	struct vrow *rw = &x->vs.rows[i];
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts ro;
+	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0;
+
+	for (t = 0; t < rw->n; t++)
+		os[t] = x->m->pus[rw->pus[t]].os_index;
+	row_opts(x, rw, os, &ro);
+	run_result_init(&r);
+	if (!x->o->quiet)
+		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
+			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
+			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
+			rw->predicted);
+	if (row_measure(x, rw, os, &ro, &r, &err, k, total)) {
+		if (r.interrupted)
+			sig = r.interrupted;
+		else
+			row_failed(rw, &r, &err);
+		goto out;
 	}
+	row_record(x, rw, &r);
+	if (!x->o->quiet)
+		row_progress(x, rw, &r, k, total);
 out:
 	run_result_release(&r);
 	free(os);
