@@ -292,8 +292,19 @@ const char *json_want_name(json_type t)
 	case JSON_ARRAY: return "an array";
 	case JSON_STRING: return "a string";
 	case JSON_INTEGER: return "an integer";
+	case JSON_TRUE: case JSON_FALSE: return "true or false";
 	default: return "a number";
 	}
+}
+
+/* Whether V may stand where TYPE is wanted. */
+static bool json_type_fits(const json_t *v, json_type type)
+{
+	if (type == JSON_REAL)
+		return json_is_number(v);
+	if (type == JSON_TRUE || type == JSON_FALSE)
+		return json_is_boolean(v);
+	return json_typeof(v) == type;
 }
 
 void json_path_join(char *path, size_t plen, const char *opath,
@@ -342,8 +353,7 @@ json_t *json_get(const struct json_src *c, json_t *obj, const char *opath,
 			json_fail(c, opath, "missing field '%s'", key);
 		return NULL;
 	}
-	if (json_typeof(v) != type &&
-	    !(type == JSON_REAL && json_is_integer(v))) {
+	if (!json_type_fits(v, type)) {
 		json_fail(c, path, "must be %s, not %s", json_want_name(type),
 			  json_type_name(v));
 		return NULL;
@@ -360,8 +370,27 @@ int json_get_num(const struct json_src *c, json_t *obj, const char *opath,
 	return json_failed(c) ? -1 : 0;
 }
 
-int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
-		 const char *key, long lo, long hi, int *out, bool required)
+json_t *json_get_value(const struct json_src *c, json_t *obj,
+		       const char *opath, const char *key, bool required)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v && required)
+		json_fail(c, opath, "missing field '%s'", key);
+	return v;
+}
+
+int json_get_bool(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, bool *out, bool required)
+{
+	json_t *v = json_get(c, obj, opath, key, JSON_TRUE, required);
+
+	*out = v && json_is_true(v);
+	return json_failed(c) ? -1 : 0;
+}
+
+int json_get_long(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, long lo, long hi, long *out, bool required)
 {
 	json_t *v = json_get(c, obj, opath, key, JSON_INTEGER, required);
 	json_int_t x;
@@ -373,11 +402,21 @@ int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
 	x = json_integer_value(v);
 	if (x < lo || x > hi) {
 		json_path_join(path, sizeof(path), opath, key);
-		return json_fail(c, path, "%lld is out of range",
-				 (long long)x);
+		return json_fail(c, path, "must be from %ld to %ld, not %lld",
+				 lo, hi, (long long)x);
 	}
-	*out = (int)x;
+	*out = (long)x;
 	return 0;
+}
+
+int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
+		 const char *key, long lo, long hi, int *out, bool required)
+{
+	long x;
+	int ret = json_get_long(c, obj, opath, key, lo, hi, &x, required);
+
+	*out = (int)x;
+	return ret;
 }
 
 int json_get_string(const struct json_src *c, json_t *obj,

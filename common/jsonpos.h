@@ -58,7 +58,10 @@ const char *json_type_name(const json_t *v);
 
 /* ---- reading a description: helpers for the loaders ---------------- */
 
-/* "an object", "a number", ... for the type a field should have. */
+/*
+ * "an object", "a number", ... for the type a field should have;
+ * JSON_TRUE or JSON_FALSE: "true or false".
+ */
 const char *json_want_name(json_type t);
 
 /* PATH = OPATH.KEY ("KEY" when OPATH is empty). */
@@ -84,7 +87,8 @@ bool json_failed(const struct json_src *c);
  */
 
 /*
- * OBJ.KEY if it has TYPE (integers pass as numbers).  Absent or null:
+ * OBJ.KEY if it has TYPE (integers pass as numbers, JSON_TRUE stands
+ * for either boolean).  Absent or null:
  * NULL, and an error if REQUIRED.  Wrong type: NULL and an error; tell
  * the two apart with json_failed().  Borrowed reference.
  */
@@ -96,9 +100,24 @@ int json_get_num(const struct json_src *c, json_t *obj, const char *opath,
 		 const char *key, double *out, bool required);
 
 /*
- * An integer field from LO to HI in *out (0 when left out); outside
- * the range: "%lld is out of range".  0, or -1.
+ * OBJ.KEY as written, null included, for a field that must be there
+ * but may be null; absent: NULL, and an error if REQUIRED.  Borrowed
+ * reference.
  */
+json_t *json_get_value(const struct json_src *c, json_t *obj,
+		       const char *opath, const char *key, bool required);
+
+/* A boolean field in *out (false when left out): 0, or -1. */
+int json_get_bool(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, bool *out, bool required);
+
+/*
+ * An integer field from LO to HI in *out (0 when left out); outside
+ * the range: "must be from LO to HI, not X".  0, or -1.  LO and HI
+ * must fit an int for json_get_int().
+ */
+int json_get_long(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, long lo, long hi, long *out, bool required);
 int json_get_int(const struct json_src *c, json_t *obj, const char *opath,
 		 const char *key, long lo, long hi, int *out, bool required);
 

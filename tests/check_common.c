@@ -1,5 +1,6 @@
 /*
- * check_common.c - PU lists, locating JSON values, writing JSON.
+ * check_common.c - PU lists, locating and reading JSON values, writing
+ * JSON.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -98,6 +99,90 @@ START_TEST(test_locate)
 	ck_assert_msg(ret == locate_rows[_i].ret && l == locate_rows[_i].l &&
 		      c == locate_rows[_i].c, "line %d: %s gave %d at %d:%d",
 		      locate_rows[_i].line, locate_rows[_i].path, ret, l, c);
+}
+END_TEST
+
+/* ---- the getters: one wording for the same mistake ----------------- */
+
+static const char get_text[] =
+	"{\"o\": {\"n\": 3, \"z\": null, \"s\": \"x\", \"b\": true,\n"
+	"       \"big\": 9000000000}}";
+
+static const struct {
+	int line;
+	const char *key;
+	char kind;		/* b: bool, l: long, i: int, v: value */
+	bool required;
+	int ret;
+	long want;		/* value read, or the error's column */
+	const char *msg;	/* the whole error text, or NULL */
+} get_rows[] = {
+	{ __LINE__, "b", 'b', true, 0, 1, NULL },
+	{ __LINE__, "a", 'b', false, 0, 0, NULL },
+	{ __LINE__, "z", 'b', false, 0, 0, NULL },
+	{ __LINE__, "n", 'b', false, -1, 13,
+	  "o.n: must be true or false, not an integer" },
+	{ __LINE__, "z", 'b', true, -1, 21,
+	  "o.z: must be true or false, not null" },
+	{ __LINE__, "a", 'b', true, -1, 7, "o: missing field 'a'" },
+	{ __LINE__, "big", 'l', true, 0, 9000000000L, NULL },
+	{ __LINE__, "n", 'l', true, -1, 13,
+	  "o.n: must be from 4 to 1099511627776, not 3" },
+	{ __LINE__, "s", 'l', true, -1, 32,
+	  "o.s: must be an integer, not a string" },
+	{ __LINE__, "n", 'i', true, 0, 3, NULL },
+	{ __LINE__, "big", 'i', true, -1, 15,
+	  "o.big: must be from 0 to 100, not 9000000000" },
+	{ __LINE__, "z", 'v', true, 0, 1, NULL },
+	{ __LINE__, "a", 'v', false, 0, 0, NULL },
+	{ __LINE__, "a", 'v', true, -1, 7, "o: missing field 'a'" },
+};
+
+START_TEST(test_get)
+{
+	struct pandia_error err;
+	struct json_src c = { get_text, "g.json", &err };
+	json_t *root, *o;
+	long got = 0;
+	bool b;
+	int i, ret = 0;
+
+	perr_clear(&err);
+	root = json_src_parse(&c);
+	ck_assert(root);
+	o = json_object_get(root, "o");
+	switch (get_rows[_i].kind) {
+	case 'b':
+		ret = json_get_bool(&c, o, "o", get_rows[_i].key, &b,
+				    get_rows[_i].required);
+		got = b;
+		break;
+	case 'l':
+		ret = json_get_long(&c, o, "o", get_rows[_i].key, 4,
+				    1L << 40, &got, get_rows[_i].required);
+		break;
+	case 'i':
+		ret = json_get_int(&c, o, "o", get_rows[_i].key, 0, 100, &i,
+				   get_rows[_i].required);
+		got = i;
+		break;
+	default:
+		got = json_get_value(&c, o, "o", get_rows[_i].key,
+				     get_rows[_i].required) != NULL;
+		ret = json_failed(&c) ? -1 : 0;
+		break;
+	}
+	ck_assert_msg(ret == get_rows[_i].ret, "line %d: returned %d (%s)",
+		      get_rows[_i].line, ret, err.text);
+	if (get_rows[_i].msg) {
+		ck_assert_msg(!strcmp(err.text, get_rows[_i].msg),
+			      "line %d: %s", get_rows[_i].line, err.text);
+		ck_assert_int_eq(err.column, get_rows[_i].want);
+	} else {
+		ck_assert_msg(got == get_rows[_i].want && !json_failed(&c),
+			      "line %d: got %ld", get_rows[_i].line, got);
+	}
+	json_decref(root);
 }
 END_TEST
 
@@ -235,6 +320,8 @@ static Suite *common_suite(void)
 			    sizeof(locate_rows) / sizeof(locate_rows[0]));
 	tcase_add_loop_test(tc, test_cpuexpr, 0,
 			    sizeof(expr_rows) / sizeof(expr_rows[0]));
+	tcase_add_loop_test(tc, test_get, 0,
+			    sizeof(get_rows) / sizeof(get_rows[0]));
 	tcase_add_test(tc, test_json_out);
 	tcase_add_test(tc, test_median);
 	suite_add_tcase(s, tc);
