@@ -20,67 +20,38 @@
 
 #define COUNTERS_SCHEMA		"pandia-counters/1"
 
-static int only_keys(struct json_src *c, json_t *o, const char *opath,
-		     const char *const *keys)
+/*
+ * *out = the count at KEY (>= 0); left alone when KEY is absent or
+ * null, unless REQUIRED.  0, or -1.
+ */
+static int get_count(struct json_src *c, json_t *o, const char *opath,
+		     const char *key, bool required, double *out)
 {
-	const char *key;
-	json_t *v;
-
-	json_object_foreach(o, key, v) {
-		int i;
-		char path[160];
-
-		for (i = 0; keys[i]; i++)
-			if (!strcmp(keys[i], key))
-				break;
-		if (keys[i])
-			continue;
-		snprintf(path, sizeof(path), "%s%s%s", opath,
-			 *opath ? "." : "", key);
-		return json_fail(c, path, "unknown field");
-	}
-	return 0;
-}
-
-/* *out = the number at KEY (>= 0); absent is fine unless REQUIRED. */
-static int get_num(struct json_src *c, json_t *o, const char *opath,
-		   const char *key, bool required, double *out)
-{
-	json_t *v = json_object_get(o, key);
+	json_t *v = json_get(c, o, opath, key, JSON_REAL, required);
 	char path[160];
 
-	snprintf(path, sizeof(path), "%s%s%s", opath, *opath ? "." : "",
-		 key);
-	if (!v) {
-		if (required)
-			return json_fail(c, opath, "'%s' is missing", key);
-		return 0;
-	}
-	if (!json_is_number(v))
-		return json_fail(c, path, "must be a number");
+	if (!v)
+		return json_failed(c) ? -1 : 0;
 	*out = json_number_value(v);
-	if (!isfinite(*out) || *out < 0)
+	if (!isfinite(*out) || *out < 0) {
+		json_path_join(path, sizeof(path), opath, key);
 		return json_fail(c, path, "must not be negative, got %g", *out);
+	}
 	return 0;
 }
 
-static int get_string(struct json_src *c, json_t *o, const char *opath,
-		      const char *key, bool required, char **out)
+/* A string at KEY that is not empty, in *out (NULL when left out). */
+static int get_name(struct json_src *c, json_t *o, const char *opath,
+		    const char *key, bool required, char **out)
 {
-	json_t *v = json_object_get(o, key);
 	char path[160];
 
-	snprintf(path, sizeof(path), "%s%s%s", opath, *opath ? "." : "",
-		 key);
-	if (!v) {
-		if (required)
-			return json_fail(c, opath, "'%s' is missing", key);
-		return 0;
+	if (json_get_string(c, o, opath, key, out, required) < 0)
+		return -1;
+	if (*out && !**out) {
+		json_path_join(path, sizeof(path), opath, key);
+		return json_fail(c, path, "must not be empty");
 	}
-	if (!json_is_string(v) || !*json_string_value(v))
-		return json_fail(c, path, "must be a non-empty string");
-	free(*out);
-	*out = xstrdup(json_string_value(v));
 	return 0;
 }
 
@@ -95,15 +66,16 @@ static int load_event(struct json_src *c, json_t *o, const char *path,
 	int ret = -1;
 
 	if (!json_is_object(o))
-		return json_fail(c, path, "must be an object");
-	if (only_keys(c, o, path, keys) < 0 ||
-	    get_string(c, o, path, "event", true, &name) < 0 ||
-	    get_string(c, o, path, "error", false, &error) < 0 ||
-	    get_num(c, o, path, "value", !error, &value) < 0 ||
-	    get_num(c, o, path, "enabled", false, &enabled) < 0 ||
-	    get_num(c, o, path, "running", false, &running) < 0)
+		return json_fail(c, path, "must be an object, not %s",
+				 json_type_name(o));
+	if (json_only_keys(c, o, path, keys) < 0 ||
+	    get_name(c, o, path, "event", true, &name) < 0 ||
+	    get_name(c, o, path, "error", false, &error) < 0 ||
+	    get_count(c, o, path, "value", !error, &value) < 0 ||
+	    get_count(c, o, path, "enabled", false, &enabled) < 0 ||
+	    get_count(c, o, path, "running", false, &running) < 0)
 		goto out;
-	if (error && json_object_get(o, "value")) {
+	if (error && json_get(c, o, path, "value", JSON_REAL, false)) {
 		json_fail(c, path, "has both 'value' and 'error'");
 		goto out;
 	}
@@ -133,25 +105,25 @@ static int load_root(struct json_src *c, json_t *root,
 		"line_bytes", "kernel", "events", NULL
 	};
 	char *schema = NULL;
-	json_t *ev, *k;
+	json_t *ev;
 	size_t i;
 	int ret = -1;
 
 	if (!json_is_object(root))
 		return json_fail(c, "", "the top level must be an object");
-	if (get_string(c, root, "", "schema", true, &schema) < 0)
+	if (get_name(c, root, "", "schema", true, &schema) < 0)
 		goto out;
 	if (strcmp(schema, COUNTERS_SCHEMA)) {
 		json_fail(c, "schema", "is '%s', expected '%s'", schema,
 		      COUNTERS_SCHEMA);
 		goto out;
 	}
-	if (only_keys(c, root, "", keys) < 0 ||
-	    get_string(c, root, "", "pmu", true, &rd->pmu) < 0 ||
-	    get_string(c, root, "", "cpu_model", false, &rd->cpu_model) < 0 ||
-	    get_string(c, root, "", "note", false, &rd->note) < 0 ||
-	    get_num(c, root, "", "seconds", true, &rd->seconds) < 0 ||
-	    get_num(c, root, "", "line_bytes", false, &rd->line_bytes) < 0)
+	if (json_only_keys(c, root, "", keys) < 0 ||
+	    get_name(c, root, "", "pmu", true, &rd->pmu) < 0 ||
+	    get_name(c, root, "", "cpu_model", false, &rd->cpu_model) < 0 ||
+	    get_name(c, root, "", "note", false, &rd->note) < 0 ||
+	    get_count(c, root, "", "seconds", true, &rd->seconds) < 0 ||
+	    get_count(c, root, "", "line_bytes", false, &rd->line_bytes) < 0)
 		goto out;
 	if (!(rd->seconds > 0)) {
 		json_fail(c, "seconds", "must be positive");
@@ -161,21 +133,11 @@ static int load_root(struct json_src *c, json_t *root,
 		json_fail(c, "line_bytes", "must be positive");
 		goto out;
 	}
-	k = json_object_get(root, "kernel");
-	if (k && !json_is_boolean(k)) {
-		json_fail(c, "kernel", "must be true or false");
+	if (json_get_bool(c, root, "", "kernel", &rd->kernel, false) < 0)
 		goto out;
-	}
-	rd->kernel = k && json_is_true(k);
-	ev = json_object_get(root, "events");
-	if (!ev) {
-		json_fail(c, "", "'events' is missing");
+	ev = json_get(c, root, "", "events", JSON_ARRAY, true);
+	if (!ev)
 		goto out;
-	}
-	if (!json_is_array(ev)) {
-		json_fail(c, "events", "must be an array");
-		goto out;
-	}
 	for (i = 0; i < json_array_size(ev); i++) {
 		char path[32];
 

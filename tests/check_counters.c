@@ -340,18 +340,18 @@ static const struct {
 	{ __LINE__, "[]", "the top level must be an object" },
 	{ __LINE__, "{\"schema\": \"pandia-counters/2\"}",
 	  "schema: is 'pandia-counters/2', expected 'pandia-counters/1'" },
-	{ __LINE__, HEAD "\"events\": []}", "'seconds' is missing" },
+	{ __LINE__, HEAD "\"events\": []}", "missing field 'seconds'" },
 	{ __LINE__, HEAD "\"seconds\": 0, \"events\": []}",
 	  "seconds: must be positive" },
-	{ __LINE__, HEAD "\"seconds\": 1}", "'events' is missing" },
+	{ __LINE__, HEAD "\"seconds\": 1}", "missing field 'events'" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"events\": {}}",
-	  "events: must be an array" },
+	  "events: must be an array, not an object" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"secs\": 1, \"events\": []}",
-	  "secs: unknown field" },
+	  "secs: unknown field 'secs'" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"events\": [{\"value\": 1}]}",
-	  "events[0]: 'event' is missing" },
+	  "events[0]: missing field 'event'" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"events\": [{\"event\": \"a\"}]}",
-	  "events[0]: 'value' is missing" },
+	  "events[0]: missing field 'value'" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"events\": [{\"event\": \"a\", "
 	  "\"value\": -1}]}", "events[0].value: must not be negative" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"events\": [{\"event\": \"a\", "
@@ -364,7 +364,7 @@ static const struct {
 	  "\"value\": 1}, {\"event\": \"a\", \"value\": 2}]}",
 	  "events[1]: event 'a' is listed twice" },
 	{ __LINE__, HEAD "\"seconds\": 1, \"kernel\": 1, \"events\": []}",
-	  "kernel: must be true or false" },
+	  "kernel: must be true or false, not an integer" },
 };
 
 START_TEST(test_bad_recording)
