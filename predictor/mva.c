@@ -778,63 +778,45 @@ out:
 /* ---- models.mva as JSON ------------------------------------------- */
 
 
-/* KEY is FIELD_source for some field: which, or -1. */
-static int source_field(const char *key)
-{
-	size_t len = strlen(key);
-	int f;
-
-	if (len <= 7 || strcmp(key + len - 7, "_source"))
-		return -1;
-	for (f = 0; f < MVA_NFIELDS; f++)
-		if (strlen(field_names[f]) == len - 7 &&
-		    !strncmp(key, field_names[f], len - 7))
-			return f;
-	return -1;
-}
-
-static int demand_field(const char *key)
-{
-	int f;
-
-	for (f = 0; f < MVA_NFIELDS; f++)
-		if (!strcmp(key, field_names[f]))
-			return f;
-	return -1;
-}
-
+/*
+ * The demands, their FIELD_source strings and the note, in OUT; HAVE[f]
+ * says which demands were given.  cpu_demand must be.
+ */
 static int read_fields(const struct json_src *src, json_t *obj,
 		       const char *path, struct mva_params *out, bool *have)
 {
-	const char *key;
-	char sub[256];
+	char source_keys[MVA_NFIELDS][32];
+	const char *keys[2 * MVA_NFIELDS + 2];
+	char *s;
 	json_t *v;
 	int f;
 
-	json_object_foreach(obj, key, v) {
-		snprintf(sub, sizeof(sub), "%s.%s", path, key);
-		if ((f = demand_field(key)) >= 0) {
-			if (!json_is_number(v))
-				return json_fail(src, sub, "must be a number "
-						 "of seconds, not %s",
-						 json_type_name(v));
+	for (f = 0; f < MVA_NFIELDS; f++) {
+		snprintf(source_keys[f], sizeof(source_keys[f]), "%s_source",
+			 field_names[f]);
+		keys[f] = field_names[f];
+		keys[MVA_NFIELDS + f] = source_keys[f];
+	}
+	keys[2 * MVA_NFIELDS] = "note";
+	keys[2 * MVA_NFIELDS + 1] = NULL;
+	if (json_only_keys(src, obj, path, keys) < 0)
+		return -1;
+	for (f = 0; f < MVA_NFIELDS; f++) {
+		v = json_get(src, obj, path, field_names[f], JSON_REAL,
+			     f == MVA_CPU);
+		if (json_failed(src))
+			return -1;
+		if (v) {
 			*field_ptr(out, f) = json_number_value(v);
 			have[f] = true;
-		} else if ((f = source_field(key)) >= 0 ||
-			   !strcmp(key, "note")) {
-			if (!json_is_string(v))
-				return json_fail(src, sub, "must be a string, "
-						 "not %s", json_type_name(v));
-			if (f >= 0)
-				mva_params_set_source(out, f,
-						      json_string_value(v));
-			else
-				out->note = xstrdup(json_string_value(v));
-		} else {
-			return json_fail(src, sub, "unknown field '%s'", key);
 		}
+		if (json_get_str(src, obj, path, source_keys[f], &s) < 0)
+			return -1;
+		if (s)
+			mva_params_set_source(out, f, s);
+		free(s);
 	}
-	return 0;
+	return json_get_str(src, obj, path, "note", &out->note);
 }
 
 /* The memory form: mem_demand, or mem_local_demand + mem_remote_demand. */
@@ -871,6 +853,20 @@ static int read_form(const struct json_src *src, const char *path,
 	return 0;
 }
 
+/* The object at PATH is not there: "PARENT: missing field 'KEY'". */
+static void missing(const struct json_src *src, const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	char parent[256];
+
+	if (!dot) {
+		json_fail(src, "", "missing field '%s'", path);
+		return;
+	}
+	snprintf(parent, sizeof(parent), "%.*s", (int)(dot - path), path);
+	json_fail(src, parent, "missing field '%s'", dot + 1);
+}
+
 int mva_params_from_json(const struct json_src *src, json_t *obj,
 			 const char *path, struct mva_params *out)
 {
@@ -880,8 +876,9 @@ int mva_params_from_json(const struct json_src *src, json_t *obj,
 	char sub[256];
 
 	mva_params_init(out);
+	perr_clear(src->err);
 	if (!obj) {
-		json_fail(src, path, "missing");
+		missing(src, path);
 		goto fail;
 	}
 	if (!json_is_object(obj)) {
@@ -889,13 +886,8 @@ int mva_params_from_json(const struct json_src *src, json_t *obj,
 			  json_type_name(obj));
 		goto fail;
 	}
-	if (read_fields(src, obj, path, out, have) < 0)
-		goto fail;
-	if (!have[MVA_CPU]) {
-		json_fail(src, path, "missing field 'cpu_demand'");
-		goto fail;
-	}
-	if (read_form(src, path, out, have) < 0)
+	if (read_fields(src, obj, path, out, have) < 0 ||
+	    read_form(src, path, out, have) < 0)
 		goto fail;
 	if (check_bare(out, &bad, &e) < 0) {
 		if (bad < MVA_NFIELDS)

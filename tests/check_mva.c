@@ -961,11 +961,11 @@ static const struct {
 	  "pandia: w.json:1:20: models.mva: must be an object, not an "
 	  "array\n" },
 	{ __LINE__, "{\"models\": {}}",
-	  "pandia: w.json:1:12: models.mva: missing\n" },
+	  "pandia: w.json:1:12: models: missing field 'mva'\n" },
 	{ __LINE__, "{\"models\": {\"mva\": {\n"
 	  "  \"cpu_demand\": \"26\", \"mem_demand\": 1}}}",
-	  "pandia: w.json:2:17: models.mva.cpu_demand: must be a number of "
-	  "seconds, not a string\n" },
+	  "pandia: w.json:2:17: models.mva.cpu_demand: must be a number, "
+	  "not a string\n" },
 	{ __LINE__, "{\"models\": {\"mva\": {\n  \"mem_demand\": 1}}}",
 	  "pandia: w.json:1:20: models.mva: missing field 'cpu_demand'\n" },
 	{ __LINE__, "{\"models\": {\"mva\": {\"cpu_demand\": 2}}}",

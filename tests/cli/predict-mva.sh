@@ -201,7 +201,7 @@ printf '{\n  "schema": "pandia-workload/1",\n  "models": {"mva": {"cpu_demand": 
 	>"$T/bad.json"
 "$P" predict --model mva -m "$T/m4.json" -w "$T/bad.json" --copies 2 \
 	>"$T/out" 2>"$T/err" && fail "bad models.mva"
-grep -q "bad.json:3:36: models.mva.cpu_demand: must be a number of seconds, not a string" \
+grep -q "bad.json:3:36: models.mva.cpu_demand: must be a number, not a string" \
 	"$T/err" || fail "bad models.mva: line and column"
 "$P" predict --model mva -m "$T/m4.json" -w "$T/sb.json" -w "$T/sb.json" \
 	--copies 1,2,3 >"$T/out" 2>"$T/err"
