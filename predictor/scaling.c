@@ -337,23 +337,20 @@ static int load_stalls(struct json_src *c, struct pandia_scaling *s,
 	int k;
 
 	json_object_foreach(stalls, key, v) {
+		if (scaling_category(s, key) >= 0)
+			continue;
 		snprintf(path, sizeof(path), "%s.stalls.%s", opath, key);
-		k = scaling_category(s, key);
-		if (k < 0)
-			return json_fail(c, path, "category '%s' is not in "
-					 "runs[0]: every run counts the same "
-					 "categories", key);
-		if (!json_is_number(v))
-			return json_fail(c, path, "must be a number, not %s",
-					 json_type_name(v));
+		return json_fail(c, path, "category '%s' is not in runs[0]: "
+				 "every run counts the same categories", key);
+	}
+	snprintf(path, sizeof(path), "%s.stalls", opath);
+	for (k = 0; k < s->n_categories; k++) {
+		v = json_get(c, stalls, path, s->categories[k], JSON_REAL,
+			     true);
+		if (!v)
+			return -1;
 		r->stalls[k] = json_number_value(v);
 	}
-	for (k = 0; k < s->n_categories; k++)
-		if (!json_object_get(stalls, s->categories[k])) {
-			snprintf(path, sizeof(path), "%s.stalls", opath);
-			return json_fail(c, path, "missing category '%s' "
-					 "(runs[0] has it)", s->categories[k]);
-		}
 	return 0;
 }
 
@@ -366,8 +363,8 @@ static int load_run(struct json_src *c, struct pandia_scaling *s,
 	struct pandia_error e;
 	struct scaling_run *r;
 	char opath[32], path[192];
-	json_t *th, *t, *ts, *st, *v;
-	int *pus, npus;
+	json_t *t, *ts, *st, *v;
+	int *pus, npus, threads;
 	size_t i;
 
 	snprintf(opath, sizeof(opath), "runs[%d]", idx);
@@ -376,14 +373,9 @@ static int load_run(struct json_src *c, struct pandia_scaling *s,
 				 json_type_name(o));
 	if (json_only_keys(c, o, opath, keys) < 0)
 		return -1;
-	th = json_get(c, o, opath, "threads", JSON_INTEGER, true);
-	if (!th)
+	if (json_get_int(c, o, opath, "threads", 1, 1 << 20, &threads,
+			 true) < 0)
 		return -1;
-	if (json_integer_value(th) < 1 || json_integer_value(th) > 1 << 20) {
-		json_path_join(path, sizeof(path), opath, "threads");
-		return json_fail(c, path, "must be from 1 to %d, not %lld",
-				 1 << 20, (long long)json_integer_value(th));
-	}
 	t = json_get(c, o, opath, "time", JSON_REAL, false);
 	if (json_failed(c))
 		return -1;
@@ -398,7 +390,7 @@ static int load_run(struct json_src *c, struct pandia_scaling *s,
 		return -1;
 	if (idx == 0 && load_categories(c, s, st) < 0)
 		return -1;
-	r = scaling_add_run(s, (int)json_integer_value(th),
+	r = scaling_add_run(s, threads,
 			    t ? json_number_value(t) : 0);
 	if (json_get_str(c, o, opath, "cpus", &r->cpus) < 0)
 		return -1;
