@@ -472,31 +472,6 @@ json_t *blackbox_to_json(const struct blackbox *bb)
 	return o;
 }
 
-/* OBJ.KEY, required; NULL with an error when absent. */
-static json_t *field(const struct json_src *src, json_t *obj,
-		     const char *path, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (!v)
-		json_fail(src, path, "missing field '%s'", key);
-	return v;
-}
-
-/* An integer in [lo, hi] at PATH. */
-static int read_int(const struct json_src *src, json_t *v, const char *path,
-		    long lo, long hi, long *out)
-{
-	if (!json_is_integer(v))
-		return json_fail(src, path, "must be an integer, not %s",
-				 json_type_name(v));
-	*out = (long)json_integer_value(v);
-	if (*out < lo || *out > hi)
-		return json_fail(src, path, "must be from %ld to %ld, not %ld",
-				 lo, hi, *out);
-	return 0;
-}
-
 /* A finite number at PATH, written as a number or a string of one. */
 static int read_exact(const struct json_src *src, json_t *v,
 		      const char *path, double *out)
@@ -565,14 +540,12 @@ static int load_sums(struct blackbox *bb, json_t *o, const struct json_src *src,
 				 json_type_name(o));
 	if (json_only_keys(src, o, path, keys) < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s.scale_exp", path);
-	if (!(v = field(src, o, path, "scale_exp")) ||
-	    read_int(src, v, p, 0, 1000, &e) < 0)
+	if (json_get_long(src, o, path, "scale_exp", 0, 1000, &e, true) < 0)
 		return -1;
 	bb->scale_exp = (int)e;
 	scale = ldexp(1, bb->scale_exp);
 	snprintf(p, sizeof(p), "%s.size_powers", path);
-	if (!(v = field(src, o, path, "size_powers")) ||
+	if (!(v = json_get_value(src, o, path, "size_powers", true)) ||
 	    read_array(src, v, p, 2 * k + 1, false, bb->pow_sum, NULL) < 0)
 		return -1;
 	if (bb->pow_sum[0] < 0 || bb->pow_sum[0] != floor(bb->pow_sum[0]))
@@ -586,11 +559,11 @@ static int load_sums(struct blackbox *bb, json_t *o, const struct json_src *src,
 					 "be negative");
 		}
 	snprintf(p, sizeof(p), "%s.time_moments", path);
-	if (!(v = field(src, o, path, "time_moments")) ||
+	if (!(v = json_get_value(src, o, path, "time_moments", true)) ||
 	    read_array(src, v, p, k + 1, false, bb->moment, NULL) < 0)
 		return -1;
 	snprintf(p, sizeof(p), "%s.sizes_seen", path);
-	if (!(v = field(src, o, path, "sizes_seen")) ||
+	if (!(v = json_get_value(src, o, path, "sizes_seen", true)) ||
 	    read_array(src, v, p, k + 1, true, bb->sizes, &bb->n_sizes) < 0)
 		return -1;
 	if (bb->n_sizes > bb->pow_sum[0] ||
@@ -610,7 +583,7 @@ static int load_sums(struct blackbox *bb, json_t *o, const struct json_src *src,
 						 bb->sizes[i]);
 	}
 	snprintf(p, sizeof(p), "%s.size_range", path);
-	if (!(v = field(src, o, path, "size_range")))
+	if (!(v = json_get_value(src, o, path, "size_range", true)))
 		return -1;
 	if (json_is_null(v)) {
 		if (bb->pow_sum[0] > 0)
@@ -645,8 +618,8 @@ static int load_alpha(struct blackbox *bb, json_t *o,
 	long n;
 
 	snprintf(p, sizeof(p), "%s.alpha", path);
-	if (!(va = field(src, o, path, "alpha")) ||
-	    !(vk = field(src, o, path, "alpha_key")))
+	if (!(va = json_get_value(src, o, path, "alpha", true)) ||
+	    !(vk = json_get_value(src, o, path, "alpha_key", true)))
 		return -1;
 	if (json_is_null(va) != json_is_null(vk))
 		return json_fail(src, json_is_null(va) ? p : path, "alpha and "
@@ -663,25 +636,16 @@ static int load_alpha(struct blackbox *bb, json_t *o,
 		return json_fail(src, p, "must be an object or null, not %s",
 				 json_type_name(vk));
 	if (json_only_keys(src, vk, p, keys) < 0 ||
-	    !(v = field(src, vk, p, "threads")))
-		return -1;
-	snprintf(p, sizeof(p), "%s.alpha_key.threads", path);
-	if (read_int(src, v, p, 2, 1L << 30, &n) < 0)
+	    json_get_long(src, vk, p, "threads", 2, 1L << 30, &n, true) < 0 ||
+	    !(v = json_get_value(src, vk, p, "size", true)))
 		return -1;
 	bb->alpha_p = (int)n;
-	snprintf(p, sizeof(p), "%s.alpha_key", path);
-	if (!(v = field(src, vk, p, "size")))
-		return -1;
 	snprintf(p, sizeof(p), "%s.alpha_key.size", path);
 	if (read_exact(src, v, p, &bb->alpha_x) < 0)
 		return -1;
 	snprintf(p, sizeof(p), "%s.alpha_key", path);
-	if (!(v = field(src, vk, p, "count")))
-		return -1;
-	snprintf(p, sizeof(p), "%s.alpha_key.count", path);
-	if (read_int(src, v, p, 1, 1L << 62, &bb->alpha_count) < 0)
-		return -1;
-	return 0;
+	return json_get_long(src, vk, p, "count", 1, 1L << 62,
+			     &bb->alpha_count, true);
 }
 
 /*
@@ -725,17 +689,16 @@ int blackbox_from_json(struct blackbox *bb, json_t *obj,
 				 json_type_name(obj));
 	if (json_only_keys(src, obj, path, keys) < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s.degree", path);
-	if (!(v = field(src, obj, path, "degree")) ||
-	    read_int(src, v, p, 0, BB_MAX_DEGREE, &k) < 0)
+	if (json_get_long(src, obj, path, "degree", 0, BB_MAX_DEGREE, &k,
+			  true) < 0)
 		return -1;
 	blackbox_init(bb, (int)k, &e);
 	snprintf(p, sizeof(p), "%s.sums", path);
-	if (!(v = field(src, obj, path, "sums")) ||
+	if (!(v = json_get_value(src, obj, path, "sums", true)) ||
 	    load_sums(bb, v, src, p) < 0 || load_alpha(bb, obj, src, path) < 0)
 		return -1;
 	snprintf(p, sizeof(p), "%s.coefficients", path);
-	if (!(vc = field(src, obj, path, "coefficients")))
+	if (!(vc = json_get_value(src, obj, path, "coefficients", true)))
 		return -1;
 	if (!json_is_null(vc)) {
 		for (j = 0; j < (int)json_array_size(vc); j++)
