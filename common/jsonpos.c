@@ -434,3 +434,68 @@ int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
 {
 	return json_get_string(c, obj, opath, key, out, false);
 }
+
+/*
+ * The array KEY of OBJ, each element of TYPE: *n elements read into
+ * *out by PUT.  Left out: *out NULL.  On failure *out holds the *n
+ * read so far.
+ */
+static int get_array(const struct json_src *c, json_t *obj,
+		     const char *opath, const char *key, json_type type,
+		     size_t size, void **out, int *n, bool required,
+		     void (*put)(void *out, int i, json_t *v))
+{
+	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, required), *v;
+	char path[208];
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return json_failed(c) ? -1 : 0;
+	*out = xcalloc(json_array_size(a) + 1, size);
+	json_array_foreach(a, i, v) {
+		if (!json_type_fits(v, type)) {
+			snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
+				 *opath ? "." : "", key, i);
+			return json_fail(c, path, "must be %s, not %s",
+					 json_want_name(type),
+					 json_type_name(v));
+		}
+		put(*out, (*n)++, v);
+	}
+	return 0;
+}
+
+static void put_string(void *out, int i, json_t *v)
+{
+	((char **)out)[i] = xstrdup(json_string_value(v));
+}
+
+static void put_num(void *out, int i, json_t *v)
+{
+	((double *)out)[i] = json_number_value(v);
+}
+
+int json_get_strings(const struct json_src *c, json_t *obj,
+		     const char *opath, const char *key, char ***out, int *n,
+		     bool required)
+{
+	void *p;
+	int ret = get_array(c, obj, opath, key, JSON_STRING, sizeof(char *),
+			    &p, n, required, put_string);
+
+	*out = p;
+	return ret;
+}
+
+int json_get_nums(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, double **out, int *n, bool required)
+{
+	void *p;
+	int ret = get_array(c, obj, opath, key, JSON_REAL, sizeof(double),
+			    &p, n, required, put_num);
+
+	*out = p;
+	return ret;
+}

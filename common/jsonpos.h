@@ -130,4 +130,18 @@ int json_get_string(const struct json_src *c, json_t *obj,
 int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
 		 const char *key, char **out);
 
+/*
+ * An array of strings KEY: *n new copies in a new, NULL-terminated
+ * *out (NULL when left out).  An element of another type: "OPATH.KEY[I]:
+ * must be a string, not Y".  0, or -1 with *out holding the *n copies
+ * made so far, for the caller to free.
+ */
+int json_get_strings(const struct json_src *c, json_t *obj,
+		     const char *opath, const char *key, char ***out, int *n,
+		     bool required);
+
+/* An array of numbers KEY, as json_get_strings(): *n of them in *out. */
+int json_get_nums(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, double **out, int *n, bool required);
+
 #endif

@@ -186,6 +186,55 @@ START_TEST(test_get)
 }
 END_TEST
 
+START_TEST(test_get_arrays)
+{
+	static const char text[] =
+		"{\"o\": {\"s\": [\"a\", \"b\"], \"t\": [\"a\", 2],\n"
+		"       \"n\": [1, 2.5], \"m\": [1, null]}}";
+	struct pandia_error err;
+	struct json_src c = { text, "g.json", &err };
+	json_t *root, *o;
+	char **sv;
+	double *nv;
+	int n;
+
+	perr_clear(&err);
+	root = json_src_parse(&c);
+	ck_assert(root);
+	o = json_object_get(root, "o");
+	ck_assert_int_eq(json_get_strings(&c, o, "o", "s", &sv, &n, true), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(sv[1], "b");
+	ck_assert(sv[2] == NULL);
+	free(sv[0]);
+	free(sv[1]);
+	free(sv);
+	ck_assert_int_eq(json_get_nums(&c, o, "o", "n", &nv, &n, true), 0);
+	ck_assert(n == 2 && nv[0] == 1 && nv[1] == 2.5);
+	free(nv);
+	ck_assert_int_eq(json_get_nums(&c, o, "o", "x", &nv, &n, false), 0);
+	ck_assert(nv == NULL && n == 0);
+
+	ck_assert_int_eq(json_get_strings(&c, o, "o", "t", &sv, &n, true), -1);
+	ck_assert_str_eq(err.text, "o.t[1]: must be a string, not an integer");
+	ck_assert(err.line == 1 && err.column == 36);
+	ck_assert_int_eq(n, 1);
+	free(sv[0]);
+	free(sv);
+
+	perr_clear(&err);
+	ck_assert_int_eq(json_get_nums(&c, o, "o", "m", &nv, &n, true), -1);
+	ck_assert_str_eq(err.text, "o.m[1]: must be a number, not null");
+	ck_assert(err.line == 2 && err.column == 32);
+	free(nv);
+
+	perr_clear(&err);
+	ck_assert_int_eq(json_get_nums(&c, o, "o", "x", &nv, &n, true), -1);
+	ck_assert_str_eq(err.text, "o: missing field 'x'");
+	json_decref(root);
+}
+END_TEST
+
 START_TEST(test_json_out)
 {
 	json_error_t jerr;
@@ -322,6 +371,7 @@ static Suite *common_suite(void)
 			    sizeof(expr_rows) / sizeof(expr_rows[0]));
 	tcase_add_loop_test(tc, test_get, 0,
 			    sizeof(get_rows) / sizeof(get_rows[0]));
+	tcase_add_test(tc, test_get_arrays);
 	tcase_add_test(tc, test_json_out);
 	tcase_add_test(tc, test_median);
 	suite_add_tcase(s, tc);
