@@ -288,27 +288,6 @@ int scaling_save(const struct pandia_scaling *s, const char *path,
 
 /* ---- loading ------------------------------------------------------ */
 
-static int load_command(struct json_src *c, struct pandia_scaling *s,
-			json_t *root)
-{
-	json_t *a = json_get(c, root, "", "command", JSON_ARRAY, false), *v;
-	char path[64];
-	size_t i;
-
-	if (!a)
-		return json_failed(c) ? -1 : 0;
-	s->command = xcalloc(json_array_size(a) + 1, sizeof(char *));
-	json_array_foreach(a, i, v) {
-		if (!json_is_string(v)) {
-			snprintf(path, sizeof(path), "command[%zu]", i);
-			return json_fail(c, path, "must be a string, not %s",
-					 json_type_name(v));
-		}
-		s->command[s->n_command++] = xstrdup(json_string_value(v));
-	}
-	return 0;
-}
-
 /* Run 0's stalls name the categories, in file order. */
 static int load_categories(struct json_src *c, struct pandia_scaling *s,
 			   json_t *stalls)
@@ -363,9 +342,8 @@ static int load_run(struct json_src *c, struct pandia_scaling *s,
 	struct pandia_error e;
 	struct scaling_run *r;
 	char opath[32], path[192];
-	json_t *t, *ts, *st, *v;
+	json_t *t, *ts, *st;
 	int *pus, npus, threads;
-	size_t i;
 
 	snprintf(opath, sizeof(opath), "runs[%d]", idx);
 	if (!json_is_object(o))
@@ -401,20 +379,11 @@ static int load_run(struct json_src *c, struct pandia_scaling *s,
 		}
 		free(pus);
 	}
-	if (ts) {
-		r->times = xcalloc(json_array_size(ts) + 1, sizeof(double));
-		json_array_foreach(ts, i, v) {
-			if (!json_is_number(v)) {
-				snprintf(path, sizeof(path), "%s.times[%zu]",
-					 opath, i);
-				return json_fail(c, path, "must be a number, "
-						 "not %s", json_type_name(v));
-			}
-			r->times[r->n_times++] = json_number_value(v);
-		}
-		if (!t)
-			r->time = median_of(r->times, r->n_times);
-	}
+	if (json_get_nums(c, o, opath, "times", &r->times, &r->n_times,
+			  false) < 0)
+		return -1;
+	if (!t)
+		r->time = median_of(r->times, r->n_times);
 	return load_stalls(c, s, st, opath, r);
 }
 
@@ -439,7 +408,9 @@ static int load_root(struct json_src *c, struct pandia_scaling *s,
 		return json_fail(c, "schema", "unknown schema version '%s' "
 				 "(this pandia reads \"%s\")", schema,
 				 PANDIA_SCALING_SCHEMA);
-	if (json_only_keys(c, root, "", keys) < 0 || load_command(c, s, root) < 0 ||
+	if (json_only_keys(c, root, "", keys) < 0 ||
+	    json_get_strings(c, root, "", "command", &s->command,
+			     &s->n_command, false) < 0 ||
 	    json_get_str(c, root, "", "machine", &s->machine) < 0 ||
 	    json_get_str(c, root, "", "counters", &s->counters) < 0 ||
 	    json_get_str(c, root, "", "stall_unit", &s->stall_unit) < 0 ||
