@@ -35,30 +35,6 @@ static int get_cpus(struct json_src *c, json_t *obj, const char *opath,
 	return 0;
 }
 
-static int load_strings(struct json_src *c, json_t *obj, const char *opath,
-			const char *key, char ***out, int *n)
-{
-	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, false), *v;
-	char path[192];
-	size_t i;
-
-	*out = NULL;
-	*n = 0;
-	if (!a)
-		return json_failed(c) ? -1 : 0;
-	*out = xcalloc(json_array_size(a), sizeof(char *));
-	json_array_foreach(a, i, v) {
-		if (!json_is_string(v)) {
-			snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
-				 *opath ? "." : "", key, i);
-			return json_fail(c, path, "must be a string, not %s",
-				    json_type_name(v));
-		}
-		(*out)[(*n)++] = xstrdup(json_string_value(v));
-	}
-	return 0;
-}
-
 static int load_run(struct json_src *c, json_t *o, const char *opath,
 		    struct wl_run *r)
 {
@@ -69,27 +45,17 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 	json_t *a, *v;
 	const char *key;
 	char path[192];
-	size_t i;
 
 	if (json_only_keys(c, o, opath, keys) < 0)
 		return -1;
 	if (json_get_string(c, o, opath, "id", &r->id, true) < 0 ||
 	    json_get_str(c, o, opath, "purpose", &r->purpose) < 0 ||
 	    get_cpus(c, o, opath, "cpus", true, &r->cpus, &r->n_cpus) < 0 ||
-	    load_strings(c, o, opath, "stress", &r->stress, &r->n_stress) < 0)
+	    json_get_strings(c, o, opath, "stress", &r->stress, &r->n_stress,
+			     false) < 0 ||
+	    json_get_nums(c, o, opath, "times", &r->times, &r->n_times,
+			  true) < 0)
 		return -1;
-	a = json_get(c, o, opath, "times", JSON_ARRAY, true);
-	if (!a)
-		return -1;
-	r->times = xcalloc(json_array_size(a), sizeof(double));
-	json_array_foreach(a, i, v) {
-		if (!json_is_number(v)) {
-			snprintf(path, sizeof(path), "%s.times[%zu]", opath, i);
-			return json_fail(c, path, "must be a number, not %s",
-				    json_type_name(v));
-		}
-		r->times[r->n_times++] = json_number_value(v);
-	}
 	v = json_get(c, o, opath, "size", JSON_REAL, false);
 	if (json_failed(c))
 		return -1;
@@ -331,8 +297,8 @@ static int load_root(struct json_src *c, struct pandia_workload *w,
 			    "pandia reads \"%s\")", schema,
 			    PANDIA_WORKLOAD_SCHEMA);
 	if (json_only_keys(c, root, "", keys) < 0 ||
-	    load_strings(c, root, "", "command", &w->command,
-			 &w->n_command) < 0)
+	    json_get_strings(c, root, "", "command", &w->command,
+			     &w->n_command, false) < 0)
 		return -1;
 	o = json_get(c, root, "", "machine", JSON_OBJECT, false);
 	if (o && load_machine_id(c, w, o) < 0)
