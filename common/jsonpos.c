@@ -436,14 +436,14 @@ int json_get_str(const struct json_src *c, json_t *obj, const char *opath,
 }
 
 /*
- * The array KEY of OBJ, each element of TYPE: *n elements read into
- * *out by PUT.  Left out: *out NULL.  On failure *out holds the *n
- * read so far.
+ * The array KEY of OBJ, each element of TYPE (an integer: from LO to
+ * HI): *n elements read into *out by PUT.  Left out: *out NULL.  On
+ * failure *out holds the *n read so far.
  */
 static int get_array(const struct json_src *c, json_t *obj,
 		     const char *opath, const char *key, json_type type,
-		     size_t size, void **out, int *n, bool required,
-		     void (*put)(void *out, int i, json_t *v))
+		     long lo, long hi, size_t size, void **out, int *n,
+		     bool required, void (*put)(void *out, int i, json_t *v))
 {
 	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, required), *v;
 	char path[208];
@@ -455,13 +455,17 @@ static int get_array(const struct json_src *c, json_t *obj,
 		return json_failed(c) ? -1 : 0;
 	*out = xcalloc(json_array_size(a) + 1, size);
 	json_array_foreach(a, i, v) {
-		if (!json_type_fits(v, type)) {
-			snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
-				 *opath ? "." : "", key, i);
+		snprintf(path, sizeof(path), "%s%s%s[%zu]", opath,
+			 *opath ? "." : "", key, i);
+		if (!json_type_fits(v, type))
 			return json_fail(c, path, "must be %s, not %s",
 					 json_want_name(type),
 					 json_type_name(v));
-		}
+		if (type == JSON_INTEGER && (json_integer_value(v) < lo ||
+					     json_integer_value(v) > hi))
+			return json_fail(c, path, "must be from %ld to %ld, "
+					 "not %lld", lo, hi,
+					 (long long)json_integer_value(v));
 		put(*out, (*n)++, v);
 	}
 	return 0;
@@ -477,13 +481,18 @@ static void put_num(void *out, int i, json_t *v)
 	((double *)out)[i] = json_number_value(v);
 }
 
+static void put_int(void *out, int i, json_t *v)
+{
+	((int *)out)[i] = (int)json_integer_value(v);
+}
+
 int json_get_strings(const struct json_src *c, json_t *obj,
 		     const char *opath, const char *key, char ***out, int *n,
 		     bool required)
 {
 	void *p;
-	int ret = get_array(c, obj, opath, key, JSON_STRING, sizeof(char *),
-			    &p, n, required, put_string);
+	int ret = get_array(c, obj, opath, key, JSON_STRING, 0, 0,
+			    sizeof(char *), &p, n, required, put_string);
 
 	*out = p;
 	return ret;
@@ -493,8 +502,20 @@ int json_get_nums(const struct json_src *c, json_t *obj, const char *opath,
 		  const char *key, double **out, int *n, bool required)
 {
 	void *p;
-	int ret = get_array(c, obj, opath, key, JSON_REAL, sizeof(double),
-			    &p, n, required, put_num);
+	int ret = get_array(c, obj, opath, key, JSON_REAL, 0, 0,
+			    sizeof(double), &p, n, required, put_num);
+
+	*out = p;
+	return ret;
+}
+
+int json_get_ints(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, long lo, long hi, int **out, int *n,
+		  bool required)
+{
+	void *p;
+	int ret = get_array(c, obj, opath, key, JSON_INTEGER, lo, hi,
+			    sizeof(int), &p, n, required, put_int);
 
 	*out = p;
 	return ret;

@@ -144,4 +144,12 @@ int json_get_strings(const struct json_src *c, json_t *obj,
 int json_get_nums(const struct json_src *c, json_t *obj, const char *opath,
 		  const char *key, double **out, int *n, bool required);
 
+/*
+ * An array of integers KEY, each from LO to HI (which fit an int), as
+ * json_get_strings(): *n of them in *out.
+ */
+int json_get_ints(const struct json_src *c, json_t *obj, const char *opath,
+		  const char *key, long lo, long hi, int **out, int *n,
+		  bool required);
+
 #endif

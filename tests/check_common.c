@@ -190,13 +190,13 @@ START_TEST(test_get_arrays)
 {
 	static const char text[] =
 		"{\"o\": {\"s\": [\"a\", \"b\"], \"t\": [\"a\", 2],\n"
-		"       \"n\": [1, 2.5], \"m\": [1, null]}}";
+		"       \"n\": [1, 2.5], \"m\": [1, null], \"i\": [1, 9]}}";
 	struct pandia_error err;
 	struct json_src c = { text, "g.json", &err };
 	json_t *root, *o;
 	char **sv;
 	double *nv;
-	int n;
+	int *iv, n;
 
 	perr_clear(&err);
 	root = json_src_parse(&c);
@@ -231,6 +231,22 @@ START_TEST(test_get_arrays)
 	perr_clear(&err);
 	ck_assert_int_eq(json_get_nums(&c, o, "o", "x", &nv, &n, true), -1);
 	ck_assert_str_eq(err.text, "o: missing field 'x'");
+
+	perr_clear(&err);
+	ck_assert_int_eq(json_get_ints(&c, o, "o", "i", 0, 9, &iv, &n, true),
+			 0);
+	ck_assert(n == 2 && iv[0] == 1 && iv[1] == 9);
+	free(iv);
+	ck_assert_int_eq(json_get_ints(&c, o, "o", "i", 0, 8, &iv, &n, true),
+			 -1);
+	ck_assert_str_eq(err.text, "o.i[1]: must be from 0 to 8, not 9");
+	ck_assert_int_eq(n, 1);
+	free(iv);
+	perr_clear(&err);
+	ck_assert_int_eq(json_get_ints(&c, o, "o", "n", 0, 8, &iv, &n, true),
+			 -1);
+	ck_assert_str_eq(err.text, "o.n[1]: must be an integer, not a number");
+	free(iv);
 	json_decref(root);
 }
 END_TEST
