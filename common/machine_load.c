@@ -25,32 +25,11 @@ static int get_int(struct json_src *c, json_t *obj, const char *opath,
 	return json_get_int(c, obj, opath, key, -1, 1 << 24, out, required);
 }
 
-/* An array of integers, each >= 0. */
+/* An array of indexes, each from 0 to 2^24. */
 static int get_ints(struct json_src *c, json_t *obj, const char *opath,
 		    const char *key, int **out, int *n)
 {
-	json_t *a = json_get(c, obj, opath, key, JSON_ARRAY, true), *v;
-	char path[192], ipath[208];
-	size_t i;
-
-	*out = NULL;
-	*n = 0;
-	if (!a)
-		return -1;
-	json_path_join(path, sizeof(path), opath, key);
-	*out = xcalloc(json_array_size(a), sizeof(int));
-	json_array_foreach(a, i, v) {
-		snprintf(ipath, sizeof(ipath), "%s[%zu]", path, i);
-		if (!json_is_integer(v))
-			return json_fail(c, ipath, "must be an integer, not %s",
-				    json_type_name(v));
-		if (json_integer_value(v) < 0 ||
-		    json_integer_value(v) > 1 << 24)
-			return json_fail(c, ipath, "%lld is out of range",
-				    (long long)json_integer_value(v));
-		(*out)[(*n)++] = (int)json_integer_value(v);
-	}
-	return 0;
+	return json_get_ints(c, obj, opath, key, 0, 1 << 24, out, n, true);
 }
 
 /* A "unit" at obj, when there is one, is exactly UNIT. */
