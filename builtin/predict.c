@@ -253,7 +253,7 @@ void print_header(const struct ctx *x)
 	       shorten(m->host ? m->host : x->o->machine_path, host,
 		       sizeof(host)), m->n_sockets,
 	       m->n_sockets == 1 ? "" : "s", m->n_cores, m->n_pus);
-	if (x->o->model != &model_pandia)
+	if (!x->o->model->model_section)
 		printf("workload  %s: model %s, memory %s\n",
 		       x->w->n_command ? cmd : x->o->workload_path,
 		       x->o->model->name,
@@ -266,7 +266,7 @@ void print_header(const struct ctx *x)
 		       mempolicy_format(&x->mem, mem, sizeof(mem)));
 	if (!isnan(x->o->size))
 		printf("size      %.10g%s\n", x->o->size,
-		       x->o->model == &model_pandia ?
+		       x->o->model->model_section ?
 		       " (t1 from the black-box model's T_seq)" : "");
 	free(cmd);
 }
@@ -554,11 +554,11 @@ int cmd_predict(int argc, char **argv)
 		warning("'%s' is marked unreliable (profiled with "
 			"--keep-unreliable): %s", o.workload_path,
 			x.w->unreliable);
-	if (o.model == &model_pandia && pandia_checks(&x) < 0)
+	if (o.model->model_section && pandia_checks(&x) < 0)
 		goto out;
 	x.mem = o.has_memory ? o.memory : x.w->has_memory ? x.w->memory :
 		(struct pandia_mempolicy){ MEM_LOCAL, -1 };
-	if (o.model != &model_pandia) {
+	if (!o.model->model_section) {
 		if (o.trace)
 			usage_error("predict", "--trace is the Pandia model's");
 		if (o.explain)

@@ -18,7 +18,7 @@
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/models.h"
-#include "predictor/pandia/fit.h"
+#include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
 #include "predictor/validate.h"
@@ -530,8 +530,8 @@ int cmd_validate(int argc, char **argv)
 	if (o.argv)
 		check_command(&o, x.w);
 	/* what its predictions are made without, as predict says */
-	if (o.model == &model_pandia && workload_has_model(x.w))
-		fit_unmeasured(x.w, x.m, o.k, warning_text, NULL);
+	if (o.model->unmeasured)
+		o.model->unmeasured(x.w, x.m, o.k, warning_text, NULL);
 
 	iso_date_now(x.date, sizeof(x.date));
 	x.info.machine_file = o.machine_path;
