@@ -288,16 +288,6 @@ void explain_print_text(const struct xctx *x)
 	free(v);
 }
 
-static int save_text(const char *dir, const char *name, const char *text,
-		     struct pandia_error *err)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, text, strlen(text), err);
-
-	free(path);
-	return ret;
-}
-
 /* DIR/stacks.json, stacks.gp, and stacks.png by gnuplot.  0 or -1. */
 int explain_save_files(const struct xctx *x, const char *json)
 {
@@ -308,7 +298,7 @@ int explain_save_files(const struct xctx *x, const char *json)
 	struct pandia_error err;
 	int i, ret = -1;
 
-	if (save_text(dir, "stacks.json", json, &err) < 0) {
+	if (write_file_in(dir, "stacks.json", json, &err) < 0) {
 		error_perr(&err);
 		goto out;
 	}
@@ -329,7 +319,7 @@ int explain_save_files(const struct xctx *x, const char *json)
 		ret = 0;
 		goto out;
 	}
-	if (save_text(dir, "stacks.gp", script, &err) < 0) {
+	if (write_file_in(dir, "stacks.gp", script, &err) < 0) {
 		error_perr(&err);
 		free(script);
 		goto out;

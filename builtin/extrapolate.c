@@ -395,16 +395,6 @@ static char *gnuplot_script(const struct pandia_scaling *s,
 	return b.s;
 }
 
-static int save_text(const char *dir, const char *name, const char *text,
-		     struct pandia_error *err)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, text, strlen(text), err);
-
-	free(path);
-	return ret;
-}
-
 /* DIR/extrapolate.json, .gp and .png (a warning when not drawn) */
 static int write_dir(const char *dir, const struct pandia_scaling *s,
 		     const struct estima_result *r, json_t *root,
@@ -419,7 +409,7 @@ static int write_dir(const char *dir, const struct pandia_scaling *s,
 	if (make_dir(dir, &err) < 0)
 		return error_perr(&err);
 	text = json_to_text(root);
-	if (save_text(dir, "extrapolate.json", text, &err) < 0) {
+	if (write_file_in(dir, "extrapolate.json", text, &err) < 0) {
 		free(text);
 		return error_perr(&err);
 	}
@@ -434,7 +424,7 @@ static int write_dir(const char *dir, const struct pandia_scaling *s,
 			  s->n_command ? ")" : "");
 	script = gnuplot_script(s, r, title);
 	free(title);
-	if (save_text(dir, "extrapolate.gp", script, &err) < 0) {
+	if (write_file_in(dir, "extrapolate.gp", script, &err) < 0) {
 		error_perr(&err);
 		goto out;
 	}

@@ -18,16 +18,6 @@
 #include "predictor/validate.h"
 #include "profiler/run.h"
 
-static int save_text(const char *dir, const char *name, const char *text,
-		     struct pandia_error *err)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	int ret = write_file_atomic(path, text, strlen(text), err);
-
-	free(path);
-	return ret;
-}
-
 /* Write validate.json and validate.csv as they stand now. */
 int validate_save_files(struct vctx *x, const struct vsummary *s)
 {
@@ -43,11 +33,11 @@ int validate_save_files(struct vctx *x, const struct vsummary *s)
 	root = vset_to_json(&x->vs, s, &x->info);
 	text = json_to_text(root);
 	json_decref(root);
-	if (save_text(x->o->dir, "validate.json", text, &err) < 0)
+	if (write_file_in(x->o->dir, "validate.json", text, &err) < 0)
 		ret = -1;
 	free(text);
 	text = vset_to_csv(&x->vs, s);
-	if (ret == 0 && save_text(x->o->dir, "validate.csv", text, &err) < 0)
+	if (ret == 0 && write_file_in(x->o->dir, "validate.csv", text, &err) < 0)
 		ret = -1;
 	free(text);
 	if (ret < 0)
@@ -122,7 +112,7 @@ void validate_draw(struct vctx *x, const struct vsummary *s)
 			"figure drawn");
 		return;
 	}
-	if (save_text(x->o->dir, "validate.gp", script, &err) < 0) {
+	if (write_file_in(x->o->dir, "validate.gp", script, &err) < 0) {
 		perr_print(&err, stderr);
 		goto out;
 	}

@@ -347,3 +347,13 @@ const char *shorten(const char *s, char *buf, size_t size)
 	snprintf(buf, size, "%.*s... (%zu bytes)", SHORT_SHOWN - 16, s, n);
 	return buf;
 }
+
+int write_file_in(const char *dir, const char *name, const char *text,
+		  struct pandia_error *err)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(path, text, strlen(text), err);
+
+	free(path);
+	return ret;
+}

@@ -59,6 +59,9 @@ int lock_path(const char *path, struct pandia_error *err);
 
 int write_file_atomic(const char *path, const char *buf, size_t len,
 		      struct pandia_error *err);
+/* TEXT written atomically into DIR/NAME.  0, or -1 with err filled. */
+int write_file_in(const char *dir, const char *name, const char *text,
+		  struct pandia_error *err);
 
 /* Parse a whole string as a number; false if anything is left over. */
 /*
