@@ -59,6 +59,13 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning_text(void *arg, const char *text);
 /* A library error as "pandia: FILE:LINE:COL: TEXT"; returns -1. */
 int error_perr(const struct pandia_error *err);
+/*
+ * What a failed command last wrote on its stderr (the runner's
+ * stderr_tail), the one way every command shows it: "pandia: the end
+ * of its standard error:" and each line indented by "  | ".  Nothing
+ * when TAIL is NULL or empty.
+ */
+void show_stderr_tail(const char *tail);
 /* A progress line "pandia CMD: MESSAGE" on stderr. */
 void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

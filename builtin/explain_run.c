@@ -102,23 +102,6 @@ void explain_plan_hardware(struct xctx *x)
 
 /* ---- running ------------------------------------------------------ */
 
-/* The command's stderr tail, indented, for a failed placement. */
-static void print_tail(const char *tail)
-{
-	const char *p, *nl;
-
-	if (!tail || !*tail)
-		return;
-	for (p = tail; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fprintf(stderr, "  | %s\n", p);
-			break;
-		}
-		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
-	}
-}
-
 static double known(double v, double dflt)
 {
 	return isfinite(v) ? v : dflt;
@@ -298,7 +281,7 @@ int explain_measure(struct xctx *x, int k)
 			p->error = xstrdup(err.text);
 			error("placement %s (%d thread%s) failed: %s", p->cpus,
 			      p->n, p->n == 1 ? "" : "s", err.text);
-			print_tail(r.stderr_tail);
+			show_stderr_tail(r.stderr_tail);
 			run_result_release(&r);
 			goto out;
 		}

@@ -303,9 +303,7 @@ static int run_count(struct collect *x, int idx)
 			goto out;
 		}
 		error("%d thread%s: %s", n, n == 1 ? "" : "s", err.text);
-		if (r.stderr_tail && *r.stderr_tail)
-			fprintf(stderr, "pandia: the end of its standard "
-				"error:\n%s\n", r.stderr_tail);
+		show_stderr_tail(r.stderr_tail);
 		goto out;
 	}
 	if (x->hw && hw_values(x, &ro, n) < 0)

@@ -438,20 +438,9 @@ static void warnings(const struct run_opts *o, const struct run_result *r)
 static void print_failure(const struct run_result *r,
 			  const struct pandia_error *err)
 {
-	const char *p, *nl;
-
 	perr_print(err, stderr);
-	if (!r->stderr_tail || r->interrupted)
-		return;
-	fputs("pandia: the end of its standard error:\n", stderr);
-	for (p = r->stderr_tail; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fprintf(stderr, "  | %s\n", p);
-			break;
-		}
-		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
-	}
+	if (!r->interrupted)
+		show_stderr_tail(r->stderr_tail);
 }
 
 /*

@@ -102,6 +102,24 @@ void progress(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "pandia %s: %s\n", cmd, msg);
 }
 
+void show_stderr_tail(const char *tail)
+{
+	const char *p, *nl;
+
+	if (!tail || !*tail)
+		return;
+	fflush(stdout);
+	fputs("pandia: the end of its standard error:\n", stderr);
+	for (p = tail; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "  | %s\n", p);
+			break;
+		}
+		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
+	}
+}
+
 void usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -300,8 +300,7 @@ static int measure(struct cctx *x, struct division *d, int i, int step,
 		}
 		d->error[i] = xstrdup(err.text);
 		error("%s, workload %d: %s", d->name, i + 1, err.text);
-		if (r.stderr_tail)
-			fprintf(stderr, "%s\n", r.stderr_tail);
+		show_stderr_tail(r.stderr_tail);
 		goto out;
 	}
 	d->measured[i] = r.median;

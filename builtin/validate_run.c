@@ -14,23 +14,6 @@
 #include "profiler/probe.h"
 #include "profiler/run.h"
 
-/* The command's stderr tail, indented, for a failed placement. */
-static void print_tail(const char *tail)
-{
-	const char *p, *nl;
-
-	if (!tail || !*tail)
-		return;
-	for (p = tail; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fprintf(stderr, "  | %s\n", p);
-			break;
-		}
-		fprintf(stderr, "  | %.*s\n", (int)(nl - p), p);
-	}
-}
-
 /* The last non-empty line of TAIL (new string), or NULL. */
 static char *last_line(const char *tail)
 {
@@ -137,7 +120,7 @@ static void row_failed(struct vrow *rw, const struct run_result *r,
 	free(tl);
 	error("placement %s (%d threads) failed: "
 		"%s", rw->cpus, rw->n, err->text);
-	print_tail(r->stderr_tail);
+	show_stderr_tail(r->stderr_tail);
 	error("going on with the other "
 		"placements");
 }

@@ -10,6 +10,10 @@ cat "$T/err"
 [ $rc -eq 1 ] || fail "exit 3: pandia exit status $rc, expected 1"
 grep -q "exited with status 3" "$T/err" || fail "exit status not shown"
 grep -q "the last words" "$T/err" || fail "stderr tail not shown"
+# the one shape every command shows a failed command's stderr in
+grep -qx "pandia: the end of its standard error:" "$T/err" ||
+	fail "stderr tail: no header line"
+grep -qx "  | the last words" "$T/err" || fail "stderr tail: not indented"
 [ -s "$T/out" ] && fail "a failed run printed a result"
 
 # a later repetition that fails is as much an error: the third run

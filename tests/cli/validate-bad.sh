@@ -28,6 +28,8 @@ grep -q "the command differs" "$T/stderr" && fail "a command warning"
 grep -q "placement 0,0,1 (3 threads) failed" "$T/stderr" ||
 	fail "no failure message"
 grep -q "boom at 3 threads" "$T/stderr" || fail "no stderr of the command"
+grep -q "^  | .*boom at 3 threads" "$T/stderr" ||
+	fail "the command's stderr not shown as run shows it"
 grep -q "going on with the other placements" "$T/stderr" ||
 	fail "does not say it goes on"
 grep -q "1 of [0-9]* placements failed" "$T/stderr" ||
