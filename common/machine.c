@@ -311,3 +311,20 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 	free(pus);
 	free(os);
 }
+
+void machine_pair_xlinks(struct pandia_machine *m)
+{
+	int i, j;
+
+	m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
+			    sizeof(*m->xlinks));
+	m->n_xlinks = 0;
+	for (i = 0; i < m->n_sockets; i++)
+		for (j = i + 1; j < m->n_sockets; j++) {
+			struct pandia_xlink *x = &m->xlinks[m->n_xlinks++];
+
+			x->from = i;
+			x->to = j;
+			x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
+		}
+}

@@ -209,6 +209,14 @@ int machine_save(const struct pandia_machine *m, const char *path,
  */
 int machine_check(const struct pandia_machine *m, struct pandia_error *err);
 
+/*
+ * One xlink per pair of sockets, each the interconnect's aggregate
+ * bandwidth, into m->xlinks (allocated here; none before): what a
+ * description without measured socket pairs assumes.  The caller says
+ * where each one's figure came from (xlinks[i].m).
+ */
+void machine_pair_xlinks(struct pandia_machine *m);
+
 /* Index in pus[] of the PU with OS index os, or -1. */
 int machine_pu_index(const struct pandia_machine *m, int os);
 

@@ -315,21 +315,13 @@ static int apply_links(struct json_src *c, struct pandia_machine *m,
 static void apply_xlinks(struct pandia_machine *m, const char *xnote,
 			 const char *source, const char *file)
 {
-	int i, j;
+	int i;
 
 	if (!m->links[LVL_INTERCONNECT].present)
 		return;
-	m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
-			    sizeof(*m->xlinks));
-	for (i = 0; i < m->n_sockets; i++)
-		for (j = i + 1; j < m->n_sockets; j++) {
-			struct pandia_xlink *x = &m->xlinks[m->n_xlinks++];
-
-			x->from = i;
-			x->to = j;
-			x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
-			assumed(&x->m, "bytes/s", xnote, source, file);
-		}
+	machine_pair_xlinks(m);
+	for (i = 0; i < m->n_xlinks; i++)
+		assumed(&m->xlinks[i].m, "bytes/s", xnote, source, file);
 }
 
 static int apply(struct json_src *c, struct pandia_machine *m, json_t *root)

@@ -39,7 +39,7 @@ static bool has_cache(const struct pandia_machine *m, int level)
 void borrow_figures(struct pandia_machine *m,
 		    const struct pandia_machine *from, const char *from_path)
 {
-	int i, j, k, smt = 1;
+	int i, k, smt = 1;
 
 	for (k = 1; k <= 3; k++)
 		if (!has_cache(m, k))
@@ -91,18 +91,11 @@ void borrow_figures(struct pandia_machine *m,
 	}
 	if (!m->links[LVL_INTERCONNECT].present)
 		return;
-	m->xlinks = xcalloc((size_t)(m->n_sockets * m->n_sockets),
-			    sizeof(*m->xlinks));
-	for (i = 0; i < m->n_sockets; i++)
-		for (j = i + 1; j < m->n_sockets; j++) {
-			struct pandia_xlink *x = &m->xlinks[m->n_xlinks++];
-
-			x->from = i;
-			x->to = j;
-			x->bw = m->links[LVL_INTERCONNECT].aggregate_bw;
-			copy_measure(&x->m, &from->links[LVL_INTERCONNECT]
-				     .aggregate, from_path);
-		}
+	machine_pair_xlinks(m);
+	for (i = 0; i < m->n_xlinks; i++)
+		copy_measure(&m->xlinks[i].m,
+			     &from->links[LVL_INTERCONNECT].aggregate,
+			     from_path);
 }
 
 void borrow_none(struct pandia_machine *m, const char *why)
