@@ -27,6 +27,17 @@ done
 grep -q "'frobnicate' is not a pandia command" err.$$ || fail "message"
 "$P" machine --frob 2>err.$$; [ $? -eq 2 ] || fail "unknown option: exit 2"
 grep -q "see 'pandia machine --help'" err.$$ || fail "usage hint"
+# one wording for a bad option, in every command (one option layer)
+for c in machine run profile predict validate extrapolate cpus explain; do
+	"$P" $c --frob 2>err.$$
+	[ $? -eq 2 ] || fail "$c --frob: exit status, expected 2"
+	[ "$(cat err.$$)" = "pandia $c: unknown option '--frob'
+see 'pandia $c --help'" ] || fail "$c --frob: said $(cat err.$$)"
+	"$P" $c -Z 2>err.$$
+	[ $? -eq 2 ] || fail "$c -Z: exit status, expected 2"
+	grep -q "^pandia $c: unknown option '-Z'" err.$$ ||
+		fail "$c -Z: said $(cat err.$$)"
+done
 rm -f err.$$
 
 # a full disk on stdout is an error, not a silent truncation
