@@ -606,6 +606,69 @@ START_TEST(test_run_corun)
 }
 END_TEST
 
+/*
+ * A pinned co-running command has a shared-state file of its own: the
+ * command's is emptied before each of its runs while the co-runner,
+ * which goes on, has it mapped (it died of SIGBUS now and then).
+ */
+START_TEST(test_run_corun_own_state)
+{
+	char exe[PATH_MAX], *dir, *shim, *tmp, *co_file, *cmd_file;
+	char *co_sh, *cmd_sh, *co_state, *cmd_state;
+	char *co_argv[] = { "sh", "-c", NULL, NULL };
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';	/* B/tests */
+	dir = xasprintf("%s/..", exe);
+	shim = run_find_shim(dir);
+	ck_assert_msg(shim != NULL, "no libpandia-pin.so in %s", dir);
+	tmp = tk_tmpdir("corun-state");
+	co_file = xasprintf("%s/co", tmp);
+	cmd_file = xasprintf("%s/cmd", tmp);
+	co_sh = xasprintf("echo \"$" RUN_PIN_SHARED_ENV "\" >%s; sleep 0.05",
+			  co_file);
+	cmd_sh = xasprintf("echo \"$" RUN_PIN_SHARED_ENV "\" >%s; sleep 0.3",
+			   cmd_file);
+	co_argv[2] = co_sh;
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.warmup = false;
+	o.repetitions = 2;
+	o.shim_path = shim;
+	o.corun_argv = co_argv;
+	o.corun_cpus = cpu0;
+	o.n_corun_cpus = 1;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, tk_argv("sh", "-c", cmd_sh), &r,
+				  &err) == 0, "%s", err.text);
+	run_result_release(&r);
+	co_state = read_file(co_file, NULL, &err);
+	cmd_state = read_file(cmd_file, NULL, &err);
+	ck_assert(co_state && cmd_state);
+	ck_assert_msg(strlen(co_state) > 1 && strlen(cmd_state) > 1,
+		      "no shared state: '%s' '%s'", co_state, cmd_state);
+	ck_assert_msg(strcmp(co_state, cmd_state) != 0,
+		      "the co-runner shares the command's state %s",
+		      cmd_state);
+	free(co_state);
+	free(cmd_state);
+	free(co_sh);
+	free(cmd_sh);
+	free(co_file);
+	free(cmd_file);
+	tk_tmpdir_remove(tmp);
+	free(shim);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_run_refused)
 {
 	const int far[] = { 0, 4095 };
@@ -658,6 +721,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, test_run_shim);
 	tcase_add_test(tc, test_run_refused);
 	tcase_add_test(tc, test_run_corun);
+	tcase_add_test(tc, test_run_corun_own_state);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -109,14 +109,15 @@ int stop_corun(struct ctx *c)
 			c->co.command);
 }
 
-/* the co-running command's argv and environment, as the command's */
-void build_corun(struct ctx *c, const char *shim)
+int build_corun(struct ctx *c, const char *shim)
 {
 	struct run_opts bo = *c->o;
 	struct run_result br;
 	struct ctx b = *c;
 	char *cpus;
 
+	if (c->pin.shared_path && make_temp(c, &c->co.shared_path) < 0)
+		return -1;
 	bo.cpus = c->o->corun_cpus;
 	bo.n_cpus = c->o->n_corun_cpus;
 	bo.stress = NULL;
@@ -126,6 +127,7 @@ void build_corun(struct ctx *c, const char *shim)
 	b.r = &br;
 	b.stress.n = 0;
 	b.pin.report_path = (char *)"/dev/null";
+	b.pin.shared_path = c->co.shared_path;
 	cpus = cpulist_format(bo.cpus, bo.n_cpus);
 	build_argv(&b, c->o->corun_argv, cpus);
 	build_env(&b, cpus, shim);
@@ -135,4 +137,5 @@ void build_corun(struct ctx *c, const char *shim)
 	br.command = NULL;
 	run_result_release(&br);
 	free(cpus);
+	return 0;
 }

@@ -656,7 +656,8 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		    check_pus(o->corun_cpus, o->n_corun_cpus,
 			      "the co-running command", err) < 0)
 			goto out_argv;
-		build_corun(&c, shim);
+		if (build_corun(&c, shim) < 0)
+			goto out_argv;
 	}
 	if (!c.local && c.stress.n)
 		c.stress.tmpl_rates = xcalloc((size_t)c.stress.n,
@@ -678,6 +679,9 @@ out_argv:
 	free_strv(c.co.argv);
 	free_strv(c.co.envp);
 	free(c.co.command);
+	if (c.co.shared_path)
+		unlink(c.co.shared_path);
+	free(c.co.shared_path);
 	run_regex_free(c.capture.rx);
 out_report:
 	if (c.pin.report_path)

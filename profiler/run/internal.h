@@ -147,6 +147,13 @@ struct ctx_corun {
 	bool failed;		/* it failed in this run (see err) */
 	pid_t pgid;		/* the loop's group, kept after it */
 	int pipe;		/* the loop's count of restarts */
+	/*
+	 * The pinning library's shared state of the co-running command:
+	 * a file of its own, since the command's is emptied before each
+	 * of its runs while the co-runner, which goes on, has it mapped
+	 * (SIGBUS), and their threads are counted apart.  Or NULL.
+	 */
+	char *shared_path;
 };
 
 struct ctx {
@@ -317,8 +324,11 @@ void reap_failed(struct ctx *c);
 
 /* ---- corun.c: the co-running command ------------------------------ */
 
-/* the co-running command's argv and environment, as the command's */
-void build_corun(struct ctx *c, const char *shim);
+/*
+ * The co-running command's argv and environment, as the command's,
+ * with a shared-state file of its own.  0, or -1 with err.
+ */
+int build_corun(struct ctx *c, const char *shim);
 
 /* start its loop process; 0 or -1 with err */
 int start_corun(struct ctx *c);
