@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "predictor/models.h"
 
 struct cmd {
 	const char *name;
@@ -102,6 +103,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	models_install();
 	usage_install_report();
 	if (argc < 2) {
 		print_main_usage(stderr);

@@ -19,6 +19,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/models.h"
 #include "predictor/pandia/model.h"
 #include "predictor/rank.h"
 #include "predictor/space.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
 	char cnt[64], *spec = NULL;
 	int c, ret = 1;
 
+	models_install();
 	while ((c = getopt(argc, argv, "j:t:")) != -1) {
 		if ((c != 'j' && c != 't') ||
 		    !parse_int(optarg, c == 'j' ? &ro.workers : &ro.threads)) {

@@ -123,3 +123,9 @@ void json_set_cpus_text(json_t *obj, const char *text)
 	json_object_set_new(obj, "cpus_text", text ? json_string(text) :
 			    json_null());
 }
+
+void json_set_str(json_t *obj, const char *key, const char *s)
+{
+	if (s)
+		json_object_set_new(obj, key, json_string(s));
+}

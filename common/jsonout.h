@@ -23,4 +23,7 @@ char *json_to_text(const json_t *root);
 void json_set_cpus(json_t *obj, const int *os, int n);
 void json_set_cpus_text(json_t *obj, const char *text);
 
+/* Set KEY of OBJ to the string S; nothing when S is NULL. */
+void json_set_str(json_t *obj, const char *key, const char *s);
+
 #endif

@@ -1,15 +1,14 @@
 /*
  * workload.c - the workload description in memory: resource and
- * memory-policy names, the model parameters' table, making and freeing
- * one, and whether it was profiled on a given machine.  Checking it is
- * in workload_check.c, writing it as JSON in workload_json.c, reading
- * it in workload_load.c.
+ * memory-policy names, the reader of the "model" section, making and
+ * freeing one, and whether it was profiled on a given machine.
+ * Checking it is in workload_check.c, writing it as JSON in
+ * workload_json.c, reading it in workload_load.c.
  */
 #include "common/workload.h"
 
 #include <jansson.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +206,7 @@ void workload_free(struct pandia_workload *w)
 	wl_param_release(&w->b);
 	for (i = 0; i < WR_COUNT; i++)
 		wl_param_release(&w->demand[i]);
+	json_decref(w->model_section);
 	json_decref(w->models);
 	json_decref(w->memory_found);
 	free(w->source_text);
@@ -214,20 +214,18 @@ void workload_free(struct pandia_workload *w)
 	free(w);
 }
 
-/* ---- the model parameters --------------------------------------- */
+/* ---- the reader of the "model" section ---------------------------- */
 
-const struct wl_param_desc wl_params[WL_N_PARAMS] = {
-	{ "t1", offsetof(struct pandia_workload, t1), 0, INFINITY, false },
-	{ "p", offsetof(struct pandia_workload, p), 0, 1, false },
-	{ "o_s", offsetof(struct pandia_workload, o_s), 0, INFINITY, true },
-	{ "l", offsetof(struct pandia_workload, l), 0, 1, true },
-	{ "b", offsetof(struct pandia_workload, b), 0, INFINITY, true },
-};
+static const struct workload_model_ops *model_ops;
 
-struct wl_param *wl_param_of(const struct pandia_workload *w,
-			     const struct wl_param_desc *d)
+void workload_set_model_ops(const struct workload_model_ops *ops)
 {
-	return (struct wl_param *)((char *)w + d->off);
+	model_ops = ops;
+}
+
+const struct workload_model_ops *workload_model_ops(void)
+{
+	return model_ops;
 }
 
 bool workload_machine_matches(const struct pandia_workload *w,

@@ -13,6 +13,7 @@
 #define PANDIA_WORKLOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
@@ -165,6 +166,13 @@ struct pandia_workload {
 	struct wl_param demand[WR_COUNT];
 
 	/*
+	 * The "model" section as read (the Pandia model's parameters),
+	 * kept without being read here: its reader (struct
+	 * workload_model_ops) reads it.  Owned reference, or NULL.
+	 */
+	json_t *model_section;
+
+	/*
 	 * The other models' parameters, "models" in the file: an object
 	 * of objects, one per model by its name, each read and written by
 	 * its model (predictor/models.h).  Owned reference, or NULL.
@@ -175,6 +183,39 @@ struct pandia_workload {
 	char *source_text;
 	char *source_name;
 };
+
+struct json_src;
+
+/*
+ * The reader and writer of the "model" section: the Pandia model's
+ * (predictor/pandia/params.c), which common/ does not read itself.
+ * The program installs it (workload_set_model_ops()) before it loads
+ * or saves a description; until then the section is kept and written
+ * back as it was read.
+ */
+struct workload_model_ops {
+	/*
+	 * Read SECTION (found at "model" in c's text) into w.  Returns 0,
+	 * or -1 with c->err at the line and column of the bad value.
+	 */
+	int (*load)(const struct json_src *c, json_t *section,
+		    struct pandia_workload *w);
+	/*
+	 * Check its values as workload_check() does: 0, or -1 with PATH
+	 * (PLEN bytes) the JSON path of the bad value and err the text.
+	 */
+	int (*check)(const struct pandia_workload *w, char *path,
+		     size_t plen, struct pandia_error *err);
+	/* Whether w holds any of its parameters (workload_has_model()). */
+	bool (*present)(const struct pandia_workload *w);
+	/* The section to write (new reference), in a fixed key order. */
+	json_t *(*to_json)(const struct pandia_workload *w);
+};
+
+/* Install OPS (static, borrowed for the program's life). */
+void workload_set_model_ops(const struct workload_model_ops *ops);
+/* The installed reader, or NULL. */
+const struct workload_model_ops *workload_model_ops(void);
 
 /* A new, empty workload (no demand listed, parameters unknown). */
 struct pandia_workload *workload_new(void);

@@ -81,164 +81,6 @@ static int load_run(struct json_src *c, json_t *o, const char *opath,
 	return 0;
 }
 
-/*
- * A parameter: V is its value (number or null), SIBS the object that
- * holds NAME_source, NAME_uncertainty and NAME_status (for demands,
- * objects by resource: pass the resource as RES).
- */
-static int load_param(struct json_src *c, json_t *model, const char *name,
-		      const char *res, json_t *v, struct wl_param *prm)
-{
-	static const char *const suffix[] = {
-		"_source", "_uncertainty", "_status"
-	};
-	char path[192], key[64];
-	const char *opath, *leaf;
-	json_t *obj, *s;
-	int i;
-
-	if (res)
-		snprintf(path, sizeof(path), "model.%s.%s", name, res);
-	else
-		snprintf(path, sizeof(path), "model.%s", name);
-	if (!v)
-		return json_fail(c, "model", "missing field '%s'", name);
-	if (json_is_number(v)) {
-		prm->known = true;
-		prm->value = json_number_value(v);
-	} else if (!json_is_null(v)) {
-		return json_fail(c, path, "must be a number or null, not %s",
-			    json_type_name(v));
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(key, sizeof(key), "%s%s", name, suffix[i]);
-		/* NAME_x, or for a demand NAME_x.RES */
-		obj = model;
-		opath = "model";
-		leaf = key;
-		s = json_object_get(model, key);
-		if (s && res) {
-			snprintf(path, sizeof(path), "model.%s", key);
-			if (!json_is_object(s))
-				return json_fail(c, path, "must be an object "
-						 "by resource, not %s",
-						 json_type_name(s));
-			obj = s;
-			opath = path;
-			leaf = res;
-		}
-		s = json_get(c, obj, opath, leaf, i == 1 ? JSON_REAL :
-			     JSON_STRING, false);
-		if (json_failed(c))
-			return -1;
-		if (!s)
-			continue;
-		if (i == 1)
-			prm->uncertainty = json_number_value(s);
-		else if (i == 0)
-			prm->source = xstrdup(json_string_value(s));
-		else
-			prm->status = xstrdup(json_string_value(s));
-	}
-	return 0;
-}
-
-/* Every key in demands_source/_uncertainty/_status names a demand. */
-static int check_demand_keys(struct json_src *c, json_t *model)
-{
-	static const char *const objs[] = {
-		"demands_source", "demands_uncertainty", "demands_status"
-	};
-	json_t *d = json_object_get(model, "demands"), *o, *v;
-	const char *key;
-	char path[192];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(objs); i++) {
-		o = json_object_get(model, objs[i]);
-		if (!o || !json_is_object(o))
-			continue;
-		json_object_foreach(o, key, v) {
-			if (json_object_get(d, key))
-				continue;
-			snprintf(path, sizeof(path), "model.%s.%s", objs[i],
-				 key);
-			return json_fail(c, path, "'%s' is not in model.demands",
-				    key);
-		}
-	}
-	return 0;
-}
-
-static int load_model(struct json_src *c, struct pandia_workload *w, json_t *m)
-{
-	static const char *const keys[] = {
-		"t1", "t1_source", "t1_uncertainty", "t1_status",
-		"p", "p_source", "p_uncertainty", "p_status",
-		"o_s", "o_s_source", "o_s_uncertainty", "o_s_status",
-		"l", "l_source", "l_uncertainty", "l_status",
-		"b", "b_source", "b_uncertainty", "b_status",
-		"demands", "demands_source", "demands_uncertainty",
-		"demands_status", "o_s_form", "b_form", NULL
-	};
-	const char *key;
-	json_t *d, *v;
-	char path[192], *form = NULL;
-	size_t k;
-
-	if (json_only_keys(c, m, "model", keys) < 0 ||
-	    json_get_str(c, m, "model", "o_s_form", &form) < 0)
-		return -1;
-	if (form) {
-		w->has_o_s_form = true;
-		if (!strcmp(form, "per_remote_fraction"))
-			w->o_s_form = OS_PER_FRACTION;
-		else if (strcmp(form, "per_remote_thread"))
-			w->has_o_s_form = false;
-		free(form);
-		form = NULL;
-		if (!w->has_o_s_form)
-			return json_fail(c, "model.o_s_form", "unknown form "
-					 "(per_remote_thread or "
-					 "per_remote_fraction)");
-	}
-	if (json_get_str(c, m, "model", "b_form", &form) < 0)
-		return -1;
-	if (form) {
-		w->has_b_form = true;
-		if (!strcmp(form, "core"))
-			w->b_form = B_CORE;
-		else if (strcmp(form, "whole"))
-			w->has_b_form = false;
-		free(form);
-		if (!w->has_b_form)
-			return json_fail(c, "model.b_form", "unknown form "
-					 "(whole or core)");
-	}
-	for (k = 0; k < WL_N_PARAMS; k++)
-		if (load_param(c, m, wl_params[k].name, NULL,
-			       json_object_get(m, wl_params[k].name),
-			       wl_param_of(w, &wl_params[k])) < 0)
-			return -1;
-	d = json_get(c, m, "model", "demands", JSON_OBJECT, true);
-	if (!d)
-		return -1;
-	json_object_foreach(d, key, v) {
-		int r = wl_resource_from_name(key);
-
-		if (r < 0) {
-			snprintf(path, sizeof(path), "model.demands.%s", key);
-			return json_fail(c, path, "unknown resource '%s' (known: "
-				    "instructions, L1, L2, L3, dram, "
-				    "interconnect)", key);
-		}
-		w->listed[r] = true;
-		if (load_param(c, m, "demands", key, v, &w->demand[r]) < 0)
-			return -1;
-	}
-	return check_demand_keys(c, m);
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -369,7 +211,11 @@ static int load_root(struct json_src *c, struct pandia_workload *w,
 	o = json_get(c, root, "", "model", JSON_OBJECT, !w->models);
 	if (json_failed(c))
 		return -1;
-	return o ? load_model(c, w, o) : 0;
+	if (!o)
+		return 0;
+	w->model_section = json_incref(o);
+	/* its reader, when the program installed one, reads it now */
+	return workload_model_ops() ? workload_model_ops()->load(c, o, w) : 0;
 }
 
 struct pandia_workload *workload_parse(const char *text, const char *source,

@@ -8,12 +8,18 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "predictor/pandia/params.h"
 
 static const struct model_def *const models[] = {
 	&model_pandia,
 	&model_blackbox,
 	&model_mva,
 };
+
+void models_install(void)
+{
+	pandia_params_install();
+}
 
 const struct model_def *const *model_list(int *n)
 {

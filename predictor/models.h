@@ -254,6 +254,13 @@ struct model_def {
 			  int workers);
 };
 
+/*
+ * Install the models' readers of the description's sections into
+ * common/ (the Pandia model's "model", workload_set_model_ops()).
+ * Every program calls it once before it loads or saves a workload.
+ */
+void models_install(void);
+
 /* The model called NAME, or NULL. */
 const struct model_def *model_find(const char *name);
 /* The models in the table: *n of them. */

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 
 #include "tests/lib/testkit.h"
+#include "predictor/models.h"
 
 int main(void)
 {
 	SRunner *sr = srunner_create(NULL);
 	int i, failed;
 
+	models_install();
 	for (i = 0; tk_suites[i]; i++)
 		srunner_add_suite(sr, tk_suites[i]());
 	srunner_run_all(sr, CK_ENV);

@@ -35,6 +35,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/models.h"
 #include "predictor/scaling.h"
 #include "stress/assume.h"
 
@@ -704,6 +705,7 @@ int main(int argc, char **argv)
 	long n = 1000, it;
 	int fd;
 
+	models_install();
 	memset(fig, 0, sizeof(fig));
 	while ((c = getopt(argc, argv, "n:s:o:")) != -1) {
 		switch (c) {

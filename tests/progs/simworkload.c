@@ -47,6 +47,7 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/models.h"
 #include "predictor/pandia/model.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/space.h"
@@ -193,6 +194,7 @@ int main(int argc, char **argv)
 	double *rate;
 	const char *why;
 
+	models_install();
 	while ((c = getopt_long(argc, argv, "m:w:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mfile = optarg; break;
