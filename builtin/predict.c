@@ -20,6 +20,7 @@
 #include "predictor/models.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
+#include "predictor/pandia/params.h"
 #include "predictor/rank.h"
 
 const char usage_predict[] =
@@ -587,6 +588,7 @@ out:
  */
 static int pandia_checks(struct ctx *x)
 {
+	const struct pandia_params *pp = pandia_params(x->w);
 	const struct cli *o = x->o;
 	struct pandia_error err;
 
@@ -614,14 +616,14 @@ static int pandia_checks(struct ctx *x)
 		int lvl, r;
 
 		for (r = 0; r < WR_COUNT; r++)
-			if (x->w->listed[r] &&
-			    wl_param_is_bound(&x->w->demand[r]))
+			if (pp->listed[r] &&
+			    wl_param_is_bound(&pp->demand[r]))
 				warning("the %s demand "
 					"is only known to be below %.3g %s: "
 					"predicting without it, so placements "
 					"limited by %s may be predicted too "
 					"fast", wl_resource_name(r),
-					x->w->demand[r].value,
+					pp->demand[r].value,
 					r == WR_INSTRUCTIONS ? "ops/s" :
 					"bytes/s", wl_resource_name(r));
 

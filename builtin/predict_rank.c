@@ -55,17 +55,19 @@ static double clampd(double v, double lo, double hi)
 static void urange_init(struct urange *u, const struct ctx *x,
 			const struct space *sp)
 {
-	const struct wl_param *q[4] = { &x->w->p, &x->w->o_s, &x->w->l,
-					&x->w->b };
+	const struct wl_param *t1 = model_param(x->w, "t1");
+	const struct wl_param *q[4] = {
+		model_param(x->w, "p"), model_param(x->w, "o_s"),
+		model_param(x->w, "l"), model_param(x->w, "b")
+	};
 	const double hi[4] = { 1, 1e9, 1, 1e9 };
 	int k, s;
 
 	memset(u, 0, sizeof(*u));
 	if (x->state)		/* another model: no parameters of ours */
 		return;
-	if (x->w->t1.known && isfinite(x->w->t1.uncertainty) &&
-	    x->w->t1.value > 0) {
-		u->t1_rel = x->w->t1.uncertainty / x->w->t1.value;
+	if (t1->known && isfinite(t1->uncertainty) && t1->value > 0) {
+		u->t1_rel = t1->uncertainty / t1->value;
 		u->on = u->t1_rel > 0;
 	}
 	for (k = 0; k < 4; k++) {

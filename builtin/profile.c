@@ -366,17 +366,18 @@ static void summary(FILE *out, const struct pandia_workload *w,
 						json_number_value(v));
 			fputc('\n', out);
 		}
-		if (!w->t1.known && !w->p.known)
+		if (!model_param(w, "t1")->known &&
+		    !model_param(w, "p")->known)
 			return;
 	}
-	print_param(out, "t1", &w->t1, " s");
-	print_param(out, "p", &w->p, "");
-	print_param(out, "o_s", &w->o_s, "");
-	print_param(out, "l", &w->l, "");
-	print_param(out, "b", &w->b, "");
-	if (w->has_o_s_form)
+	print_param(out, "t1", model_param(w, "t1"), " s");
+	print_param(out, "p", model_param(w, "p"), "");
+	print_param(out, "o_s", model_param(w, "o_s"), "");
+	print_param(out, "l", model_param(w, "l"), "");
+	print_param(out, "b", model_param(w, "b"), "");
+	if (model_o_s_form(w))
 		fprintf(out, "  %-17s%s (run 7)\n", "o_s form",
-			os_form_name(w->o_s_form));
+			model_o_s_form(w));
 	if (w->has_memory) {
 		char buf[32];
 		json_t *pol = w->memory_found ?
@@ -392,10 +393,10 @@ static void summary(FILE *out, const struct pandia_workload *w,
 	for (r = 0; r < WR_COUNT; r++) {
 		char name[32];
 
-		if (!w->listed[r])
+		if (!model_demand_listed(w, r))
 			continue;
 		snprintf(name, sizeof(name), "d[%s]", wl_resource_name(r));
-		print_param(out, name, &w->demand[r],
+		print_param(out, name, model_demand(w, r),
 			    r == WR_INSTRUCTIONS ? " ops/s" : " bytes/s");
 	}
 }

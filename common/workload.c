@@ -84,16 +84,7 @@ const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
 	return buf;
 }
 
-const char *os_form_name(enum os_form f)
-{
-	return f == OS_PER_FRACTION ? "per_remote_fraction" :
-		"per_remote_thread";
-}
-
-const char *b_form_name(enum b_form f)
-{
-	return f == B_CORE ? "core" : "whole";
-}
+static const struct workload_model_ops *model_ops;
 
 /* ---- objects ---------------------------------------------------- */
 
@@ -134,15 +125,9 @@ bool wl_param_is_bound(const struct wl_param *prm)
 struct pandia_workload *workload_new(void)
 {
 	struct pandia_workload *w = xcalloc(1, sizeof(*w));
-	int i;
 
-	param_init(&w->t1);
-	param_init(&w->p);
-	param_init(&w->o_s);
-	param_init(&w->l);
-	param_init(&w->b);
-	for (i = 0; i < WR_COUNT; i++)
-		param_init(&w->demand[i]);
+	if (model_ops)
+		w->model_params = model_ops->params_new();
 	w->memory.kind = MEM_LOCAL;
 	w->memory.node = -1;
 	return w;
@@ -199,13 +184,8 @@ void workload_free(struct pandia_workload *w)
 	for (i = 0; i < w->n_runs; i++)
 		wl_run_release(&w->runs[i]);
 	free(w->runs);
-	wl_param_release(&w->t1);
-	wl_param_release(&w->p);
-	wl_param_release(&w->o_s);
-	wl_param_release(&w->l);
-	wl_param_release(&w->b);
-	for (i = 0; i < WR_COUNT; i++)
-		wl_param_release(&w->demand[i]);
+	if (w->model_params && model_ops)
+		model_ops->params_free(w->model_params);
 	json_decref(w->model_section);
 	json_decref(w->models);
 	json_decref(w->memory_found);
@@ -215,8 +195,6 @@ void workload_free(struct pandia_workload *w)
 }
 
 /* ---- the reader of the "model" section ---------------------------- */
-
-static const struct workload_model_ops *model_ops;
 
 void workload_set_model_ops(const struct workload_model_ops *ops)
 {

@@ -63,14 +63,6 @@ struct pandia_mempolicy {
  */
 int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
 		    struct pandia_error *err);
-/* How o_s grows (model.o_s_form) and what b multiplies (model.b_form). */
-enum os_form { OS_PER_THREAD, OS_PER_FRACTION };
-enum b_form { B_WHOLE, B_CORE };
-
-/* "per_remote_thread", "per_remote_fraction"; "whole", "core" */
-const char *os_form_name(enum os_form f);
-const char *b_form_name(enum b_form f);
-
 /* Its name as parsed ("node:1"); writes into buf and returns it. */
 const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
 			     unsigned size);
@@ -140,37 +132,20 @@ struct pandia_workload {
 	int n_runs;
 	struct wl_run *runs;
 
-	/* the model (section 4 of the Pandia paper) */
-	struct wl_param t1;	/* seconds, one thread alone */
-	struct wl_param p;	/* parallel fraction, [0, 1] */
-	struct wl_param o_s;	/* inter-socket overhead per remote thread,
-				   relative to t1, >= 0 */
-	struct wl_param l;	/* load-balancing factor, [0, 1] */
-	struct wl_param b;	/* core burstiness, >= 0 */
-	/*
-	 * How o_s grows with the remote threads ("o_s_form"): per remote
-	 * thread (the paper, 4.3; the default) or per remote fraction of
-	 * the other threads; whether the profile tested it (a run at a
-	 * second cross-socket split).
-	 */
-	enum os_form o_s_form;
-	bool has_o_s_form;
-	/*
-	 * What b multiplies ("b_form"): the whole resource slowdown (the
-	 * paper's Figure 7c; the default) or the core-throughput part of
-	 * it only.
-	 */
-	enum b_form b_form;
-	bool has_b_form;
-	bool listed[WR_COUNT];	/* demand present in the file */
-	struct wl_param demand[WR_COUNT];
-
 	/*
 	 * The "model" section as read (the Pandia model's parameters),
 	 * kept without being read here: its reader (struct
 	 * workload_model_ops) reads it.  Owned reference, or NULL.
 	 */
 	json_t *model_section;
+	/*
+	 * Its parameters as its reader holds them (the Pandia model's,
+	 * struct pandia_params of predictor/pandia/params.h, reached
+	 * through predictor/models.h outside the model), made by
+	 * workload_new() when a reader is installed, else NULL.  Owned:
+	 * workload_free() releases it through the reader.
+	 */
+	void *model_params;
 
 	/*
 	 * The other models' parameters, "models" in the file: an object
@@ -206,6 +181,9 @@ struct workload_model_ops {
 	 */
 	int (*check)(const struct pandia_workload *w, char *path,
 		     size_t plen, struct pandia_error *err);
+	/* New parameters, all unknown, none listed; and their release. */
+	void *(*params_new)(void);
+	void (*params_free)(void *params);
 	/* Whether w holds any of its parameters (workload_has_model()). */
 	bool (*present)(const struct pandia_workload *w);
 	/* The section to write (new reference), in a fixed key order. */
@@ -217,7 +195,10 @@ void workload_set_model_ops(const struct workload_model_ops *ops);
 /* The installed reader, or NULL. */
 const struct workload_model_ops *workload_model_ops(void);
 
-/* A new, empty workload (no demand listed, parameters unknown). */
+/*
+ * A new, empty workload (the model's parameters, when its reader is
+ * installed, all unknown, no demand listed).
+ */
 struct pandia_workload *workload_new(void);
 /* Release w and everything it owns.  NULL is a no-op. */
 void workload_free(struct pandia_workload *w);

@@ -255,6 +255,28 @@ struct model_def {
 };
 
 /*
+ * The Pandia model's parameters in w (its "model" section), for the
+ * code outside the model that measures or shows them: the profiler
+ * writes t1 and the demands, profile's summary prints them, and MVA
+ * takes t1 as its E(1).  Defined by the model
+ * (predictor/pandia/params.c); each returns what w owns, borrowed.
+ */
+/* The parameter NAME ("t1", "p", "o_s", "l", "b"), or NULL. */
+struct wl_param *model_param(const struct pandia_workload *w,
+			     const char *name);
+/* The demand on R, listed in w or not (then unknown). */
+struct wl_param *model_demand(const struct pandia_workload *w,
+			      enum wl_resource r);
+/* Whether w lists the demand on R; and making it so (or not). */
+bool model_demand_listed(const struct pandia_workload *w,
+			 enum wl_resource r);
+void model_demand_list(struct pandia_workload *w, enum wl_resource r,
+		       bool listed);
+/* How o_s grows ("per_remote_thread" ...) when the profile tested it,
+   else NULL. */
+const char *model_o_s_form(const struct pandia_workload *w);
+
+/*
  * Install the models' readers of the description's sections into
  * common/ (the Pandia model's "model", workload_set_model_ops()).
  * Every program calls it once before it loads or saves a workload.

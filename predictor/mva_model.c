@@ -88,9 +88,10 @@ static double counter_of(const struct wl_run *r, const char *name)
 static double e1_of(const struct pandia_workload *w)
 {
 	const struct wl_run *r1 = run_of(w, "run1");
+	const struct wl_param *t1 = model_param(w, "t1");
 
-	if (w->t1.known)
-		return w->t1.value;
+	if (t1->known)
+		return t1->value;
 	return r1 && r1->n_times ? median_of(r1->times, r1->n_times) : NAN;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "predictor/models.h"
 #include "profiler/counters_internal.h"
 
 /* ---- --counters --------------------------------------------------- */
@@ -471,9 +472,9 @@ void counters_result_apply(struct counters_result *res,
 	for (i = 0; i < ARRAY_SIZE(demand_map); i++) {
 		enum wl_resource r = demand_map[i].res;
 
-		wl_param_release(&w->demand[r]);
-		w->demand[r] = res->demand[r];
-		w->listed[r] = res->listed[r];
+		wl_param_release(model_demand(w, r));
+		*model_demand(w, r) = res->demand[r];
+		model_demand_list(w, r, res->listed[r]);
 		memset(&res->demand[r], 0, sizeof(res->demand[r]));
 		wl_param_release(&res->demand[r]);	/* unknown */
 		res->listed[r] = false;

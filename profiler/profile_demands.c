@@ -17,9 +17,9 @@
 
 static void demand_unknown(struct pandia_workload *w, int r, char *status)
 {
-	wl_param_release(&w->demand[r]);
-	w->listed[r] = true;
-	w->demand[r].status = status;
+	wl_param_release(model_demand(w, r));
+	model_demand_list(w, r, true);
+	model_demand(w, r)->status = status;
 }
 
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
@@ -76,7 +76,7 @@ static void probe_demand(struct prof *P, struct prun *co,
 	const struct pandia_link *lk = &m->links[co->level];
 	struct probe_input in = { 0 };
 	struct probe_estimate est;
-	struct wl_param *d = &w->demand[WR_L1 + co->level];
+	struct wl_param *d = model_demand(w, WR_L1 + co->level);
 	int n = co->stress[0].n_pus;
 
 	in.level = co->level;
@@ -102,7 +102,7 @@ static void probe_demand(struct prof *P, struct prun *co,
 	}
 	probe_estimate_demand(&in, &est);
 	wl_param_release(d);
-	w->listed[WR_L1 + co->level] = true;
+	model_demand_list(w, WR_L1 + co->level, true);
 	d->known = est.known;
 	d->value = est.value;
 	d->uncertainty = est.uncertainty;
@@ -196,7 +196,7 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 			"(probe backend)"));
 	ret = 0;
 out:
-	if (ret == 0 && !w->listed[WR_INTERCONNECT])
+	if (ret == 0 && !model_demand_listed(w, WR_INTERCONNECT))
 		demand_unknown(w, WR_INTERCONNECT, xstrdup(
 			P->m->n_sockets < 2 ?
 			"not measured: this machine has one socket" :
@@ -213,14 +213,14 @@ out:
  */
 void prof_scale_probed_dram(struct prof *P, struct pandia_workload *w)
 {
-	struct wl_param *d = &w->demand[WR_DRAM];
+	struct wl_param *d = model_demand(w, WR_DRAM);
 	const struct pandia_machine *m = P->m;
 	const struct prun *R1 = NULL;
 	int i, s, on = 0, all = 0;
 	double share = 1;
 	char *st;
 
-	if (!w->listed[WR_DRAM] || !d->known || !d->source ||
+	if (!model_demand_listed(w, WR_DRAM) || !d->known || !d->source ||
 	    !strstr(d->source, "probe-dram"))
 		return;
 	for (i = 0; i < P->n_runs; i++)

@@ -18,6 +18,7 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/pandia/params.h"
 #include "profiler/counters.h"
 #include "profiler/run.h"
 #include "tests/lib/testkit.h"
@@ -702,6 +703,7 @@ END_TEST
 START_TEST(test_apply)
 {
 	struct pandia_workload *w = workload_new(), *w2;
+	struct pandia_params *pp = pandia_params(w);
 	char *text;
 	struct counters_result res;
 	struct pandia_error err;
@@ -733,24 +735,25 @@ START_TEST(test_apply)
 	ck_assert_str_eq(w->counters, "perf");
 	ck_assert(strstr(w->counters_note, "perf (libpfm4, PMU hsw)"));
 	for (i = WR_INSTRUCTIONS; i <= WR_DRAM; i++) {
-		ck_assert(w->listed[i]);
-		ck_assert(w->demand[i].known);
+		ck_assert(pp->listed[i]);
+		ck_assert(pp->demand[i].known);
 		ck_assert(!res.demand[i].known);
 		ck_assert_ptr_null(res.demand[i].status);
 	}
-	ck_assert(!w->listed[WR_INTERCONNECT]);
+	ck_assert(!pp->listed[WR_INTERCONNECT]);
 	/* the workload file holds them, caveats included */
-	wl_param_set(&w->t1, 0.78, NAN, NULL);
-	wl_param_set(&w->p, 1, NAN, NULL);
-	wl_param_set(&w->o_s, 0, NAN, NULL);
-	wl_param_set(&w->l, 0, NAN, NULL);
-	wl_param_set(&w->b, 0, NAN, NULL);
+	wl_param_set(&pp->t1, 0.78, NAN, NULL);
+	wl_param_set(&pp->p, 1, NAN, NULL);
+	wl_param_set(&pp->o_s, 0, NAN, NULL);
+	wl_param_set(&pp->l, 0, NAN, NULL);
+	wl_param_set(&pp->b, 0, NAN, NULL);
 	text = workload_to_string(w);
 	w2 = workload_parse(text, "applied", &err);
 	ck_assert_msg(w2 != NULL, "%s\n%s", err.text, text);
-	ck_assert(fabs(w2->demand[WR_DRAM].value / 11027931160.0 - 1) < 1e-9);
-	ck_assert_str_eq(w2->demand[WR_DRAM].status,
-			 w->demand[WR_DRAM].status);
+	ck_assert(fabs(pandia_params(w2)->demand[WR_DRAM].value /
+		       11027931160.0 - 1) < 1e-9);
+	ck_assert_str_eq(pandia_params(w2)->demand[WR_DRAM].status,
+			 pp->demand[WR_DRAM].status);
 	ck_assert_str_eq(w2->counters, "perf");
 	free(text);
 	workload_free(w2);

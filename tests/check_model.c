@@ -24,6 +24,7 @@
 #include "common/workload.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
+#include "predictor/pandia/params.h"
 #include "predictor/space.h"
 #include "stress/assume.h"
 #include "tests/lib/testkit.h"
@@ -1441,17 +1442,18 @@ END_TEST
 START_TEST(test_bound_demand)
 {
 	struct pandia_workload *w = workload_new();
+	struct pandia_params *pp = pandia_params(w);
 	struct model_params prm = { 0 };
 
-	wl_param_set(&w->t1, 2, NAN, "run1");
-	wl_param_set(&w->p, 0.9, NAN, "run2");
-	w->listed[WR_DRAM] = w->listed[WR_L3] = true;
-	wl_param_set(&w->demand[WR_DRAM], 2e10, NAN, "run1");
-	w->demand[WR_DRAM].status = xstrdup("upper bound: below 20 GB/s");
-	wl_param_set(&w->demand[WR_L3], 3e10, NAN, "run1");
-	w->demand[WR_L3].status = xstrdup("estimate from 1 probe");
-	ck_assert(wl_param_is_bound(&w->demand[WR_DRAM]));
-	ck_assert(!wl_param_is_bound(&w->demand[WR_L3]));
+	wl_param_set(&pp->t1, 2, NAN, "run1");
+	wl_param_set(&pp->p, 0.9, NAN, "run2");
+	pp->listed[WR_DRAM] = pp->listed[WR_L3] = true;
+	wl_param_set(&pp->demand[WR_DRAM], 2e10, NAN, "run1");
+	pp->demand[WR_DRAM].status = xstrdup("upper bound: below 20 GB/s");
+	wl_param_set(&pp->demand[WR_L3], 3e10, NAN, "run1");
+	pp->demand[WR_L3].status = xstrdup("estimate from 1 probe");
+	ck_assert(wl_param_is_bound(&pp->demand[WR_DRAM]));
+	ck_assert(!wl_param_is_bound(&pp->demand[WR_L3]));
 	model_params_of(w, &prm);
 	ck_assert_double_eq(prm.d[WR_DRAM], 0);
 	ck_assert_double_eq(prm.d[WR_L3], 3e10);

@@ -12,6 +12,7 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/pandia/params.h"
 #include "tests/lib/testkit.h"
 
 #define FULL "tests/data/workloads/full.json"
@@ -51,6 +52,7 @@ START_TEST(test_full_fields)
 {
 	struct pandia_error err;
 	struct pandia_workload *w = workload_load(FULL, &err);
+	struct pandia_params *pp = pandia_params(w);
 
 	ck_assert_msg(w != NULL, "%s", err.text);
 	ck_assert_int_eq(w->n_command, 5);
@@ -66,20 +68,20 @@ START_TEST(test_full_fields)
 	ck_assert_int_eq(w->runs[1].cpus[1], 2);
 	ck_assert_str_eq(w->runs[1].stress[0], "cpu@1");
 	ck_assert_int_eq(w->runs[0].n_counters, 2);
-	ck_assert(w->t1.known && w->t1.value == 10.0);
-	ck_assert(w->t1.uncertainty == 0.15);
-	ck_assert_str_eq(w->p.source, "run2");
-	ck_assert(!w->o_s.known);
-	ck_assert_str_eq(w->o_s.status, "not measured: one socket");
-	ck_assert(isnan(w->l.uncertainty));
-	ck_assert(w->listed[WR_L1] && !w->listed[WR_L2]);
-	ck_assert(w->listed[WR_L3] && !w->demand[WR_L3].known);
-	ck_assert(w->demand[WR_DRAM].uncertainty == 5e8);
-	ck_assert_ptr_nonnull(strstr(w->demand[WR_DRAM].status,
+	ck_assert(pp->t1.known && pp->t1.value == 10.0);
+	ck_assert(pp->t1.uncertainty == 0.15);
+	ck_assert_str_eq(pp->p.source, "run2");
+	ck_assert(!pp->o_s.known);
+	ck_assert_str_eq(pp->o_s.status, "not measured: one socket");
+	ck_assert(isnan(pp->l.uncertainty));
+	ck_assert(pp->listed[WR_L1] && !pp->listed[WR_L2]);
+	ck_assert(pp->listed[WR_L3] && !pp->demand[WR_L3].known);
+	ck_assert(pp->demand[WR_DRAM].uncertainty == 5e8);
+	ck_assert_ptr_nonnull(strstr(pp->demand[WR_DRAM].status,
 				     "upper bound"));
 	/* the model's stand-ins for what was not measured */
-	ck_assert(wl_value(&w->o_s, 0) == 0);
-	ck_assert(wl_value(&w->p, 0) == 0.9);
+	ck_assert(wl_value(&pp->o_s, 0) == 0);
+	ck_assert(wl_value(&pp->p, 0) == 0.9);
 	workload_free(w);
 }
 END_TEST
@@ -106,6 +108,7 @@ START_TEST(test_save_atomic)
 	char *dir, *path;
 	struct pandia_error err;
 	struct pandia_workload *w = workload_load(FULL, &err);
+	struct pandia_params *pp = pandia_params(w);
 	struct pandia_workload *again;
 	char *before, *after, *text;
 
@@ -122,7 +125,7 @@ START_TEST(test_save_atomic)
 	text = workload_to_string(again);
 	ck_assert_str_eq(before, text);
 
-	w->p.value = 1.5;
+	pp->p.value = 1.5;
 	ck_assert_int_eq(workload_save(w, path, &err), -1);
 	ck_assert_msg(strstr(err.text, "model.p: must be between 0 and 1"),
 		      "%s", err.text);
@@ -158,7 +161,7 @@ START_TEST(test_models_only)
 
 	w = workload_parse(text, "m.json", &err);
 	ck_assert_msg(w != NULL, "%s", err.text);
-	ck_assert(!w->t1.known);
+	ck_assert(!pandia_params(w)->t1.known);
 	ck_assert_int_eq(workload_check(w, &err), 0);
 	out = workload_to_string(w);
 	ck_assert_ptr_null(strstr(out, "\"model\":"));
@@ -175,26 +178,27 @@ END_TEST
 START_TEST(test_build_in_memory)
 {
 	struct pandia_workload *w = workload_new(), *w2;
+	struct pandia_params *pp = pandia_params(w);
 	struct pandia_error err;
 	char *s, *s2;
 
-	wl_param_set(&w->t1, 2.5, 0.01, NULL);
-	wl_param_set(&w->p, 0.95, NAN, NULL);
-	wl_param_set(&w->l, 1, NAN, NULL);
-	w->o_s.status = xstrdup("not measured: one socket");
-	w->b.status = xstrdup("not measured: no SMT");
-	w->listed[WR_DRAM] = true;
-	wl_param_set(&w->demand[WR_DRAM], 1e9, NAN, NULL);
+	wl_param_set(&pp->t1, 2.5, 0.01, NULL);
+	wl_param_set(&pp->p, 0.95, NAN, NULL);
+	wl_param_set(&pp->l, 1, NAN, NULL);
+	pp->o_s.status = xstrdup("not measured: one socket");
+	pp->b.status = xstrdup("not measured: no SMT");
+	pp->listed[WR_DRAM] = true;
+	wl_param_set(&pp->demand[WR_DRAM], 1e9, NAN, NULL);
 	ck_assert_int_eq(workload_check(w, &err), 0);
 	s = workload_to_string(w);
 	w2 = workload_parse(s, "mem", &err);
 	ck_assert_msg(w2 != NULL, "%s\n%s", err.text, s);
 	s2 = workload_to_string(w2);
 	ck_assert_str_eq(s, s2);
-	ck_assert(!w2->o_s.known && !w2->b.known);
+	ck_assert(!pandia_params(w2)->o_s.known && !pandia_params(w2)->b.known);
 	/* null without a reason is refused */
-	free(w->b.status);
-	w->b.status = NULL;
+	free(pp->b.status);
+	pp->b.status = NULL;
 	ck_assert_int_eq(workload_check(w, &err), -1);
 	ck_assert_msg(strstr(err.text, "model.b: null"), "%s", err.text);
 	free(s);

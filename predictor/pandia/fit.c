@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "predictor/pandia/params.h"
 
 /* A co-runner that slows the workload by less than this tells no l. */
 #define MIN_CORUN_SLOWDOWN 0.02
@@ -296,26 +297,27 @@ void fit_unmeasured(const struct pandia_workload *w,
 		    const struct pandia_machine *m, int k,
 		    void (*say)(void *arg, const char *text), void *arg)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	bool l, b;
 	char *t;
 
 	decides(m, k, &l, &b);
-	if (!w->o_s.known && m->n_sockets > 1) {
+	if (!pp->o_s.known && m->n_sockets > 1) {
 		t = xasprintf("o_s was not measured (%s): predicting without "
 			      "inter-socket overhead",
-			      why_not_measured(&w->o_s));
+			      why_not_measured(&pp->o_s));
 		say(arg, t);
 		free(t);
 	}
-	if (!w->l.known && l) {
+	if (!pp->l.known && l) {
 		t = xasprintf("l was not measured (%s): predicting with l = 0 "
-			      "(lock-step)", why_not_measured(&w->l));
+			      "(lock-step)", why_not_measured(&pp->l));
 		say(arg, t);
 		free(t);
 	}
-	if (!w->b.known && b) {
+	if (!pp->b.known && b) {
 		t = xasprintf("b was not measured (%s): predicting without "
-			      "burstiness", why_not_measured(&w->b));
+			      "burstiness", why_not_measured(&pp->b));
 		say(arg, t);
 		free(t);
 	}

@@ -16,28 +16,32 @@
 
 #include "common/util.h"
 #include "predictor/pandia/model_internal.h"
+#include "predictor/pandia/params.h"
 
 void model_params_of(const struct pandia_workload *w,
 		     struct model_params *prm)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	int r;
 
 	memset(prm, 0, sizeof(*prm));
-	prm->t1 = wl_value(&w->t1, 1);
-	prm->p = wl_value(&w->p, 1);
-	prm->o_s = wl_value(&w->o_s, 0);
-	prm->l = wl_value(&w->l, 0);
-	prm->b = wl_value(&w->b, 0);
-	prm->os_fraction = w->has_o_s_form && w->o_s_form == OS_PER_FRACTION;
-	prm->b_core = w->has_b_form && w->b_form == B_CORE;
+	prm->t1 = wl_value(&pp->t1, 1);
+	prm->p = wl_value(&pp->p, 1);
+	prm->o_s = wl_value(&pp->o_s, 0);
+	prm->l = wl_value(&pp->l, 0);
+	prm->b = wl_value(&pp->b, 0);
+	prm->os_fraction = pp->has_o_s_form &&
+		pp->o_s_form == OS_PER_FRACTION;
+	prm->b_core = pp->has_b_form && pp->b_form == B_CORE;
 	/*
 	 * A demand known only to be below some rate is no measurement:
 	 * taking the bound would invent contention (a compute-bound
 	 * workload would saturate DRAM), so it counts as unknown.
 	 */
 	for (r = 0; r < WR_COUNT; r++)
-		prm->d[r] = w->listed[r] && !wl_param_is_bound(&w->demand[r]) ?
-			wl_value(&w->demand[r], 0) : 0;
+		prm->d[r] = pp->listed[r] &&
+			!wl_param_is_bound(&pp->demand[r]) ?
+			wl_value(&pp->demand[r], 0) : 0;
 }
 
 /* ---- workspace -------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
 #include "predictor/pandia/pandia_internal.h"
+#include "predictor/pandia/params.h"
 
 static const char *const run_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
@@ -36,14 +37,15 @@ static const struct wl_run *run_of(const struct pandia_workload *w,
 static void base_params(const struct pandia_workload *w, double t1,
 			struct model_params *base)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	int r;
 
 	memset(base, 0, sizeof(*base));
 	base->t1 = t1;
 	base->p = 1;
 	for (r = 0; r < WR_COUNT; r++)
-		base->d[r] = w->listed[r] && w->demand[r].known ?
-			w->demand[r].value : 0;
+		base->d[r] = pp->listed[r] && pp->demand[r].known ?
+			pp->demand[r].value : 0;
 }
 
 static char *purpose_of(const struct fit_plan *pl, int x)
@@ -210,6 +212,7 @@ static void warn(const struct model_env *env, const char *fmt, ...)
 static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		      struct pandia_error *err)
 {
+	struct pandia_params *pp = pandia_params(w);
 	enum fit_mode mode = env->paper ? FIT_PAPER : FIT_MODEL;
 	struct wl_run *xr[FIT_RUNS];
 	struct fit_solution sol;
@@ -275,22 +278,22 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		}
 	}
 	/* o_s's form: recorded when run 7 tested it, else the paper's */
-	w->has_o_s_form = sol.have_os_form;
-	w->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
-	w->has_b_form = sol.b_core;
-	w->b_form = sol.b_core ? B_CORE : B_WHOLE;
-	set_param(&w->t1, true, t[PR1], delta[PR1] > 0 ? delta[PR1] : NAN,
+	pp->has_o_s_form = sol.have_os_form;
+	pp->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
+	pp->has_b_form = sol.b_core;
+	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
+	set_param(&pp->t1, true, t[PR1], delta[PR1] > 0 ? delta[PR1] : NAN,
 		  "run1", NULL);
-	set_param(&w->p, true, sol.p, unc[0], "run1,run2", sol.p_status);
-	set_param(&w->o_s, sol.have_o_s, sol.o_s, unc[1],
+	set_param(&pp->p, true, sol.p, unc[0], "run1,run2", sol.p_status);
+	set_param(&pp->o_s, sol.have_o_s, sol.o_s, unc[1],
 		  sol.have_os_form ? "run1,run2,run3,run7" : "run1,run2,run3",
 		  sol.o_s_status ? sol.o_s_status : sol.form_status);
 	if (sol.o_s_status)
 		free(sol.form_status);
 	sol.form_status = NULL;
-	set_param(&w->l, sol.have_l, sol.l, unc[2], "run1,run2,run4,run5",
+	set_param(&pp->l, sol.have_l, sol.l, unc[2], "run1,run2,run4,run5",
 		  sol.l_status);
-	set_param(&w->b, sol.have_b, sol.b, unc[3], "run1,run2,run6",
+	set_param(&pp->b, sol.have_b, sol.b, unc[3], "run1,run2,run6",
 		  sol.b_status);
 	sol.p_status = sol.o_s_status = sol.l_status = sol.b_status = NULL;
 	fit_solution_release(&sol);
@@ -313,6 +316,7 @@ static int t1_at(const struct blackbox *bb, const struct pandia_workload *w,
 		 double size, double *t1, double *p, const char **warning,
 		 struct pandia_error *err)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	unsigned warn = 0;
 	double tx, t0;
 
@@ -331,7 +335,7 @@ static int t1_at(const struct blackbox *bb, const struct pandia_workload *w,
 				"polynomial is used outside the sizes "
 				"measured)", tx, size);
 	*t1 = tx;
-	if (w->has_size && w->t1.known) {
+	if (w->has_size && pp->t1.known) {
 		t0 = blackbox_tseq(bb, w->size);
 		if (!(t0 > 0))
 			return perr_set(err, "the black-box model predicts "
@@ -339,14 +343,14 @@ static int t1_at(const struct blackbox *bb, const struct pandia_workload *w,
 					"the size the Pandia model was "
 					"profiled at: cannot scale t1", t0,
 					w->size);
-		*t1 = w->t1.value * tx / t0;
-		if (p && w->p.known) {
+		*t1 = pp->t1.value * tx / t0;
+		if (p && pp->p.known) {
 			/*
 			 * The constant term in t1's units, at most the
 			 * serial part measured; the rest of the serial
 			 * part keeps its share of what grows.
 			 */
-			double t10 = w->t1.value, p0 = w->p.value;
+			double t10 = pp->t1.value, p0 = pp->p.value;
 			double fix = t10 * bb->coef[0] / t0, sigma, ser;
 
 			if (fix < 0)
@@ -368,12 +372,13 @@ int model_pandia_at(const struct pandia_workload *w, double size,
 		    double *t1, double *p, const char **warning,
 		    struct pandia_error *err)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	struct blackbox bb;
 
 	if (warning)
 		*warning = NULL;
 	if (p)
-		*p = w->p.known ? w->p.value : 1;
+		*p = pp->p.known ? pp->p.value : 1;
 	if (blackbox_of_workload(&bb, w, err) < 0)
 		return -1;
 	return t1_at(&bb, w, size, t1, p, warning, err);
@@ -403,10 +408,11 @@ static void *pandia_open(const struct pandia_machine *m,
 			 const struct pandia_mempolicy *mem,
 			 struct pandia_error *err)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	struct model_params prm;
 	struct pandia_state *s;
 
-	if (!w->t1.known)
+	if (!pp->t1.known)
 		return perr_set(err, "the workload has no Pandia model (no "
 				"t1): profile it"), NULL;
 	model_params_of(w, &prm);
@@ -603,10 +609,12 @@ static int pandia_fit_checks(const struct model_env *env,
 		"thread per PU on this machine: predict -k 2 shows it in the "
 		"ranges of the placements that time-share a PU (for a firmer "
 		"l, profile at a quieter time or with more repetitions)";
+	const struct pandia_params *pp = pandia_params(w);
 
-	out[0] = (struct model_check){ "t1", &w->t1, MAX_UNC_T1, true, NULL };
-	out[1] = (struct model_check){ "p", &w->p, MAX_UNC_P, false, NULL };
-	out[2] = (struct model_check){ "l", &w->l, MAX_UNC_L, false,
+	out[0] = (struct model_check){ "t1", &pp->t1, MAX_UNC_T1, true,
+				       NULL };
+	out[1] = (struct model_check){ "p", &pp->p, MAX_UNC_P, false, NULL };
+	out[2] = (struct model_check){ "l", &pp->l, MAX_UNC_L, false,
 				       fit_l_decides(env->m, 1) ? NULL : kept };
 	return 3;
 }

@@ -16,29 +16,115 @@
 #include "common/jsonout.h"
 #include "common/jsonpos.h"
 #include "common/util.h"
+#include "predictor/models.h"
 
 /* The parameters by name, in file order. */
 struct param_desc {
 	const char *name;
-	size_t off;		/* of its struct wl_param in the workload */
+	size_t off;		/* of its struct wl_param */
 	double lo, hi;		/* allowed range (hi: INFINITY) */
 	bool nullable;
 };
 
 #define N_PARAMS 5
 static const struct param_desc params[N_PARAMS] = {
-	{ "t1", offsetof(struct pandia_workload, t1), 0, INFINITY, false },
-	{ "p", offsetof(struct pandia_workload, p), 0, 1, false },
-	{ "o_s", offsetof(struct pandia_workload, o_s), 0, INFINITY, true },
-	{ "l", offsetof(struct pandia_workload, l), 0, 1, true },
-	{ "b", offsetof(struct pandia_workload, b), 0, INFINITY, true },
+	{ "t1", offsetof(struct pandia_params, t1), 0, INFINITY, false },
+	{ "p", offsetof(struct pandia_params, p), 0, 1, false },
+	{ "o_s", offsetof(struct pandia_params, o_s), 0, INFINITY, true },
+	{ "l", offsetof(struct pandia_params, l), 0, 1, true },
+	{ "b", offsetof(struct pandia_params, b), 0, INFINITY, true },
 };
 
-/* W's parameter D describes (borrowed from w). */
-static struct wl_param *param_of(const struct pandia_workload *w,
+/* PP's parameter D describes (borrowed from pp). */
+static struct wl_param *param_of(const struct pandia_params *pp,
 				 const struct param_desc *d)
 {
-	return (struct wl_param *)((char *)w + d->off);
+	return (struct wl_param *)((char *)pp + d->off);
+}
+
+const char *os_form_name(enum os_form f)
+{
+	return f == OS_PER_FRACTION ? "per_remote_fraction" :
+		"per_remote_thread";
+}
+
+const char *b_form_name(enum b_form f)
+{
+	return f == B_CORE ? "core" : "whole";
+}
+
+struct pandia_params *pandia_params(const struct pandia_workload *w)
+{
+	return w->model_params;
+}
+
+/* ---- the parameters for the rest of the tree (predictor/models.h) - */
+
+struct wl_param *model_param(const struct pandia_workload *w,
+			     const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < N_PARAMS; k++)
+		if (!strcmp(params[k].name, name))
+			return param_of(pandia_params(w), &params[k]);
+	return NULL;
+}
+
+struct wl_param *model_demand(const struct pandia_workload *w,
+			      enum wl_resource r)
+{
+	return &pandia_params(w)->demand[r];
+}
+
+bool model_demand_listed(const struct pandia_workload *w,
+			 enum wl_resource r)
+{
+	return pandia_params(w)->listed[r];
+}
+
+void model_demand_list(struct pandia_workload *w, enum wl_resource r,
+		       bool listed)
+{
+	pandia_params(w)->listed[r] = listed;
+}
+
+const char *model_o_s_form(const struct pandia_workload *w)
+{
+	const struct pandia_params *pp = pandia_params(w);
+
+	return pp->has_o_s_form ? os_form_name(pp->o_s_form) : NULL;
+}
+
+/* ---- making and releasing them ------------------------------------ */
+
+/*
+ * Release what PP's parameters own and make them all unknown, with no
+ * uncertainty stated (a zeroed parameter is made so too).
+ */
+static void params_reset(struct pandia_params *pp)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < N_PARAMS; k++)
+		wl_param_release(param_of(pp, &params[k]));
+	for (i = 0; i < WR_COUNT; i++)
+		wl_param_release(&pp->demand[i]);
+}
+
+static void *params_new(void)
+{
+	struct pandia_params *pp = xcalloc(1, sizeof(*pp));
+
+	params_reset(pp);
+	return pp;
+}
+
+static void params_free(void *data)
+{
+	params_reset(data);
+	free(data);
 }
 
 /* ---- reading ------------------------------------------------------ */
@@ -145,6 +231,7 @@ static int load_model(const struct json_src *c, json_t *m,
 		"demands", "demands_source", "demands_uncertainty",
 		"demands_status", "o_s_form", "b_form", NULL
 	};
+	struct pandia_params *pp = pandia_params(w);
 	const char *key;
 	json_t *d, *v;
 	char path[192], *form = NULL;
@@ -154,14 +241,14 @@ static int load_model(const struct json_src *c, json_t *m,
 	    json_get_str(c, m, "model", "o_s_form", &form) < 0)
 		return -1;
 	if (form) {
-		w->has_o_s_form = true;
+		pp->has_o_s_form = true;
 		if (!strcmp(form, "per_remote_fraction"))
-			w->o_s_form = OS_PER_FRACTION;
+			pp->o_s_form = OS_PER_FRACTION;
 		else if (strcmp(form, "per_remote_thread"))
-			w->has_o_s_form = false;
+			pp->has_o_s_form = false;
 		free(form);
 		form = NULL;
-		if (!w->has_o_s_form)
+		if (!pp->has_o_s_form)
 			return json_fail(c, "model.o_s_form", "unknown form "
 					 "(per_remote_thread or "
 					 "per_remote_fraction)");
@@ -169,20 +256,20 @@ static int load_model(const struct json_src *c, json_t *m,
 	if (json_get_str(c, m, "model", "b_form", &form) < 0)
 		return -1;
 	if (form) {
-		w->has_b_form = true;
+		pp->has_b_form = true;
 		if (!strcmp(form, "core"))
-			w->b_form = B_CORE;
+			pp->b_form = B_CORE;
 		else if (strcmp(form, "whole"))
-			w->has_b_form = false;
+			pp->has_b_form = false;
 		free(form);
-		if (!w->has_b_form)
+		if (!pp->has_b_form)
 			return json_fail(c, "model.b_form", "unknown form "
 					 "(whole or core)");
 	}
 	for (k = 0; k < N_PARAMS; k++)
 		if (load_param(c, m, params[k].name, NULL,
 			       json_object_get(m, params[k].name),
-			       param_of(w, &params[k])) < 0)
+			       param_of(pp, &params[k])) < 0)
 			return -1;
 	d = json_get(c, m, "model", "demands", JSON_OBJECT, true);
 	if (!d)
@@ -196,8 +283,8 @@ static int load_model(const struct json_src *c, json_t *m,
 				    "instructions, L1, L2, L3, dram, "
 				    "interconnect)", key);
 		}
-		w->listed[r] = true;
-		if (load_param(c, m, "demands", key, v, &w->demand[r]) < 0)
+		pp->listed[r] = true;
+		if (load_param(c, m, "demands", key, v, &pp->demand[r]) < 0)
 			return -1;
 	}
 	return check_demand_keys(c, m);
@@ -286,15 +373,16 @@ static int check_param(const struct pandia_workload *w,
 
 static bool params_present(const struct pandia_workload *w)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	size_t k;
 	int i;
 
 	for (k = 0; k < N_PARAMS; k++)
-		if (param_of(w, &params[k])->known ||
-		    param_of(w, &params[k])->status)
+		if (param_of(pp, &params[k])->known ||
+		    param_of(pp, &params[k])->status)
 			return true;
 	for (i = 0; i < WR_COUNT; i++)
-		if (w->listed[i])
+		if (pp->listed[i])
 			return true;
 	return false;
 }
@@ -302,6 +390,7 @@ static bool params_present(const struct pandia_workload *w)
 static int params_check(const struct pandia_workload *w, char *path,
 			size_t plen, struct pandia_error *err)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	bool model = workload_has_model(w);
 	size_t k;
 	int i;
@@ -309,14 +398,14 @@ static int params_check(const struct pandia_workload *w, char *path,
 	for (k = 0; k < N_PARAMS && model; k++) {
 		const struct param_desc *d = &params[k];
 
-		if (check_param(w, param_of(w, d), d->name, NULL, d->lo,
+		if (check_param(w, param_of(pp, d), d->name, NULL, d->lo,
 				d->hi, d->nullable, path, plen, err) < 0)
 			return -1;
 	}
 	for (i = 0; i < WR_COUNT; i++) {
-		if (!w->listed[i])
+		if (!pp->listed[i])
 			continue;
-		if (check_param(w, &w->demand[i], "demands",
+		if (check_param(w, &pp->demand[i], "demands",
 				wl_resource_name(i), 0, INFINITY, true, path,
 				plen, err) < 0)
 			return -1;
@@ -347,16 +436,16 @@ static void param_to_json(json_t *model, const char *name,
 	json_set_str(model, key, prm->status);
 }
 
-static json_t *demands_to_json(const struct pandia_workload *w, json_t *model)
+static json_t *demands_to_json(const struct pandia_params *pp, json_t *model)
 {
 	json_t *d = json_object(), *src = json_object(), *unc = json_object();
 	json_t *st = json_object();
 	int i;
 
 	for (i = 0; i < WR_COUNT; i++) {
-		const struct wl_param *prm = &w->demand[i];
+		const struct wl_param *prm = &pp->demand[i];
 
-		if (!w->listed[i])
+		if (!pp->listed[i])
 			continue;
 		json_object_set_new(d, wl_resource_name(i), value_json(prm));
 		json_set_str(src, wl_resource_name(i), prm->source);
@@ -383,22 +472,25 @@ static json_t *demands_to_json(const struct pandia_workload *w, json_t *model)
 
 static json_t *params_to_json(const struct pandia_workload *w)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	json_t *o = json_object();
 	size_t k;
 
 	for (k = 0; k < N_PARAMS; k++)
-		param_to_json(o, params[k].name, param_of(w, &params[k]));
-	if (w->has_o_s_form)
+		param_to_json(o, params[k].name, param_of(pp, &params[k]));
+	if (pp->has_o_s_form)
 		json_object_set_new(o, "o_s_form", json_string(
-			os_form_name(w->o_s_form)));
-	if (w->has_b_form)
+			os_form_name(pp->o_s_form)));
+	if (pp->has_b_form)
 		json_object_set_new(o, "b_form", json_string(
-			b_form_name(w->b_form)));
-	return demands_to_json(w, o);
+			b_form_name(pp->b_form)));
+	return demands_to_json(pp, o);
 }
 
 static const struct workload_model_ops ops = {
 	.load = load_model,
+	.params_new = params_new,
+	.params_free = params_free,
 	.check = params_check,
 	.present = params_present,
 	.to_json = params_to_json,

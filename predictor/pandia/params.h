@@ -13,6 +13,48 @@
 
 #include "common/workload.h"
 
+/* How o_s grows (model.o_s_form) and what b multiplies (model.b_form). */
+enum os_form { OS_PER_THREAD, OS_PER_FRACTION };
+enum b_form { B_WHOLE, B_CORE };
+
+/* "per_remote_thread", "per_remote_fraction"; "whole", "core" */
+const char *os_form_name(enum os_form f);
+const char *b_form_name(enum b_form f);
+
+/* The model (section 4 of the Pandia paper), as the file gives it. */
+struct pandia_params {
+	struct wl_param t1;	/* seconds, one thread alone */
+	struct wl_param p;	/* parallel fraction, [0, 1] */
+	struct wl_param o_s;	/* inter-socket overhead per remote thread,
+				   relative to t1, >= 0 */
+	struct wl_param l;	/* load-balancing factor, [0, 1] */
+	struct wl_param b;	/* core burstiness, >= 0 */
+	/*
+	 * How o_s grows with the remote threads ("o_s_form"): per remote
+	 * thread (the paper, 4.3; the default) or per remote fraction of
+	 * the other threads; whether the profile tested it (a run at a
+	 * second cross-socket split).
+	 */
+	enum os_form o_s_form;
+	bool has_o_s_form;
+	/*
+	 * What b multiplies ("b_form"): the whole resource slowdown (the
+	 * paper's Figure 7c; the default) or the core-throughput part of
+	 * it only.
+	 */
+	enum b_form b_form;
+	bool has_b_form;
+	bool listed[WR_COUNT];	/* demand present in the file */
+	struct wl_param demand[WR_COUNT];
+};
+
+/*
+ * W's parameters (borrowed from w, which owns them: w->model_params).
+ * Never NULL for a workload made or loaded after
+ * pandia_params_install().
+ */
+struct pandia_params *pandia_params(const struct pandia_workload *w);
+
 /* Make this file the reader and writer of every "model" section. */
 void pandia_params_install(void);
 

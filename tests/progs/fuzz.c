@@ -36,6 +36,7 @@
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/models.h"
+#include "predictor/pandia/params.h"
 #include "predictor/scaling.h"
 #include "stress/assume.h"
 
@@ -402,16 +403,17 @@ static bool param_ok(const struct wl_param *p, const char *name, double lo,
 
 static bool workload_ok(const struct pandia_workload *w)
 {
+	const struct pandia_params *pp = pandia_params(w);
 	int i, j;
 
-	if (!param_ok(&w->t1, "t1", 1e-9, INFINITY, false) ||
-	    !param_ok(&w->p, "p", 0, 1, false) ||
-	    !param_ok(&w->o_s, "o_s", 0, INFINITY, true) ||
-	    !param_ok(&w->l, "l", 0, 1, true) ||
-	    !param_ok(&w->b, "b", 0, INFINITY, true))
+	if (!param_ok(&pp->t1, "t1", 1e-9, INFINITY, false) ||
+	    !param_ok(&pp->p, "p", 0, 1, false) ||
+	    !param_ok(&pp->o_s, "o_s", 0, INFINITY, true) ||
+	    !param_ok(&pp->l, "l", 0, 1, true) ||
+	    !param_ok(&pp->b, "b", 0, INFINITY, true))
 		return false;
 	for (i = 0; i < WR_COUNT; i++)
-		if (w->listed[i] && !param_ok(&w->demand[i], "demand", 0,
+		if (pp->listed[i] && !param_ok(&pp->demand[i], "demand", 0,
 					      INFINITY, true))
 			return false;
 	for (i = 0; i < w->n_pus; i++)
