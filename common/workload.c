@@ -236,3 +236,14 @@ bool workload_machine_matches(const struct pandia_workload *w,
 	machine_free(id);
 	return same;
 }
+
+const struct wl_run *workload_run_named(const struct pandia_workload *w,
+					const char *id)
+{
+	int i;
+
+	for (i = 0; i < w->n_runs; i++)
+		if (w->runs[i].id && !strcmp(w->runs[i].id, id))
+			return &w->runs[i];
+	return NULL;
+}

@@ -259,6 +259,9 @@ void wl_run_add_counter(struct wl_run *wr, const char *name, double v);
 
 /* Release what one run owns (its struct stays). */
 void wl_run_release(struct wl_run *r);
+/* The run of W whose id is ID ("run2"), or NULL (borrowed). */
+const struct wl_run *workload_run_named(const struct pandia_workload *w,
+					const char *id);
 
 /* Release one parameter's strings and reset it to unknown. */
 void wl_param_release(struct wl_param *prm);

@@ -28,17 +28,6 @@ struct mva_state {
 
 /* ---- the runs ----------------------------------------------------- */
 
-static const struct wl_run *run_of(const struct pandia_workload *w,
-				   const char *id)
-{
-	int i;
-
-	for (i = 0; i < w->n_runs; i++)
-		if (w->runs[i].id && !strcmp(w->runs[i].id, id))
-			return &w->runs[i];
-	return NULL;
-}
-
 /*
  * A run of one thread beside DRAM stressors ("bw:dram@LIST", the
  * profiler's probe-dram run or this model's run2; not a calibration
@@ -87,7 +76,7 @@ static double counter_of(const struct wl_run *r, const char *name)
 /* E(1): the Pandia model's t1 when there is one, else run 1's median. */
 static double e1_of(const struct pandia_workload *w)
 {
-	const struct wl_run *r1 = run_of(w, "run1");
+	const struct wl_run *r1 = workload_run_named(w, "run1");
 	const struct wl_param *t1 = model_param(w, "t1");
 
 	if (t1->known)
@@ -105,7 +94,7 @@ static double e1_of(const struct pandia_workload *w)
 static int from_runs(const struct pandia_workload *w, struct mva_params *out,
 		     struct pandia_error *err)
 {
-	const struct wl_run *r1 = run_of(w, "run1"), *rd;
+	const struct wl_run *r1 = workload_run_named(w, "run1"), *rd;
 	double e1 = e1_of(w), stalled = NAN, sigma = NAN, f = NAN;
 	double cyc = counter_of(r1, "cycles");
 	double st = counter_of(r1, "stalled-cycles-backend");
@@ -188,7 +177,7 @@ static int mva_plan(const struct model_env *env,
 	if (m->n_pus < 1)
 		return perr_set(err, "the machine has no PU");
 	pu0 = m->cores[0].n_pus ? m->cores[0].pus[0] : 0;
-	if (!run_of(w, "run1")) {
+	if (!workload_run_named(w, "run1")) {
 		r = *runs = xcalloc(1, sizeof(**runs));
 		r->id = xstrdup("run1");
 		r->purpose = xstrdup("E(1): one thread alone");
@@ -198,7 +187,7 @@ static int mva_plan(const struct model_env *env,
 		r->size = NAN;
 		return 1;
 	}
-	if (run_of(w, "run2") || dram_run(w, &s) || m->n_cores < 2)
+	if (workload_run_named(w, "run2") || dram_run(w, &s) || m->n_cores < 2)
 		return 0;
 	r = *runs = xcalloc(1, sizeof(**runs));
 	r->id = xstrdup("run2");

@@ -21,18 +21,6 @@ static const char *const run_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
 };
 
-/* The run of w called ID, or NULL. */
-static const struct wl_run *run_of(const struct pandia_workload *w,
-				   const char *id)
-{
-	int i;
-
-	for (i = 0; i < w->n_runs; i++)
-		if (w->runs[i].id && !strcmp(w->runs[i].id, id))
-			return &w->runs[i];
-	return NULL;
-}
-
 /* The demands the model gets: known values (bounds included), else 0. */
 static void base_params(const struct pandia_workload *w, double t1,
 			struct model_params *base)
@@ -117,7 +105,7 @@ static int pandia_plan(const struct model_env *env,
 	int x, n = 0;
 
 	*runs = NULL;
-	if (run_of(w, run_ids[PR2]))
+	if (workload_run_named(w, run_ids[PR2]))
 		return 0;
 	base_params(w, 1, &base);
 	if (fit_plan_make(&pl, env->m, &base, err) < 0)
@@ -125,7 +113,7 @@ static int pandia_plan(const struct model_env *env,
 	if (env->quick)
 		fit_plan_quick(&pl);
 	*runs = xcalloc(FIT_RUNS, sizeof(**runs));
-	if (!run_of(w, run_ids[PR1])) {
+	if (!workload_run_named(w, run_ids[PR1])) {
 		run_from_plan(&pl, PR1, &(*runs)[n++]);
 	} else {
 		for (x = PR2; x < FIT_RUNS; x++)
@@ -222,7 +210,7 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	int x;
 
 	for (x = 0; x < FIT_RUNS; x++) {
-		xr[x] = (struct wl_run *)run_of(w, run_ids[x]);
+		xr[x] = (struct wl_run *)workload_run_named(w, run_ids[x]);
 		t[x] = median_times(xr[x]);
 		delta[x] = half_range(xr[x]);
 	}
