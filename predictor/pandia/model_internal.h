@@ -51,8 +51,15 @@ void model_count_threads(struct model *md);
 /* ---- model_share.c: the memory policy and one thread alone ------ */
 
 /* A core's instruction rate with PUS_USED of its N_PUS PUs busy. */
-double model_core_rate(const struct pandia_machine *m, int pus_used,
-		       int n_pus);
+static inline double model_core_rate(const struct pandia_machine *m,
+				     int pus_used, int n_pus)
+{
+	if (pus_used <= 1 || !m->smt_applicable || n_pus < 2)
+		return m->peak_rate;
+	/* between one thread alone and all PUs busy, linearly */
+	return m->peak_rate + (m->smt_rate - m->peak_rate) *
+		(pus_used - 1) / (n_pus - 1);
+}
 /* Socket s's share of every thread's DRAM traffic under the policy. */
 double model_mem_share(const struct space *sp, int s);
 /* The share that goes to nodes on no socket (memory-only if OFF). */
@@ -71,8 +78,18 @@ bool model_spread_share(const struct model *md, int gi, double *share,
 int model_spread_node(const struct space *sp, int s);
 /* Fill md->solo: what one thread alone demands of each kind. */
 void model_compute_solo(struct model *md);
-/* Demand over effective capacity (never below the solo demand). */
-double model_alpha(const struct model *md, int kind, double pt, double cap);
+/*
+ * Demand over effective capacity (never below the solo demand).
+ * Inline: the ranking's fast path calls it for every class of every
+ * placement, from several files.
+ */
+static inline double model_alpha(const struct model *md, int kind,
+				 double pt, double cap)
+{
+	double s = md->solo[kind];
+
+	return pt > 0 ? pt / (cap > s ? cap : s) : 0;
+}
 
 /* ---- model_build.c: the general form ---------------------------- */
 
@@ -86,10 +103,6 @@ void model_partition(struct model *md);
 /* Whether the group-structured form applies. */
 bool model_fast_ok(const struct model *md);
 void model_build_fast(struct model *md);
-/* Step (b): U, Z, the links and one maximum per group. */
-void model_fast_loads(struct model *md);
-/* The slowest class's bottleneck kind into md->fast_kind. */
-void model_fast_bottleneck(struct model *md);
 
 /* ---- model_solve.c ---------------------------------------------- */
 

@@ -8,16 +8,6 @@
 
 #include "predictor/pandia/model_internal.h"
 
-double model_core_rate(const struct pandia_machine *m, int pus_used,
-		       int n_pus)
-{
-	if (pus_used <= 1 || !m->smt_applicable || n_pus < 2)
-		return m->peak_rate;
-	/* between one thread alone and all PUs busy, linearly */
-	return m->peak_rate + (m->smt_rate - m->peak_rate) *
-		(pus_used - 1) / (n_pus - 1);
-}
-
 /* Socket s's share of every thread's DRAM traffic under the policy. */
 double model_mem_share(const struct space *sp, int s)
 {
@@ -155,12 +145,4 @@ void model_compute_solo(struct model *md)
 		d / sp->n_memnodes : d;
 	md->solo[RK_IC_LINK] = d * remote;
 	md->solo[RK_PAIR] = d * far;
-}
-
-/* Demand over effective capacity (never below the solo demand). */
-double model_alpha(const struct model *md, int kind, double pt, double cap)
-{
-	double s = md->solo[kind];
-
-	return pt > 0 ? pt / (cap > s ? cap : s) : 0;
 }

@@ -9,6 +9,69 @@
 
 #include "predictor/pandia/model_internal.h"
 
+/* Step (b) in the group-structured form: U, Z, links, group maxima. */
+static void fast_loads(struct model *md)
+{
+	int G = md->n_groups, C = md->n_classes, g, c, i;
+	const struct mclass *restrict cls = md->cls;
+	const double *restrict f0 = md->f0;
+	double *restrict U = md->gU, Z = 0, S = 0;
+	bool spread = md->sp->mem.kind == MEM_SPREAD;
+
+	for (g = 0; g < G; g++)
+		U[g] = 0;
+	for (c = 0; c < C; c++)
+		U[cls[c].group] += cls[c].ps * f0[c];
+	if (md->zbeta > 0 || spread) {
+		for (g = 0; g < G; g++)
+			S += md->groups[g].mult * U[g];
+		Z = S * md->zbeta;
+	}
+	for (g = 0; g < G; g++) {
+		double M = md->gas[g] * U[g];
+		int k = md->gkind[g];
+
+		if (spread && md->gsz[g] * S > M) {
+			M = md->gsz[g] * S;
+			k = RK_NODE;
+		}
+
+		if (md->zbeta > 0 && Z > M) {
+			M = Z;
+			k = RK_NODE;
+		}
+		/* the links of g: U_g a_gh + U_h a_hg */
+		for (i = md->glink0[g]; i < md->glink0[g + 1]; i++) {
+			const struct glink *x = &md->glinks[i];
+			double l = U[g] * x->out + U[x->h] * x->in;
+
+			if (l > M) {
+				M = l;
+				k = RK_PAIR;
+			}
+		}
+		md->gM[g] = M;
+		md->gMk[g] = k;
+	}
+}
+
+/* The slowest class's bottleneck kind in the group-structured form. */
+static void fast_bottleneck(struct model *md)
+{
+	int c = md->slowest, i;
+	const struct mclass *cl = &md->cls[c];
+	double own = cl->pmax * md->f0[c], pu = pu_time(md, cl, md->f0[c]);
+	int kind = cl->pkind;
+
+	for (i = 0; i < md->n_classes; i++)
+		md->bott[i] = -1;
+	if (pu > 1 && pu > own) {
+		own = pu;
+		kind = RK_PU;
+	}
+	md->fast_kind = own >= md->gM[cl->group] ? kind : md->gMk[cl->group];
+}
+
 /* Every resource's load at the current f0 (the solver skips those that
    one class loads alone). */
 static void full_loads(struct model *md)
@@ -177,7 +240,7 @@ static void step_demands(struct model *md, const struct solve_run *run,
 	int c, i;
 
 	if (md->fast) {
-		model_fast_loads(md);
+		fast_loads(md);
 		return;
 	}
 	for (i = 0; i < md->n_res; i++)
@@ -416,7 +479,7 @@ static void solve_result(struct model *md, const struct solve_run *run)
 	if (!isfinite(md->time))
 		md->time = 1e300;
 	if (md->fast) {
-		model_fast_bottleneck(md);
+		fast_bottleneck(md);
 	} else if (md->merge && !run->trace) {
 		slowest_bottleneck(md);
 	} else {
