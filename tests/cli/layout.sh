@@ -62,6 +62,30 @@ bad=$(grep -rlE '\b(fork|vfork|clone|SYS_clone|execv|execvp|execvpe|execve|execl
 profiler/tool.c start processes:
 $bad"
 
+# files and functions stay small: no source file outside tests/ over
+# 1,000 lines, no function over 120 (kernel style: a function's body
+# opens with "{" and closes with "}" in the first column)
+src=$(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^tests/' ||
+	find . -name '*.[ch]' ! -path './tests/*' ! -path './build/*' |
+	sed 's|^\./||')
+bad=$(for f in $src; do
+	n=$(wc -l <"$f")
+	[ "$n" -le 1000 ] || echo "$f: $n lines"
+done)
+[ -z "$bad" ] || fail "source files over 1,000 lines (split by concern):
+$bad"
+bad=$(for f in $src; do
+	case $f in *.c) ;; *) continue ;; esac
+	awk -v f="$f" '
+		/^\{/ { start = NR }
+		/^\}/ { if (start && NR - start + 1 > 120)
+				printf "%s:%d: %d lines\n", f, start,
+				       NR - start + 1
+			 start = 0 }' "$f"
+done)
+[ -z "$bad" ] || fail "functions over 120 lines (split into named steps):
+$bad"
+
 # every model's table row names a file that exists, and the table has
 # the Pandia model first
 grep -q '&model_pandia,' predictor/models.c || fail "no pandia row"
