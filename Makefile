@@ -146,7 +146,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo
 
-bench: deps
+# make bench also wants likwid (the reference bandwidth figures)
+bench:
+	@PANDIA_DEPS_BENCH=1 scripts/install-deps
 	@$(MAKE) --no-print-directory all $(BENCHES) $(TPROGS)
 	@scripts/bench
 
