@@ -171,15 +171,16 @@ static void row_progress(const struct vctx *x, const struct vrow *rw,
 			 const struct run_result *r, int k, int total)
 {
 	double el = now_seconds() - x->t0;
+	char disturbed[48] = "";
 
+	if (rw->disturbed > 0.1)
+		snprintf(disturbed, sizeof(disturbed), ", disturbed %.0f%%",
+			 100 * rw->disturbed);
 	fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
-		"(spread %.1f%%%s%.0f%s), predicted %.4g s, error "
-		"%+.1f%%", k, total, rw->cpus, rw->measured,
-		100 * r->spread, rw->disturbed > 0.1 ?
-		", disturbed " : "", rw->disturbed > 0.1 ?
-		100 * rw->disturbed : 0, rw->disturbed > 0.1 ?
-		"%" : "", rw->predicted, 100 * (rw->predicted -
-		rw->measured) / rw->measured);
+		"(spread %.1f%%%s), predicted %.4g s, error %+.1f%%", k,
+		total, rw->cpus, rw->measured, 100 * r->spread, disturbed,
+		rw->predicted, 100 * (rw->predicted - rw->measured) /
+		rw->measured);
 	if (k < total)
 		fprintf(stderr, "; about %.0f s left", el / k *
 			(total - k));

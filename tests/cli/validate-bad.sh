@@ -30,6 +30,11 @@ grep -q "placement 0,0,1 (3 threads) failed" "$T/stderr" ||
 grep -q "boom at 3 threads" "$T/stderr" || fail "no stderr of the command"
 grep -q "^  | .*boom at 3 threads" "$T/stderr" ||
 	fail "the command's stderr not shown as run shows it"
+# the progress lines say the spread as a percentage, nothing after it
+# when the run was not disturbed (it printed "spread 1.7%0")
+grep -q "measured .* s (spread [0-9.]*%), predicted" "$T/stderr" ||
+	fail "no progress line with its spread"
+grep -q "spread [0-9.]*%0" "$T/stderr" && fail "a stray 0 after the spread"
 grep -q "going on with the other placements" "$T/stderr" ||
 	fail "does not say it goes on"
 grep -q "1 of [0-9]* placements failed" "$T/stderr" ||
