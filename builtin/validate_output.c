@@ -138,6 +138,37 @@ static void print_pct(double v)
 	else
 		printf("%7s", "-");
 }
+/*
+ * The pick against the best of everything measured, the unpinned rows
+ * (the OS scheduler) included, which the best gap above (the paper's,
+ * over the pinned placements) leaves out; and, when a run that does not
+ * pin beat the pick beyond the noise, that pinning did not win here.
+ */
+static void print_best_of_all(const struct vset *vs,
+			      const struct vsummary *s)
+{
+	const struct vrow *b;
+
+	if (s->best_all < 0 || !isfinite(s->best_gap_all))
+		return;
+	b = &vs->rows[s->best_all];
+	printf("best of all       %.1f%%: pandia's pick against the best of "
+	       "everything measured, ", 100 * s->best_gap_all);
+	if (s->best_all == vs->pick)
+		printf("the pick itself, %s", b->cpus);
+	else if (b->names)
+		printf("%s on %s", b->names, b->cpus);
+	else
+		printf("%s%s", b->cpus, b->pinned ? "" : " unpinned");
+	printf(" %.4g s\n", b->measured);
+	if (s->unpinned_beats_pick)
+		printf("                  the OS scheduler beat pandia's pick "
+		       "here: unpinned %s was %.1f%% faster, beyond the "
+		       "noise of the two runs\n", b->cpus,
+		       100 * (1 - b->measured /
+			      vs->rows[vs->pick].measured));
+}
+
 
 void validate_print_report(const struct vctx *x, const struct vsummary *s)
 {
@@ -211,6 +242,7 @@ void validate_print_report(const struct vctx *x, const struct vsummary *s)
 		       vs->rows[s->mt.best].measured);
 	else
 		printf(" - (pandia's pick was not measured)\n");
+	print_best_of_all(vs, s);
 	printf("rank correlation ");
 	if (isfinite(s->mt.spearman))
 		printf(" %.3f (Spearman, predicted vs measured)\n",

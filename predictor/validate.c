@@ -511,6 +511,50 @@ int vset_predict(struct vset *vs, const struct model_def *def, void *model,
 
 /* ---- the summary ------------------------------------------------- */
 
+/* The noise between two rows: their larger spread, at least 1%. */
+static double rows_noise(const struct vrow *a, const struct vrow *b)
+{
+	double tol = 0.01, sp;
+
+	sp = (a->max - a->min) / a->measured;
+	if (sp > tol)
+		tol = sp;
+	sp = (b->max - b->min) / b->measured;
+	if (sp > tol)
+		tol = sp;
+	return tol;
+}
+
+/*
+ * s->best_all and its gap: the best of everything measured, pinned or
+ * not, against pandia's pick.
+ */
+static void best_of_all(const struct vset *vs, struct vsummary *s)
+{
+	const struct vrow *pk, *b;
+	int i;
+
+	s->best_all = -1;
+	s->best_gap_all = NAN;
+	s->unpinned_beats_pick = false;
+	for (i = 0; i < vs->n_rows; i++) {
+		const struct vrow *rw = &vs->rows[i];
+
+		if (rw->state == VROW_OK && rw->measured > 0 &&
+		    (s->best_all < 0 ||
+		     rw->measured < vs->rows[s->best_all].measured))
+			s->best_all = i;
+	}
+	if (s->best_all < 0 || vs->pick < 0 ||
+	    vs->rows[vs->pick].state != VROW_OK)
+		return;
+	pk = &vs->rows[vs->pick];
+	b = &vs->rows[s->best_all];
+	s->best_gap_all = validate_gap(pk->measured, b->measured);
+	s->unpinned_beats_pick = !b->pinned &&
+		s->best_gap_all > rows_noise(pk, b);
+}
+
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 		    int n_runs, struct vsummary *s)
 {
@@ -548,6 +592,7 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 			s->mt.best_gap = NAN;
 	}
 	best = s->have_metrics ? s->mt.best : -1;
+	best_of_all(vs, s);
 
 	/*
 	 * The noise: a default beats the pick only by more than the
@@ -572,16 +617,8 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 			h->gap = validate_gap(rw->measured,
 					      vs->rows[best].measured);
 		if (pk && pk->state == VROW_OK) {
-			double tol = 0.01, sp;
-
 			h->pick_vs = validate_gap(pk->measured, rw->measured);
-			sp = (rw->max - rw->min) / rw->measured;
-			if (sp > tol)
-				tol = sp;
-			sp = (pk->max - pk->min) / pk->measured;
-			if (sp > tol)
-				tol = sp;
-			h->pick_worse = h->pick_vs > tol;
+			h->pick_worse = h->pick_vs > rows_noise(rw, pk);
 		}
 	}
 

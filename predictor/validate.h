@@ -221,11 +221,23 @@ struct vsummary {
 	double sweep_gap;	/* its best / best measured - 1 */
 	double profile_seconds;	/* the workload's recorded runs, added */
 	double profile_pass;	/* their medians added up; 0: none */
+	/*
+	 * The best of everything measured, the unpinned rows (the OS
+	 * scheduler) included, which mt.best (the paper's metric) leaves
+	 * out since they have no prediction: its row, or -1; the pick's
+	 * gap to it (NAN when the pick was not measured); and whether it
+	 * is a row that does not pin and is faster than the pick beyond
+	 * the noise of the two.
+	 */
+	int best_all;
+	double best_gap_all;
+	bool unpinned_beats_pick;
 };
 
 /*
- * Summarise vs: the metrics over every measured pinned row, each
- * default's gap, the sweep.  RUNS are the workload's recorded
+ * Summarise vs: the metrics over every measured pinned row, the best
+ * of every measured row (unpinned ones too), each default's gap, the
+ * sweep.  RUNS are the workload's recorded
  * profiling runs (N_RUNS may be 0), for the sweep's comparison.
  * Release with vsummary_release().
  */

@@ -176,6 +176,21 @@ static void best_pick_json(json_t *root, const struct vset *vs,
 		json_object_set_new(o, "predicted", jnum(b->predicted));
 		json_object_set_new(root, "best", o);
 	}
+	if (s->best_all >= 0) {
+		const struct vrow *b = &vs->rows[s->best_all];
+
+		o = json_object();
+		json_set_cpus_text(o, b->cpus);
+		json_object_set_new(o, "threads", json_integer(b->n));
+		json_object_set_new(o, "pinned", json_boolean(b->pinned));
+		json_object_set_new(o, "defaults", b->names ?
+				    json_string(b->names) : json_null());
+		json_object_set_new(o, "measured", jnum(b->measured));
+		json_object_set_new(o, "gap_of_pick", jnum(s->best_gap_all));
+		json_object_set_new(o, "beats_pick",
+				    json_boolean(s->unpinned_beats_pick));
+		json_object_set_new(root, "best_of_all", o);
+	}
 	if (vs->pick >= 0) {
 		const struct vrow *p = &vs->rows[vs->pick];
 
