@@ -481,15 +481,10 @@ START_TEST(test_helper_roles)
 }
 END_TEST
 
-/* the shim pins the main thread: needs libpandia-pin.so, built by make */
-START_TEST(test_run_shim)
+/* libpandia-pin.so of this build (B/tests/..): a new string */
+static char *test_shim(void)
 {
-	char exe[PATH_MAX], *dir, *shim, want[16];
-	struct pandia_error err;
-	struct run_result r;
-	struct run_opts o;
-	cpu_set_t set;
-	int pu = 0;
+	char exe[PATH_MAX], *dir, *shim;
 	ssize_t n;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -499,6 +494,21 @@ START_TEST(test_run_shim)
 	dir = xasprintf("%s/..", exe);
 	shim = run_find_shim(dir);
 	ck_assert_msg(shim != NULL, "no libpandia-pin.so in %s", dir);
+	free(dir);
+	return shim;
+}
+
+/* the shim pins the main thread: needs libpandia-pin.so, built by make */
+START_TEST(test_run_shim)
+{
+	char *shim, want[16];
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	cpu_set_t set;
+	int pu = 0;
+
+	shim = test_shim();
 	/* the first PU this process may use */
 	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
 	while (!CPU_ISSET(pu, &set))
@@ -520,7 +530,6 @@ START_TEST(test_run_shim)
 	ck_assert_int_eq(r.misplaced, 0);
 	run_result_release(&r);
 	free(shim);
-	free(dir);
 }
 END_TEST
 
@@ -613,21 +622,14 @@ END_TEST
  */
 START_TEST(test_run_corun_own_state)
 {
-	char exe[PATH_MAX], *dir, *shim, *tmp, *co_file, *cmd_file;
+	char *shim, *tmp, *co_file, *cmd_file;
 	char *co_sh, *cmd_sh, *co_state, *cmd_state;
 	char *co_argv[] = { "sh", "-c", NULL, NULL };
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts o;
-	ssize_t n;
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	ck_assert(n > 0);
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';	/* B/tests */
-	dir = xasprintf("%s/..", exe);
-	shim = run_find_shim(dir);
-	ck_assert_msg(shim != NULL, "no libpandia-pin.so in %s", dir);
+	shim = test_shim();
 	tmp = tk_tmpdir("corun-state");
 	co_file = xasprintf("%s/co", tmp);
 	cmd_file = xasprintf("%s/cmd", tmp);
@@ -665,7 +667,6 @@ START_TEST(test_run_corun_own_state)
 	free(cmd_file);
 	tk_tmpdir_remove(tmp);
 	free(shim);
-	free(dir);
 }
 END_TEST
 
