@@ -266,17 +266,11 @@ static void plan_interconnect(struct plan *p, const struct pandia_machine *m)
 	}
 	for (a = 0; a < m->n_sockets; a++) {
 		for (b = a + 1; b < m->n_sockets; b++) {
-			nb = socket_node(m, b);
-			if (nb < 0 || !m->sockets[a].n_cores) {
-				tmp = xasprintf("%s%s%d-%d", skipped ?
-						skipped : "", skipped ?
-						"," : "", a, b);
-				free(skipped);
-				skipped = tmp;
-				continue;
-			}
+			/* a pair without a node or without cores is skipped */
 			na = socket_node(m, a);
-			if (na < 0 || !m->sockets[b].n_cores) {
+			nb = socket_node(m, b);
+			if (na < 0 || nb < 0 || !m->sockets[a].n_cores ||
+			    !m->sockets[b].n_cores) {
 				tmp = xasprintf("%s%s%d-%d", skipped ?
 						skipped : "", skipped ?
 						"," : "", a, b);
