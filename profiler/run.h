@@ -385,10 +385,13 @@ bool run_one_pu(const int *cpus, int n);
  * accounting (wall: the run's time) of a placement of N_PUS PUs, and
  * set t[i].worker.  A worker has a real share of the CPU time: at
  * least RUN_WORKER_SHARE of the busiest thread's.  Taken busiest
- * first, workers fill the placement: a thread that would make more
+ * first, the members of a team first (a start routine other than
+ * "main" with N_PUS busy threads or more: a pool sized by {threads},
+ * whose feeding main thread is a helper however busy it is in one
+ * run), workers fill the placement: a thread that would make more
  * workers alive at once than N_PUS is a helper, unless it has the
- * start routine of a worker and at least half the CPU time of the
- * least busy one (more workers than PUs: the list wraps around).  When
+ * start routine of a worker and at least half the workers' mean CPU
+ * time (more workers than PUs: the list wraps around).  When
  * no thread was on a CPU for RUN_BUSY_SHARE of its life (of WALL when
  * its start or end is not known) and at least RUN_BUSY_MIN seconds,
  * or no CPU time is known, every thread is a worker.  Returns the

@@ -385,6 +385,14 @@ static const struct {
 	{ __LINE__, 2, 0.09, "0.040 0 0.09 main; 0.003 0 0.08 pool;"
 	  "0.011 0 0.08 pool; 0.056 0 0.08 pool; 0.045 0 0.08 pool",
 	  "00011" },
+	/* the same, main busier than a compressor in this run */
+	{ __LINE__, 2, 0.09, "0.050 0 0.09 main; 0.003 0 0.08 pool;"
+	  "0.011 0 0.08 pool; 0.056 0 0.08 pool; 0.045 0 0.08 pool",
+	  "00011" },
+	/* the same, compressors uneven, an I/O thread busy for a while */
+	{ __LINE__, 2, 0.09, "0.020 0 0.09 main; 0.001 0 0.08 pool;"
+	  "0.018 0 0.08 pool; 0.028 0 0.08 pool; 0.068 0 0.08 pool",
+	  "00011" },
 	/* xz -T2: main reads and writes */
 	{ __LINE__, 2, 0.21, "0.011 0 0.21 main; 0.205 0 0.21 w;"
 	  "0.162 0 0.21 w", "011" },

@@ -397,11 +397,68 @@ static int cmp_busier(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/*
+ * The start routine of the team: the routine, "main" aside, with at
+ * least N_PUS busy threads (a quarter of MOST or more), the most CPU
+ * time among such; NULL when none has.
+ */
+static const char *team_routine(const struct run_thread *t,
+				const int *order, int k, int n_pus,
+				double most)
+{
+	const char *best = NULL;
+	double best_time = 0;
+	int i, j;
+
+	for (i = 0; i < k; i++) {
+		const char *r = t[order[i]].routine;
+		double sum = 0;
+		int busy = 0;
+
+		if (!r || !strcmp(r, "main"))
+			continue;
+		for (j = 0; j < k; j++) {
+			const struct run_thread *y = &t[order[j]];
+
+			if (y->routine && !strcmp(y->routine, r) &&
+			    y->cpu_time >= RUN_WORKER_SHARE * most) {
+				busy++;
+				sum += y->cpu_time;
+			}
+		}
+		if (busy >= n_pus && sum > best_time) {
+			best = r;
+			best_time = sum;
+		}
+	}
+	return best;
+}
+
+/* the team's threads first in ORDER[0..k-1], each part as it was */
+static void team_first(const struct run_thread *t, int *order, int k,
+		       const char *team)
+{
+	int *v = xcalloc((size_t)k + 1, sizeof(int));
+	int i, m = 0, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < k; i++) {
+			const char *r = t[order[i]].routine;
+			bool in = r && !strcmp(r, team);
+
+			if (in == (pass == 0))
+				v[m++] = order[i];
+		}
+	memcpy(order, v, sizeof(int) * (size_t)k);
+	free(v);
+}
+
 int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 {
+	const char *team;
 	int *order = xcalloc((size_t)n + 1, sizeof(int));
 	int *chosen = xcalloc((size_t)n + 1, sizeof(int));
-	double most = 0, least = INFINITY;
+	double most = 0, sum = 0;
 	int i, k = 0, m = 0;
 	bool busy = false;
 
@@ -428,13 +485,16 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 	}
 	cmp_base = t;
 	qsort(order, (size_t)k, sizeof(int), cmp_busier);
+	team = team_routine(t, order, k, n_pus, most);
+	if (team)
+		team_first(t, order, k, team);
 	for (i = 0; i < k; i++) {
 		struct run_thread *x = &t[order[i]];
 		bool fits, same = false;
 		int j;
 
 		if (x->cpu_time < RUN_WORKER_SHARE * most)
-			break;
+			continue;
 		chosen[m] = order[i];
 		/* the concurrency check is quadratic: not for thousands */
 		fits = m + 1 <= n_pus || n > 2000 ||
@@ -442,11 +502,10 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 		for (j = 0; j < m && !fits && !same; j++)
 			same = x->routine && t[chosen[j]].routine &&
 			       !strcmp(x->routine, t[chosen[j]].routine);
-		if (!fits && !(same && x->cpu_time >= 0.5 * least))
+		if (!fits && !(same && x->cpu_time >= 0.5 * sum / m))
 			continue;
 		x->worker = true;
-		if (x->cpu_time < least)
-			least = x->cpu_time;
+		sum += x->cpu_time;
 		m++;
 	}
 out:
