@@ -394,6 +394,7 @@ static int judge_status(struct ctx *c, double *secs)
 	return 0;
 }
 
+/* run RUN: 0, -1 when it failed, 1 when it must be made again */
 static int one_run(struct ctx *c, int run)
 {
 	struct run_result *r = c->r;
@@ -467,6 +468,16 @@ static int one_run(struct ctx *c, int run)
 			ret = 0;	/* made for that alone */
 			goto out;
 		}
+	}
+	if (c->pin.pinned_helpers && r->role_changes && !c->pin.relearned &&
+	    r->threads_created >= 0) {
+		/* pinned by roles this run did not have: learn them
+		   again from it and make the run again, once */
+		c->pin.relearned = true;
+		free(r->helpers);
+		r->helpers = run_helper_roles(r->threads, r->n_threads);
+		ret = 1;
+		goto out;
 	}
 	if (c->stress.tmpl_rates && slot >= 0)
 		for (i = 0; i < c->stress.n; i++)
@@ -600,9 +611,13 @@ static int run_all(struct ctx *c)
 	if (setup_signals(c) < 0)
 		return -1;
 	for (run = o->warmup || c->pin.discover ? 0 : 1;
-	     run <= o->repetitions; run++)
-		if (one_run(c, run) < 0)
+	     run <= o->repetitions; run++) {
+		int again = one_run(c, run);
+
+		if (again < 0)
 			break;
+		run -= again;
+	}
 	restore_signals(c);
 	if (run <= o->repetitions)
 		return -1;

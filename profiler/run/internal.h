@@ -137,6 +137,7 @@ struct ctx_pin {
 	bool static_exe;
 	bool discover;		/* the first run finds the helpers */
 	bool pinned_helpers;	/* this run pinned by r->helpers */
+	bool relearned;		/* a run's roles replaced them once */
 };
 
 /* the co-running command */

@@ -67,4 +67,24 @@ cat "$T/procs"
 	fail "first process: workers not on 0 1"
 [ "$(tail -n 1 "$T/procs")" = "1 0" ] ||
 	fail "second process: workers not on 1 0 (the list continued)"
+
+# Roles that change after the first run: the warm-up finds a waiting
+# main thread (a helper), every later run a busy one.  The first run
+# pinned by the wrong roles is made again with its own roles, once, so
+# the runs kept pin the main thread and count no role change.
+"$P" run -q -r 2 --json --cpus 0,1 -- sh -c "if [ -e '$T/seen' ]; then
+	exec '$TP' --spin 150; fi; touch '$T/seen';
+	exec '$TP' --threads 2 --work 150" >"$T/j" 2>"$T/err" ||
+	{ cat "$T/err"; fail "pandia run (roles that change)"; }
+cat "$T/err"
+"$TO" "$T/j" >"$T/threads" || fail "threads[] (roles that change)"
+cat "$T/threads"
+grep -q '"role_changes": 0' "$T/j" ||
+	fail "roles that change: a role change counted in the run kept"
+[ "$(awk '$1 == 0 && $15 == 1 && $4 == 0' "$T/threads" | wc -l)" -eq 1 ] ||
+	fail "roles that change: the busy main thread is not pinned to PU 0"
+"$J" placement.helpers <"$T/j" >"$T/helpers" ||
+	fail "roles that change: no placement.helpers"
+grep -q 'threadprog/0' "$T/helpers" &&
+	fail "roles that change: the main thread is still named a helper"
 exit 0
