@@ -265,9 +265,13 @@ static int likwid_select(const struct pandia_machine *m, const char *expr,
 	}
 	for (i = 0; i < nsel; i++) {
 		if (sel[i] >= d.n) {
-			perr_set(err, "CPU expression '%s': %.*s has %d PUs "
-				 "(0-%d), not %d", expr, (int)(colon - part),
-				 part, d.n, d.n - 1, sel[i]);
+			perr_set(err, "CPU expression '%s' asks for PU%s %s "
+				 "of %.*s, but %.*s has %d PU%s, %s%d",
+				 expr, nsel == 1 ? "" : "s", colon + 1,
+				 (int)(colon - part), part,
+				 (int)(colon - part), part, d.n,
+				 d.n == 1 ? "" : "s", d.n == 1 ? "" : "0-",
+				 d.n - 1);
 			goto out;
 		}
 		ipush(out, d.v[sel[i]]);

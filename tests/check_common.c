@@ -320,7 +320,10 @@ static const struct {
 	{ __LINE__, "machines/x5-2-haswell.json", "S2:0", NULL,
 	  "domain S2 does not exist" },
 	{ __LINE__, "machines/x5-2-haswell.json", "S0:72", NULL,
-	  "S0 has 36 PUs" },
+	  "asks for PU 72 of S0, but S0 has 36 PUs, 0-35" },
+	/* what was asked, not the first PU beyond the domain */
+	{ __LINE__, "pack:1 core:2 pu:1", "S0:0-3", NULL,
+	  "'S0:0-3' asks for PUs 0-3 of S0, but S0 has 2 PUs, 0-1" },
 	{ __LINE__, "machines/x5-2-haswell.json", "E:S0:40", NULL,
 	  "S0 has 36 PUs" },
 	{ __LINE__, "machines/x5-2-haswell.json", "socket:2", NULL,
