@@ -446,27 +446,42 @@ out:
 
 /*
  * Whether there are runs enough for ESTIMA; when not, say how many
- * more are needed: an error (FATAL), else a note on stdout.
+ * more are needed: an error (FATAL), else a note on stdout.  CORES: of
+ * the machine the runs were collected on, 0 when not known; when the
+ * runs needed do not fit on it, the note says so instead of naming
+ * thread counts that --threads would refuse.
  */
 bool enough_runs(const struct pandia_scaling *s, const char *source,
-		 int checkpoints, bool fatal)
+		 int checkpoints, int cores, bool fatal)
 {
 	int need = estima_runs_needed(checkpoints), last;
-	char *msg;
+	char *msg, *how;
 
 	if (s->n_runs >= need)
 		return true;
 	last = s->n_runs ? s->runs[s->n_runs - 1].threads : 0;
+	if (cores > 0 && last + need - s->n_runs > cores)
+		how = xasprintf("a machine of %d cores has room for %d "
+				"counts: collect the runs on one of %d cores "
+				"or more, or through a --runner template that "
+				"simulates one (-m its description)", cores,
+				cores, need);
+	else
+		how = xasprintf("collect at more counts (e.g. --threads "
+				"1-%d, on a machine of %d cores or more)",
+				last + need - s->n_runs,
+				last + need - s->n_runs);
 	msg = xasprintf("%s: %d run%s: too few to extrapolate from; ESTIMA "
 			"needs %d with %d checkpoint%s (3 to fit, then the "
-			"checkpoints): %d more, e.g. --threads 1-%d", source,
+			"checkpoints): %d more; %s", source,
 			s->n_runs, s->n_runs == 1 ? "" : "s", need,
 			checkpoints, checkpoints == 1 ? "" : "s",
-			need - s->n_runs, last + need - s->n_runs);
+			need - s->n_runs, how);
 	if (fatal)
 		error("%s", msg);
 	else
 		printf("%s\n", msg);
+	free(how);
 	free(msg);
 	return false;
 }
@@ -494,7 +509,7 @@ int extrapolate(const struct cli *o, const struct pandia_scaling *s,
 		}
 		opt.freq_ratio = s->frequency / o->target_frequency;
 	}
-	if (!enough_runs(s, source, o->checkpoints, true))
+	if (!enough_runs(s, source, o->checkpoints, 0, true))
 		goto out;
 	if (!s->n_categories) {
 		error("%s records no stall category: ESTIMA extrapolates "

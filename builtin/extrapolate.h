@@ -38,10 +38,12 @@ struct cli {
 int parse_target(const char *to, int *n, char **what);
 /*
  * Whether there are runs enough for ESTIMA; when not, say how many
- * more are needed: an error (FATAL), else a note on stdout.
+ * more are needed: an error (FATAL), else a note on stdout.  CORES:
+ * of the machine collected on (0: not known), to say when the runs
+ * needed do not fit on it.
  */
 bool enough_runs(const struct pandia_scaling *s, const char *source,
-		 int checkpoints, bool fatal);
+		 int checkpoints, int cores, bool fatal);
 /*
  * Extrapolate runs S (read from SOURCE) to --to and show the result;
  * with DIR, write it there too.  Returns the exit status.

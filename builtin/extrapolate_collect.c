@@ -617,14 +617,9 @@ static int collect_show(struct collect *x)
 	print_runs(x);
 	printf("%d run%s written to %s\n", x->s->n_runs,
 	       x->s->n_runs == 1 ? "" : "s", o->output);
-	if (enough_runs(x->s, o->output, o->checkpoints, false))
+	if (enough_runs(x->s, o->output, o->checkpoints, x->n_cores, false))
 		printf("extrapolate them: pandia extrapolate --runs %s --to "
 		       "N|MACHINE\n", o->output);
-	else if (x->n_cores < estima_runs_needed(o->checkpoints))
-		printf("(%s has %d cores: ESTIMA needs runs at %d counts or "
-		       "more with %d checkpoints)\n", o->machine_path,
-		       x->n_cores, estima_runs_needed(o->checkpoints),
-		       o->checkpoints);
 	return 0;
 }
 

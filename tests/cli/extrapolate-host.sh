@@ -48,6 +48,14 @@ for i in 0 1; do
 done
 grep -q '2 runs: too few to extrapolate from; ESTIMA needs 5 with 2 checkpoints.*: 3 more' \
 	"$T/out" || fail "collecting does not say 3 more runs are needed"
+# the note names no thread counts that --threads would refuse here
+cores=$(lscpu -p=core 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+if [ "$cores" -lt 5 ]; then
+	grep -q -- '--threads 1-5' "$T/out" &&
+		fail "the note suggests --threads 1-5 on $cores cores"
+	grep -q "room for $cores counts: collect the runs on one of 5 cores or more" \
+		"$T/out" || { cat "$T/out"; fail "no word on the cores missing"; }
+fi
 case $(jq "$T/runs.json" counters) in
 perf)	echo "perf counted: $(jq "$T/runs.json" runs.0.stalls | head -c 200)" ;;
 none)	[ "$(grep -c 'no hardware stall categories' "$T/err")" -eq 1 ] ||
