@@ -91,6 +91,7 @@ struct record {
 	int added;
 	double tseq;		/* T_seq(size) after the update; NAN */
 	double alpha;		/* after the update; NAN: none */
+	char refused[700];	/* why the update was not saved, or "" */
 };
 
 /* The cores of OS PUs CPUS on machine M; without M, the distinct PUs. */
@@ -153,7 +154,7 @@ static int record_update(struct record *rec, const struct run_result *r)
 {
 	struct pandia_workload *w = NULL;
 	struct pandia_error err;
-	struct blackbox bb;
+	struct blackbox bb, before;
 	int fd, i, ret = -1;
 	unsigned fl;
 
@@ -167,6 +168,7 @@ static int record_update(struct record *rec, const struct run_result *r)
 		perr_print(&err, stderr);
 		goto out;
 	}
+	before = bb;
 	for (i = 0; i < r->n_times; i++) {
 		if (blackbox_update(&bb, rec->size, rec->p, r->times[i], &fl,
 				    &err) < 0) {
@@ -177,13 +179,20 @@ static int record_update(struct record *rec, const struct run_result *r)
 		rec->flags |= fl;
 		rec->added++;
 	}
+	rec->tseq = blackbox_tseq(&bb, rec->size);
+	rec->alpha = bb.has_alpha ? bb.alpha : NAN;
+	if (blackbox_plausible(&before, &bb, rec->size, &err) < 0) {
+		/* a model wrecked by one odd run is worse than none */
+		snprintf(rec->refused, sizeof(rec->refused), "%s", err.text);
+		rec->added = 0;
+		ret = 0;
+		goto out;
+	}
 	blackbox_store(w, &bb);
 	if (workload_save(w, rec->path, &err) < 0) {
 		perr_print(&err, stderr);
 		goto out;
 	}
-	rec->tseq = blackbox_tseq(&bb, rec->size);
-	rec->alpha = bb.has_alpha ? bb.alpha : NAN;
 	ret = 0;
 out:
 	workload_free(w);
@@ -203,9 +212,12 @@ static void record_print(const struct record *rec,
 {
 	unsigned bit;
 
-	printf("recorded:  %d time%s at size %g on %d core%s into %s\n",
-	       rec->added, rec->added == 1 ? "" : "s", rec->size, rec->p,
-	       rec->p == 1 ? "" : "s", rec->path);
+	if (rec->refused[0])
+		printf("recorded:  nothing: the update was refused (below)\n");
+	else
+		printf("recorded:  %d time%s at size %g on %d core%s into "
+		       "%s\n", rec->added, rec->added == 1 ? "" : "s",
+		       rec->size, rec->p, rec->p == 1 ? "" : "s", rec->path);
 	if (isnan(rec->predicted))
 		printf("predicted: none (%s)\n", rec->why);
 	else
@@ -215,7 +227,8 @@ static void record_print(const struct record *rec,
 	for (bit = BB_ADDED_TSEQ; bit <= BB_ALPHA_BAD_TSEQ; bit <<= 1)
 		if (rec->flags & bit)
 			printf("model:     %s\n", blackbox_flag_text(bit));
-	printf("model:     now T_seq(%g) ", rec->size);
+	printf("model:     %s T_seq(%g) ", rec->refused[0] ?
+	       "would have made" : "now", rec->size);
 	if (isnan(rec->tseq))
 		fputs("not known", stdout);
 	else
@@ -235,6 +248,8 @@ static json_t *record_json(const struct record *rec,
 	json_object_set_new(o, "size", json_real(rec->size));
 	json_object_set_new(o, "cores", json_integer(rec->p));
 	json_object_set_new(o, "added", json_integer(rec->added));
+	json_object_set_new(o, "refused", rec->refused[0] ?
+			    json_string(rec->refused) : json_null());
 	if (isnan(rec->predicted)) {
 		json_object_set_new(o, "predicted", json_null());
 		json_object_set_new(o, "error", json_null());
@@ -692,6 +707,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	report(&a, &cli, &r);
 	ret = 0;
+	if (a.rec.refused[0]) {
+		error("not recorded into %s (the file is unchanged): %s",
+		      a.rec.path, a.rec.refused);
+		ret = 1;
+	}
 out:
 	run_result_release(&r);
 	for (i = 0; i < a.n_stress; i++)

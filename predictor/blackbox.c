@@ -50,7 +50,9 @@ const char *blackbox_flag_text(unsigned flag)
 		return "the size is outside the one-thread sizes measured: "
 			"the polynomial is extrapolated";
 	case BB_WARN_ALPHA_RANGE:
-		return "alpha is outside [0, 1]";
+		return "alpha is outside [0, 1]: the model cannot describe "
+			"this workload's scaling, and the ranking of thread "
+			"counts is not to be trusted";
 	default:
 		return "";
 	}
@@ -403,6 +405,49 @@ int blackbox_predict(const struct blackbox *bb, double x, int p, double *t,
 		w |= BB_WARN_OUTSIDE;
 	if (warn)
 		*warn = w;
+	return 0;
+}
+
+/* ---- plausibility ---------------------------------------------- */
+
+static bool alpha_ok(const struct blackbox *bb)
+{
+	return !bb->has_alpha || (bb->alpha >= 0 && bb->alpha <= 1);
+}
+
+/* T_seq positive at X and at the ends of the one-thread sizes */
+static bool tseq_ok(const struct blackbox *bb, double x)
+{
+	if (bb->fit != BB_FIT_OK)
+		return true;
+	return blackbox_tseq(bb, x) > 0 &&
+	       blackbox_tseq(bb, bb->size_min) > 0 &&
+	       blackbox_tseq(bb, bb->size_max) > 0;
+}
+
+int blackbox_plausible(const struct blackbox *before,
+		       const struct blackbox *after, double x,
+		       struct pandia_error *err)
+{
+	char where[200] = "";
+
+	if (before->fit == BB_FIT_OK &&
+	    !(x >= before->size_min && x <= before->size_max))
+		snprintf(where, sizeof(where), "; T_seq(%g) = %.4g s is "
+			 "extrapolated from the one-thread sizes %g to %g: "
+			 "record one-thread runs at size %g first", x,
+			 blackbox_tseq(before, x), before->size_min,
+			 before->size_max, x);
+	if (alpha_ok(before) && !alpha_ok(after))
+		return perr_set(err, "alpha would become %.4g, outside "
+				"[0, 1]: more threads slower than one, or "
+				"faster than p times one, which the model "
+				"cannot describe%s", after->alpha, where);
+	if (tseq_ok(before, x) && !tseq_ok(after, x))
+		return perr_set(err, "T_seq would not be positive at size %g "
+				"or at an end of the one-thread sizes (%g to "
+				"%g)%s", x, after->size_min, after->size_max,
+				where);
 	return 0;
 }
 

@@ -178,6 +178,18 @@ int blackbox_predict(const struct blackbox *bb, double x, int p, double *t,
 		     unsigned *warn, struct pandia_error *err);
 
 /*
+ * Whether AFTER, the model BEFORE updated with observations at size X,
+ * can still describe a workload: alpha in [0, 1] and T_seq positive at
+ * X and at both ends of the one-thread sizes, where BEFORE was so (a
+ * model that was already out of range is not judged again).  Returns
+ * 0, or -1 with err saying what went wrong and, when X is outside
+ * BEFORE's one-thread sizes, that T_seq was extrapolated there.
+ */
+int blackbox_plausible(const struct blackbox *before,
+		       const struct blackbox *after, double x,
+		       struct pandia_error *err);
+
+/*
  * The state as stored under models.blackbox (docs/blackbox.md):
  * returns a new reference.  Numbers of the running state that must
  * come back bit for bit are strings of 17 significant digits, because

@@ -794,6 +794,53 @@ START_TEST(test_warnings)
 }
 END_TEST
 
+/*
+ * A model one odd run would wreck: T_seq(x) = 0.1 + 0.001 x from sizes
+ * 100 and 200 (alpha 0.9 at 4 threads, size 200); a run at 4 threads
+ * and size 5000, slower than T_seq extrapolated there, would make alpha
+ * negative.  The update is judged, and a model already out of range is
+ * not judged again.
+ */
+START_TEST(test_plausible)
+{
+	struct pandia_error err;
+	struct blackbox bb, after;
+
+	ck_assert(blackbox_init(&bb, 1, &err) == 0);
+	ck_assert(blackbox_update(&bb, 100, 1, 0.2, NULL, &err) == 0);
+	ck_assert(blackbox_update(&bb, 200, 1, 0.3, NULL, &err) == 0);
+	ck_assert(blackbox_update(&bb, 200, 4, 0.3 * (0.9 / 4 + 0.1), NULL,
+				  &err) == 0);
+	ck_assert(fabs(bb.alpha - 0.9) < 1e-9);
+	after = bb;
+	ck_assert(blackbox_update(&after, 200, 4, 0.3 * (0.8 / 4 + 0.2), NULL,
+				  &err) == 0);
+	ck_assert_int_eq(blackbox_plausible(&bb, &after, 200, &err), 0);
+	/* T_seq(5000) = 5.1 s; 6 s on 4 cores: alpha_i = -0.235 */
+	after = bb;
+	ck_assert(blackbox_update(&after, 5000, 4, 6, NULL, &err) == 0);
+	ck_assert(after.alpha < 0);
+	ck_assert_int_eq(blackbox_plausible(&bb, &after, 5000, &err), -1);
+	ck_assert_msg(strstr(err.text, "alpha would become -0.2353, outside "
+			     "[0, 1]") &&
+		      strstr(err.text, "T_seq(5000) = 5.1 s is extrapolated "
+			     "from the one-thread sizes 100 to 200"),
+		      "%s", err.text);
+	/* already out of range: not judged again */
+	ck_assert_int_eq(blackbox_plausible(&after, &after, 5000, &err), 0);
+	/* a one-thread run that makes T_seq negative at an end: the
+	   line through (100, 0.2), (200, 0.3), (300, 5) is -0.57 at 100 */
+	after = bb;
+	ck_assert(blackbox_update(&after, 300, 1, 5, NULL, &err) == 0);
+	ck_assert(blackbox_tseq(&after, 300) <= 0 ||
+		  blackbox_tseq(&after, 100) <= 0 ||
+		  blackbox_tseq(&after, 200) <= 0);
+	ck_assert_int_eq(blackbox_plausible(&bb, &after, 300, &err), -1);
+	ck_assert_msg(strstr(err.text, "T_seq would not be positive"), "%s",
+		      err.text);
+}
+END_TEST
+
 /* ---- JSON ------------------------------------------------------------ */
 
 /*
@@ -1349,6 +1396,7 @@ static Suite *blackbox_suite(void)
 	tcase_add_loop_test(tc, test_too_few_sizes, 0, ARRAY_SIZE(few_rows));
 	tcase_add_test(tc, test_ill_conditioned);
 	tcase_add_test(tc, test_warnings);
+	tcase_add_test(tc, test_plausible);
 	tcase_add_test(tc, test_json_golden);
 	tcase_add_loop_test(tc, test_json_round_trip, 0, 3);
 	tcase_add_test(tc, test_json_by_hand);

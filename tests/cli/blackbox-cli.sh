@@ -186,6 +186,18 @@ grep -q "a higher (threads, size) key" "$T/out" || fail "no reset said"
 	-t 48 --top 1 --json >"$T/p.json" 2>"$T/err" || fail "$(cat "$T/err")"
 relclose "$("$J" placements.0.time <"$T/p.json")" "$(tp 2000 48 0.5)" 1e-6 ||
 	fail "predict does not use the updated model (alpha 0.5)"
+# one odd run outside the sizes measured (T_seq(10000) = 300.5 s from
+# the polynomial, 400 s measured on 48 cores) would make alpha -0.338:
+# refused, the file unchanged, the run still reported, exit 1
+cp "$T/r.json" "$T/r0.json"
+"$P" run -m "$T/m48.json" --record "$T/r.json" --size 10000 --cpus 0-47 \
+	--runner "echo time 400" --time-from time -r 1 --no-warmup \
+	>"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || { cat "$T/out" "$T/err"; fail "an odd run was recorded"; }
+cmp -s "$T/r.json" "$T/r0.json" || fail "a refused update changed the file"
+grep -q "not recorded into .*alpha would become -0.338.*outside \[0, 1\].*T_seq(10000) = 300.5 s is extrapolated from the one-thread sizes 50 to 2500" \
+	"$T/err" || { cat "$T/err"; fail "the refusal does not say why"; }
+grep -q "^time: *median 400 s" "$T/out" || { cat "$T/out"; fail "no run shown"; }
 
 # two recorders at once, 10 one-thread runs each: all 20 are in the sums
 n0=$("$J" models.blackbox.sums.size_powers.0 <"$T/r.json")
