@@ -279,10 +279,13 @@ static void show_progress(const struct profile_progress *pp, void *arg)
 	if (pp->rep == 0)
 		fprintf(stderr, "pandia profile: the warm-up, at the "
 			"placement of %s (%s): not timed\n", pp->id, pp->what);
-	else if (pp->run)
-		fprintf(stderr, "pandia profile: run %d of 6, repetition %d "
-			"of %d (%s)%s\n", pp->run, pp->rep, pp->reps, pp->what,
-			left);
+	else if (pp->run && pp->run <= pp->numbered)
+		fprintf(stderr, "pandia profile: run %d of %d, repetition %d "
+			"of %d (%s)%s\n", pp->run, pp->numbered, pp->rep,
+			pp->reps, pp->what, left);
+	else if (pp->run && pp->numbered)
+		fprintf(stderr, "pandia profile: run %d, repetition %d of %d "
+			"(%s)%s\n", pp->run, pp->rep, pp->reps, pp->what, left);
 	else if (pp->probe)
 		fprintf(stderr, "pandia profile: probe run %s, repetition %d "
 			"of %d (%s)%s\n", pp->id, pp->rep, pp->reps, pp->what,
@@ -351,8 +354,12 @@ static void summary(FILE *out, const struct pandia_workload *w,
 		summary_blackbox(out, w);
 		return;
 	}
-	fprintf(out, "workload description: %s (counters: %s)\n", file,
-		w->counters ? w->counters : "?");
+	if (w->counters)
+		fprintf(out, "workload description: %s (counters: %s)\n",
+			file, w->counters);
+	else
+		fprintf(out, "workload description: %s (model %s)\n", file,
+			model ? model->name : "pandia");
 	if (w->models) {
 		const char *name, *key;
 		json_t *o, *v;

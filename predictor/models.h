@@ -163,6 +163,12 @@ struct model_def {
 	 */
 	bool sizes;
 	/*
+	 * How many runs it numbers run1 .. runN (its paper's), for the
+	 * progress's "run 2 of 6"; a run numbered beyond is said without
+	 * "of".  0: the progress counts every run instead.
+	 */
+	int numbered_runs;
+	/*
 	 * The runs needed after those already in w->runs (none at the
 	 * first call): a new array in *runs (model_runs_free()).
 	 * Returns how many, 0 when it has every run it needs, -1 with

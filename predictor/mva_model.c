@@ -423,6 +423,7 @@ const struct model_def model_mva = {
 		   "contention, by mean value analysis (IEEE TC 2014)",
 	.model_section = false,
 	.sizes = false,
+	.numbered_runs = 2,
 	.plan = mva_plan,
 	.fit = mva_fit,
 	.open = mva_open,

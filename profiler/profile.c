@@ -361,7 +361,9 @@ static int describe(struct prof *P, const struct model_def *model,
 	if (model->fit(env, w, err) < 0)
 		return -1;
 	R2 = run_named(P, "run2");
-	if (R1 && R2)
+	/* a run 2 of more threads than run 1 (the MVA model's run 2 is
+	   run 1 beside stressors: a single-threaded command is right) */
+	if (R1 && R2 && R2->n_cpus > R1->n_cpus)
 		prof_check_threads(P, R1, R2);
 	prof_check_spread(P);
 	res->seconds = now_seconds() - P->start;
@@ -408,6 +410,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	P.err = err;
 	P.m = m;
 	P.start = now_seconds();
+	P.numbered = model->numbered_runs;
 	P.min_reps = o->fixed_reps ? o->repetitions : o->quick ? 1 : MIN_REPS;
 	if (P.min_reps > o->repetitions)
 		P.min_reps = o->repetitions;

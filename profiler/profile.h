@@ -30,6 +30,8 @@ struct profile_progress {
 				   another model (id then says which) */
 	bool probe;		/* a probe run */
 	int index, total;	/* this run among all runs made, 1-based */
+	int numbered;		/* the model's numbered runs (RUN of them),
+				   or 0 */
 	int rep;		/* 0: warm-up, else 1..reps */
 	int reps;
 	double elapsed;		/* seconds since profiling began */

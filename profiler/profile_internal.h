@@ -68,6 +68,7 @@ struct prof {
 	struct prun *runs;	/* grown by prof_new_run(): index, never
 				   keep a pointer across it */
 	int total;		/* runs to make in all, for progress */
+	int numbered;		/* the model's numbered runs, or 0 */
 	double alone_secs;	/* probes alone before their co-run */
 	bool warmed;		/* the profile's one warm-up was made */
 	char *helpers;		/* helper threads the first run found */

@@ -38,6 +38,7 @@ void prof_progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.probe = R->probe;
 	pp.index = index;
 	pp.total = P->total;
+	pp.numbered = P->numbered;
 	pp.rep = rep;
 	pp.reps = P->o->repetitions;
 	pp.elapsed = now_seconds() - P->start;

@@ -150,13 +150,17 @@ struct prun *prof_new_run(struct prof *P, const char *id,
 	return R;
 }
 
-static const char *run_label(const struct prun *R, char *buf, size_t size)
+static const char *run_label(const struct prof *P, const struct prun *R,
+			     char *buf, size_t size)
 {
 	if (R->warmup_only)
 		snprintf(buf, size, "the warm-up, at the placement of %s "
 			 "(%s)", R->id, R->purpose);
-	else if (R->run)
-		snprintf(buf, size, "run %d of 6 (%s)", R->run, R->purpose);
+	else if (R->run && R->run <= P->numbered)
+		snprintf(buf, size, "run %d of %d (%s)", R->run, P->numbered,
+			 R->purpose);
+	else if (R->run && P->numbered)
+		snprintf(buf, size, "run %d (%s)", R->run, R->purpose);
 	else if (R->probe)
 		snprintf(buf, size, "probe run '%s' (%s)", R->id, R->purpose);
 	else
@@ -304,7 +308,7 @@ static void call_failed(struct prof *P, const struct prun *R,
 	const struct profile_opts *o = P->o;
 	char label[600], rep[64];
 
-	run_label(R, label, sizeof(label));
+	run_label(P, R, label, sizeof(label));
 	if (R->warmup_only)
 		rep[0] = 0;
 	else if (rr->failed_run == 0)

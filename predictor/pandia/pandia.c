@@ -626,6 +626,7 @@ const struct model_def model_pandia = {
 	.plan = pandia_plan,
 	.warmup = pandia_warmup,
 	.runs_total = pandia_runs_total,
+	.numbered_runs = 6,
 	.fit = pandia_fit,
 	.fit_note = pandia_fit_note,
 	.fit_checks = pandia_fit_checks,
