@@ -66,6 +66,14 @@ int error_perr(const struct pandia_error *err);
  * when TAIL is NULL or empty.
  */
 void show_stderr_tail(const char *tail);
+/*
+ * Whether the note KEY (the same text each time it applies) is said in
+ * full: the first time on this host, or always after said_verbose(true)
+ * (-v) or where the record of what was said cannot be kept
+ * (builtin/said.c).  Otherwise the caller says it in one line.
+ */
+bool said_in_full(const char *key);
+void said_verbose(bool on);
 /* A progress line "pandia CMD: MESSAGE" on stderr. */
 void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -72,6 +72,9 @@ RUN_MEM_USAGE
 "                          stacks.png (drawn by gnuplot)\n"
 "      --json              the stacks as JSON on stdout\n"
 "  -q, --quiet             no progress lines\n"
+"  -v, --verbose           notes said once on this host (why perf cannot\n"
+"                          count here, demands known as bounds) in full\n"
+"                          again\n"
 "\n"
 "exit status: 0 success, 1 a placement failed (the others are still\n"
 "shown and written) or another failure, 2 usage.\n"
@@ -120,6 +123,7 @@ static const struct option explain_options[] = {
 	OPT_SHARED(opt_output),
 	OPT_SHARED(opt_json),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_verbose),
 	OPT_END(),
 };
 #undef O

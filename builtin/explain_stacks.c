@@ -268,10 +268,16 @@ void explain_print_text(const struct xctx *x)
 	if (x->hw)
 		printf("\ncounters  perf: the rest split by the counted stall "
 		       "events\n\n");
-	else
+	else if (!x->hw_note || strncmp(x->hw_note, "perf counters "
+					       "unavailable", 25) ||
+		 said_in_full(x->hw_note))
 		printf("\ncounters  none: the rest (contention and parallel "
 		       "overhead) is not split%s%s\n\n", x->hw_note ?
 		       ": " : "", x->hw_note ? x->hw_note : "");
+	else
+		printf("\ncounters  none: the rest (contention and parallel "
+		       "overhead) is not split: perf counters unavailable (-v "
+		       "says why)\n\n");
 	for (i = 0; i < x->n_pl; i++) {
 		if (x->pl[i].meas)
 			v[n++] = x->pl[i].meas;

@@ -75,6 +75,9 @@ RUN_MEM_USAGE
 "      --force             measure on a machine description not of this\n"
 "                          host\n"
 "  -q, --quiet             no progress lines\n"
+"  -v, --verbose           notes said once on this host (why perf cannot\n"
+"                          count here, demands known as bounds) in full\n"
+"                          again\n"
 "\n"
 "extrapolating (also after collecting, when --to is given):\n"
 "      --runs FILE         the runs to extrapolate (pandia-scaling/1)\n"
@@ -136,6 +139,7 @@ static const struct option extrapolate_options[] = {
 	OPT_SHARED(opt_force),
 	OPT_SHARED(opt_json),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_verbose),
 	OPT_END(),
 };
 #undef O

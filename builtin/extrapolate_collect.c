@@ -412,9 +412,15 @@ static void plan_hardware(struct collect *x)
 		counters_drop_probe_advice(why);
 		if (o->hw == HW_PERF)
 			die("no hardware stall categories: %s", why);
-		warning("no hardware stall categories: %s; going on "
-			"without them (--counters none: not even tried)",
-			why);
+		if (strncmp(why, "perf counters unavailable", 25) ||
+		    said_in_full(why))
+			warning("no hardware stall categories: %s; going on "
+				"without them (--counters none: not even "
+				"tried)", why);
+		else
+			warning("no hardware stall categories: perf counters "
+				"unavailable (-v says why); going on without "
+				"them");
 		free(why);
 		return;
 	}

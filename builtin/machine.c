@@ -167,27 +167,16 @@ out:
 /* HOST.json in the user's machine directory, made if need be. */
 static char *default_output(const char *host, struct pandia_error *err)
 {
-	char *dir = machdir_user(), *p, *out;
+	char *dir = machdir_user(), *out;
 
 	if (!dir) {
 		/* no HOME: where it always went */
 		mkdir("machines", 0777);
 		return xasprintf("machines/%s.json", host);
 	}
-	for (p = dir + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-				perr_errno(err, "cannot make '%s'", dir);
-				free(dir);
-				return NULL;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
+	if (make_dirs(dir, err) < 0) {
+		free(dir);
+		return NULL;
 	}
 	out = xasprintf("%s/%s.json", dir, host);
 	free(dir);

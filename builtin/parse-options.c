@@ -145,6 +145,22 @@ const struct option opt_quiet[] = {
 	OPT_END(),
 };
 
+/* -v takes effect at once: notes said while parsing are in full */
+static void verbose_cb(const char *cmd, const struct option *opt,
+		       void *field, const char *arg)
+{
+	(void)cmd;
+	(void)opt;
+	(void)arg;
+	*(bool *)field = true;
+	said_verbose(true);
+}
+
+const struct option opt_verbose[] = {
+	OPT_CALLBACK_NOARG('v', "verbose", C, verbose, verbose_cb, 1),
+	OPT_END(),
+};
+
 const struct option opt_runner[] = {
 	OPT_STRING(0, "runner", C, runner),
 	OPT_END(),

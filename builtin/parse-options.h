@@ -95,6 +95,7 @@ struct opt_common {
 	const char *output;	/* -o FILE|DIR */
 	bool json;		/* --json */
 	bool quiet;		/* -q */
+	bool verbose;		/* -v: notes said once, in full again */
 	/* the runner's */
 	const char *runner;	/* --runner TEMPLATE */
 	const char *time_from;	/* --time-from REGEX, checked */
@@ -128,6 +129,7 @@ extern const struct option opt_machine[];	/* -m, --machine */
 extern const struct option opt_output[];	/* -o, --output */
 extern const struct option opt_json[];		/* --json */
 extern const struct option opt_quiet[];		/* -q, --quiet */
+extern const struct option opt_verbose[];	/* -v, --verbose */
 extern const struct option opt_runner[];	/* --runner */
 extern const struct option opt_timing[];	/* --time-from, --timeout */
 extern const struct option opt_reps[];	/* -r, --no-warmup */

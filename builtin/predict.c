@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 #include "builtin/parse-options.h"
@@ -15,6 +16,7 @@
 #include "common/jsonout.h"
 #include "common/machine.h"
 #include "common/shellword.h"
+#include "common/strbuf.h"
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/models.h"
@@ -80,6 +82,9 @@ const char usage_predict[] =
 "                          with --model blackbox, T_p(X) itself\n"
 "      --json              the result as JSON on stdout\n"
 "  -q, --quiet             no progress lines (which machine is used)\n"
+"  -v, --verbose           notes said once on this host (why perf cannot\n"
+"                          count here, demands known as bounds) in full\n"
+"                          again\n"
 "\n"
 "exit status: 0 success, 1 failure, 2 usage.  See pandia-predict(1).\n";
 
@@ -440,6 +445,7 @@ static const struct option predict_options[] = {
 	OPT_SHARED(opt_size),
 	OPT_SHARED(opt_json),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_verbose),
 	OPT_END(),
 };
 #undef O
@@ -583,6 +589,50 @@ out:
 }
 
 /*
+ * The demands the description knows only as upper bounds: each said
+ * in full the first time for this description (its path, size and
+ * time), then all in one line.
+ */
+static void warn_bounds(const struct ctx *x, const struct pandia_params *pp)
+{
+	struct strbuf names = STRBUF_INIT;
+	char *real = realpath(x->o->workload_path, NULL), *key;
+	struct stat st;
+	int r, n = 0;
+	bool full;
+
+	if (stat(x->o->workload_path, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	for (r = 0; r < WR_COUNT; r++) {
+		if (!pp->listed[r] || !wl_param_is_bound(&pp->demand[r]))
+			continue;
+		key = xasprintf("bound %s %s %lld %lld %.6g",
+				wl_resource_name(r), real ? real :
+				x->o->workload_path, (long long)st.st_size,
+				(long long)st.st_mtime, pp->demand[r].value);
+		full = said_in_full(key);
+		free(key);
+		if (full)
+			warning("the %s demand is only known to be below "
+				"%.3g %s: predicting without it, so "
+				"placements limited by %s may be predicted "
+				"too fast", wl_resource_name(r),
+				pp->demand[r].value,
+				r == WR_INSTRUCTIONS ? "ops/s" : "bytes/s",
+				wl_resource_name(r));
+		else
+			strbuf_printf(&names, "%s%s", n++ ? " and " : "",
+				      wl_resource_name(r));
+	}
+	if (n)
+		warning("the %s demand%s only known as upper bound%s (-v "
+			"says what that means)", names.s, n == 1 ? " is" :
+			"s are", n == 1 ? "" : "s");
+	free(names.s);
+	free(real);
+}
+
+/*
  * The Pandia model's parameters: there, t1 at --size, and warnings
  * for those not measured.  0, or -1 after saying why.
  */
@@ -613,19 +663,9 @@ static int pandia_checks(struct ctx *x)
 	}
 	fit_unmeasured(x->w, x->m, o->k, warning_text, NULL);
 	{
-		int lvl, r;
+		int lvl;
 
-		for (r = 0; r < WR_COUNT; r++)
-			if (pp->listed[r] &&
-			    wl_param_is_bound(&pp->demand[r]))
-				warning("the %s demand "
-					"is only known to be below %.3g %s: "
-					"predicting without it, so placements "
-					"limited by %s may be predicted too "
-					"fast", wl_resource_name(r),
-					pp->demand[r].value,
-					r == WR_INSTRUCTIONS ? "ops/s" :
-					"bytes/s", wl_resource_name(r));
+		warn_bounds(x, pp);
 
 		if (x->prm.d[WR_INSTRUCTIONS] > 0 && x->m->peak_reason)
 			warning("the machine's core rate is unknown (%s): "

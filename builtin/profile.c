@@ -94,6 +94,9 @@ RUN_MEM_USAGE
 "      --degree K          with --model blackbox: the degree of T_seq's\n"
 "                          polynomial in the size (default 1)\n"
 "  -q, --quiet             no progress lines\n"
+"  -v, --verbose           notes said once on this host (why perf cannot\n"
+"                          count here, demands known as bounds) in full\n"
+"                          again\n"
 "\n"
 "exit status: 0 success, 1 failure (nothing written), 2 usage.\n"
 "See pandia-profile(1) and docs/profiling.md.\n";
@@ -261,7 +264,11 @@ static void show_backend(struct shown *sh)
 {
 	if (sh->backend || !sh->res->backend_note)
 		return;
-	fprintf(stderr, "pandia: %s\n", sh->res->backend_note);
+	if (said_in_full(sh->res->backend_note))
+		fprintf(stderr, "pandia: %s\n", sh->res->backend_note);
+	else
+		fprintf(stderr, "pandia: perf counters unavailable: "
+			"using the probe backend (-v says why)\n");
 	sh->backend = true;
 }
 
@@ -518,6 +525,7 @@ static const struct option profile_options[] = {
 	OPT_SHARED(opt_model),
 	OPT_SHARED(opt_size),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_verbose),
 	OPT_END(),
 };
 #undef A

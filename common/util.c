@@ -326,6 +326,24 @@ int make_dir(const char *dir, struct pandia_error *err)
 	return perr_errno(err, "cannot create directory '%s'", dir);
 }
 
+int make_dirs(const char *dir, struct pandia_error *err)
+{
+	char *d = xstrdup(dir), *p;
+	int ret = 0;
+
+	for (p = d + 1; ret == 0 && *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(d, 0777) < 0 && errno != EEXIST)
+				ret = perr_errno(err, "cannot make '%s'", d);
+			*p = '/';
+		}
+	if (ret == 0)
+		ret = make_dir(d, err);
+	free(d);
+	return ret;
+}
+
 void read_loadavg(double *l)
 {
 	FILE *f = fopen("/proc/loadavg", "r");

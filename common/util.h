@@ -88,6 +88,8 @@ void iso_date_now(char *buf, size_t size);
 
 /* mkdir DIR unless it is a directory already.  0, or -1 with err. */
 int make_dir(const char *dir, struct pandia_error *err);
+/* The same for DIR and every folder above it (mkdir -p). */
+int make_dirs(const char *dir, struct pandia_error *err);
 
 /* /proc/loadavg's three figures into l[0..2]; NAN when unreadable. */
 void read_loadavg(double *l);
