@@ -412,9 +412,13 @@ int cmd_explain(int argc, char **argv)
 		for (i = 0; i < x.w->n_command; i++)
 			o.argv[i] = x.w->command[i];
 		o.own_argv = true;
-		if (!o.quiet)
-			progress("explain", "running the command '%s' was "
-				 "profiled with", o.workload_path);
+		if (!o.quiet) {
+			char *cmd = shell_join(o.argv);
+
+			progress("explain", "running the command that '%s' "
+				 "was profiled with: %s", o.workload_path, cmd);
+			free(cmd);
+		}
 	}
 	if (!workload_machine_matches(x.w, x.m, &why)) {
 		if (!o.force) {

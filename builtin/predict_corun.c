@@ -447,8 +447,13 @@ static void corun_print(const struct ctx *x, const struct corun *c)
 	       x->m->host ? x->m->host : o->machine_path,
 	       x->m->n_sockets, x->m->n_sockets == 1 ? "" : "s",
 	       x->m->n_cores, x->m->n_pus);
-	printf("model     %s, %d workload%s together\n", o->model->name, nw,
-	       nw == 1 ? "" : "s");
+	if (nw == 1 && c->copies[0] > 0)
+		printf("model     %s, %d cop%s of one workload\n",
+		       o->model->name, c->copies[0],
+		       c->copies[0] == 1 ? "y" : "ies");
+	else
+		printf("model     %s, %d workload%s together\n",
+		       o->model->name, nw, nw == 1 ? "" : "s");
 	if (c->divs)
 		print_divisions(x, c);
 	for (i = 0; i < nw; i++)

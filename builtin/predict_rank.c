@@ -389,12 +389,21 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 	printf("\nbest        %d thread%s on %s: %#.4g s, "
 	       "speedup %#.4g\n", best->n, plural(best->n), bs,
 	       best->time, best->speedup);
-	if (k->ur.on)
+	if (k->ur.on && k->ties)
 		printf("            %#.4g to %#.4g s from the "
 		       "parameters' uncertainty; %d of the "
 		       "placements shown tie with it (=: "
 		       "their ranges overlap)\n", k->best_lo,
 		       k->best_hi, k->ties);
+	else if (k->ur.on)
+		printf("            %#.4g to %#.4g s from the "
+		       "parameters' uncertainty; no other "
+		       "placement shown ties with it\n", k->best_lo,
+		       k->best_hi);
+	else if (x->o->model && !x->o->model->model_section)
+		printf("            no range: the %s model states no "
+		       "uncertainty for its predictions\n",
+		       x->o->model->name);
 	else
 		printf("            no range: the description "
 		       "gives its parameters no uncertainty "

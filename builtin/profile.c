@@ -44,7 +44,7 @@ const char usage_profile[] =
 "                          task-clock and co-run bandwidth probes)\n"
 "  -r, --repetitions N     N measured repetitions of every run (the\n"
 "                          median is kept); default: two, and a third\n"
-"                          only where they spread over 5%% and the\n"
+"                          only where they spread over 5% and the\n"
 "                          budget lasts\n"
 "      --budget X          the profile's wall time, in units of t1, within\n"
 "                          which repetitions are added and disturbed ones\n"

@@ -506,8 +506,13 @@ int cmd_validate(int argc, char **argv)
 		for (i = 0; i < x.w->n_command; i++)
 			o.argv[i] = x.w->command[i];
 		o.own_argv = true;
-		fprintf(stderr, "pandia validate: running the command '%s' "
-			"was profiled with\n", o.workload_path);
+		{
+			char *cmd = shell_join(o.argv);
+
+			progress("validate", "running the command that '%s' "
+				 "was profiled with: %s", o.workload_path, cmd);
+			free(cmd);
+		}
 	}
 	if (!workload_machine_matches(x.w, x.m, &why)) {
 		if (!o.force) {

@@ -155,7 +155,7 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 		if (cr.run.stderr_tail)
 			P->res->failed_stderr = xstrdup(cr.run.stderr_tail);
 		if (cr.run.failed_run >= 0 && !cr.run.interrupted)
-			perr_set(P->err, "run 1 of 6, counted with perf: %s",
+			perr_set(P->err, "run 1, counted with perf: %s",
 				 e.text);
 		goto out;
 	}

@@ -186,6 +186,12 @@ grep -q "a higher (threads, size) key" "$T/out" || fail "no reset said"
 	-t 48 --top 1 --json >"$T/p.json" 2>"$T/err" || fail "$(cat "$T/err")"
 relclose "$("$J" placements.0.time <"$T/p.json")" "$(tp 2000 48 0.5)" 1e-6 ||
 	fail "predict does not use the updated model (alpha 0.5)"
+# its text says why there is no range: the model states none (not "a
+# profile of one repetition")
+"$P" predict -m "$T/m48.json" -w "$T/r.json" --model blackbox --size 2000 \
+	--top 1 >"$T/p.out" 2>"$T/err" || fail "$(cat "$T/err")"
+grep -q "no range: the blackbox model states no uncertainty" "$T/p.out" ||
+	{ cat "$T/p.out"; fail "the black-box model's missing range"; }
 # one odd run outside the sizes measured (T_seq(10000) = 300.5 s from
 # the polynomial, 400 s measured on 48 cores) would make alpha -0.338:
 # refused, the file unchanged, the run still reported, exit 1

@@ -11,6 +11,8 @@ for c in machine run profile predict validate extrapolate cpus explain; do
 	[ "$a" = "$b" ] || fail "'help $c' and '$c --help' differ"
 	echo "$a" | head -n 1 | grep -q "^usage: pandia $c" ||
 		fail "$c usage starts wrong"
+	# the help is printed as it is, not through a format
+	echo "$a" | grep -q '%%' && fail "$c --help shows '%%'"
 	# every long option of the usage is in the man page
 	man="docs/man/pandia-$c.1"
 	[ -f "$man" ] || fail "no man page $man"

@@ -215,4 +215,10 @@ grep -q -- "--copies: 3 numbers for 2 workloads" "$T/err" ||
 	-p 9 >"$T/out" 2>"$T/err" && fail "PU 9 on a 4-PU machine"
 grep -q "placement '9': PU 9 is not in machine" "$T/err" ||
 	fail "PU 9: message"
+# the text names copies of one workload as such, not "1 workload
+# together"
+"$P" predict --model mva -m "$T/m4.json" -w "$T/sb.json" --copies 4 \
+	>"$T/out" 2>"$T/err" || { cat "$T/err"; fail "--copies 4 as text"; }
+grep -qx "model     mva, 4 copies of one workload" "$T/out" ||
+	{ cat "$T/out"; fail "--copies 4: the model line"; }
 exit 0

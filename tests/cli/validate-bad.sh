@@ -102,4 +102,13 @@ for sig in INT TERM; do
 	none_left "SIG$sig"
 	echo "SIG$sig: kept what was measured, nothing left behind"
 done
+
+# without CMD, the command the description was profiled with, named
+"$P" machine -q --topology 'pack:1 core:2 pu:1' \
+	--assume tests/data/assume-full.json -o "$T/m2.json" 2>/dev/null ||
+	fail "cannot describe two cores"
+"$P" validate -m "$T/m2.json" -w tests/data/workload-bounds.json -n \
+	>/dev/null 2>"$T/err" || { cat "$T/err"; fail "validate -n, no CMD"; }
+grep -qF "pandia validate: running the command that 'tests/data/workload-bounds.json' was profiled with: example-workload --threads '{threads}'" \
+	"$T/err" || { cat "$T/err"; fail "the command run is not named"; }
 exit 0
