@@ -468,6 +468,12 @@ static void check_args(const struct cli *o)
 				    "placement");
 		if (o->threads)
 			usage_error("predict", "--threads is for one workload");
+		if (o->k > 1)
+			usage_error("predict", "-k %d is for one workload's "
+				    "ranking: the divisions of a co-run give "
+				    "every thread a PU of its own (a "
+				    "--placement list may repeat PUs)",
+				    o->k);
 		if (o->n_copies && o->n_placements)
 			usage_error("predict", "--copies (unpinned) and "
 				    "--placement do not go together");

@@ -215,6 +215,12 @@ grep -q -- "--copies: 3 numbers for 2 workloads" "$T/err" ||
 	-p 9 >"$T/out" 2>"$T/err" && fail "PU 9 on a 4-PU machine"
 grep -q "placement '9': PU 9 is not in machine" "$T/err" ||
 	fail "PU 9: message"
+# -k with a co-run: refused, not ignored
+"$P" predict -m "$T/m4.json" -w "$T/dram.json" -w "$T/dram.json" -k 2 \
+	>"$T/out" 2>"$T/err"
+[ $? -eq 2 ] || fail "-k 2 with two workloads: exit 2"
+grep -q -- "-k 2 is for one workload's ranking" "$T/err" ||
+	fail "-k 2 with two workloads: message"
 # the text names copies of one workload as such, not "1 workload
 # together"
 "$P" predict --model mva -m "$T/m4.json" -w "$T/sb.json" --copies 4 \
