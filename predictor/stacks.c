@@ -206,6 +206,40 @@ static void sweep(const struct stack_run *run, int workers, double *serial,
 	free(ev);
 }
 
+/*
+ * No part of a stack is below zero, and a stack is N high: a part
+ * measured below zero (a run timed faster than the single thread's
+ * work allows, its CPU time under t1: run-to-run noise) is set to 0,
+ * and what it was is kept as the stack's noise and taken off the base,
+ * the one part whose excess the noise made (docs/stacks.md).
+ */
+static void noise_out(struct stack *st)
+{
+	size_t len = 0;
+	int i;
+
+	st->noise = 0;
+	st->noise_parts[0] = '\0';
+	for (i = 1; i < st->n_comps; i++) {
+		struct stack_comp *c = &st->comps[i];
+
+		if (!(c->value < 0))
+			continue;
+		st->noise -= c->value;
+		if (len < sizeof(st->noise_parts))
+			len += (size_t)snprintf(st->noise_parts + len,
+						sizeof(st->noise_parts) - len,
+						"%s%s %.3f", len ? ", " : "",
+						c->key, c->value);
+		c->value = 0;
+	}
+	if (st->noise > 0 && st->n_comps > 0) {
+		st->comps[0].value -= st->noise;
+		if (st->comps[0].value < 0)
+			st->comps[0].value = 0;
+	}
+}
+
 struct stack *stack_measured(const struct stack_run *run,
 			     struct pandia_error *err)
 {
@@ -293,6 +327,7 @@ struct stack *stack_measured(const struct stack_run *run,
 			 "overhead (not split)", rest);
 		st->estimate = st->speedup + rest;
 	}
+	noise_out(st);
 	return st;
 }
 
@@ -318,6 +353,10 @@ json_t *stack_to_json(const struct stack *st)
 		json_object_set_new(root, "estimate", json_real(st->estimate));
 		json_object_set_new(root, "estimate_error", json_real(
 			(st->estimate - st->speedup) / st->threads));
+		json_object_set_new(root, "noise", json_real(st->noise));
+		json_object_set_new(root, "noise_parts", st->noise > 0 ?
+				    json_string(st->noise_parts) :
+				    json_null());
 	}
 	return root;
 }
@@ -557,6 +596,20 @@ static void sort_columns(struct column *col, int n_col,
 	free(taken);
 }
 
+/* whether ST[0..N-1] holds stacks of both kinds */
+static bool both_kinds(const struct stack *const *st, int n)
+{
+	bool m = false, p = false;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (st[i]) {
+			m |= st[i]->kind == STACK_MEASURED;
+			p |= st[i]->kind == STACK_PREDICTED;
+		}
+	return m && p;
+}
+
 char *stacks_table(const struct stack *const *st, int n)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -599,6 +652,13 @@ char *stacks_table(const struct stack *const *st, int n)
 		}
 		strbuf_printf(&b, " %6.3f\n", stack_total(st[i]));
 	}
+	for (i = 0; i < n; i++)
+		if (st[i] && st[i]->noise > 0)
+			strbuf_printf(&b, "noise at %s: %.3f of parts measured "
+				      "below zero (%s: run-to-run noise), set "
+				      "to 0 and taken off the base\n",
+				      st[i]->cpus, st[i]->noise,
+				      st[i]->noise_parts);
 	strbuf_printf(&b, "\ncomponents, in units of speedup (a row adds up "
 		      "to N; \"-\": not of that kind):\n");
 	for (j = 0; j < n_col; j++)
@@ -606,6 +666,14 @@ char *stacks_table(const struct stack *const *st, int n)
 			      strcmp(col[j].key, "base") ? col[j].label :
 			      "achieved speedup (measured), predicted "
 			      "speedup (predicted)");
+	if (both_kinds(st, n))
+		strbuf_printf(&b, "the model cannot tell serial execution "
+			      "from waits at a barrier, a condition or a "
+			      "lock: compare the predicted serial with the "
+			      "measured serial + barrier + lock, and the "
+			      "predicted resources with the measured "
+			      "contention (docs/stacks.md, \"Measured beside "
+			      "predicted\")\n");
 	free(col);
 	return b.s;
 }
@@ -625,5 +693,10 @@ char *stack_text(const struct stack *st, int indent)
 	strbuf_printf(&b, "%*s%-14s %-36s %7.3f %6.1f%%\n", indent, "", "sum",
 		      "(N)", stack_total(st),
 		      100 * stack_total(st) / st->threads);
+	if (st->noise > 0)
+		strbuf_printf(&b, "%*s%-14s %.3f of parts measured below zero "
+			      "(%s: run-to-run noise), set to 0 and taken "
+			      "off the base\n", indent, "", "noise", st->noise,
+			      st->noise_parts);
 	return b.s;
 }

@@ -109,6 +109,9 @@ struct stack {
 				   (the waits were scaled down) */
 	double excess;		/* s x threads with more than N workers
 				   alive (taken from the imbalance) */
+	double noise;		/* units of speedup: parts measured below
+				   zero, set to 0 and taken off the base */
+	char noise_parts[160];	/* which: "contention -0.070" */
 };
 
 /*

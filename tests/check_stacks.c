@@ -266,6 +266,44 @@ END_TEST
  * with 2 s of memory stalls (0.5 s in the single-thread run) over
  * tn = 1.25 s: memory 1.5 / 1.25 = 1.2, the overhead 3.2 - 1.2 = 2.
  */
+/*
+ * One thread, timed 7% faster than t1 and on a CPU all the time: the
+ * contention part comes out at (0.935 - 1) / 0.935 = -0.070.  No part
+ * is below zero and the stack is 1 high: the -0.070 is noise, set to 0
+ * and taken off the base (the measured speedup stays 1.07).
+ */
+START_TEST(test_measured_noise)
+{
+	struct stack_thread th = { 0, 0.935, 0.935, 0, { 0 }, true };
+	struct stack_run run = { 1.0, 0.935, 1, &th, 1, NULL, 0, "0" };
+	struct pandia_error err;
+	struct stack *st;
+	json_t *j;
+	char *text;
+	int i;
+
+	st = stack_measured(&run, &err);
+	ck_assert_msg(st != NULL, "%s", err.text);
+	for (i = 0; i < st->n_comps; i++)
+		ck_assert_msg(st->comps[i].value >= 0, "%s is %g",
+			      st->comps[i].key, st->comps[i].value);
+	ck_assert(fabs(stack_total(st) - 1) < 1e-12);
+	ck_assert(fabs(st->speedup - 1 / 0.935) < 1e-12);
+	ck_assert(fabs(stack_value(st, "base") - 1) < 1e-12);
+	ck_assert(fabs(st->noise - (1 - 0.935) / 0.935) < 1e-12);
+	ck_assert_str_eq(st->noise_parts, "contention -0.070");
+	text = stack_text(st, 0);
+	ck_assert_msg(strstr(text, "noise          0.070 of parts measured "
+			     "below zero (contention -0.070"), "%s", text);
+	free(text);
+	j = stack_to_json(st);
+	ck_assert(fabs(json_real_value(json_object_get(j, "noise")) -
+		       st->noise) < 1e-12);
+	json_decref(j);
+	stack_free(st);
+}
+END_TEST
+
 START_TEST(test_measured_split)
 {
 	struct sim s = { 16, false, false, false, 1, 1.0, 0, 0, 0, 0.25, 1,
@@ -928,6 +966,12 @@ START_TEST(test_text)
 				     "4.000       -  4.000  8.000\n"));
 	ck_assert_ptr_nonnull(strstr(tab, "\n  dram           DRAM "
 				     "bandwidth\n"));
+	/* both kinds: the legend says what the model cannot tell apart */
+	ck_assert_ptr_nonnull(strstr(tab, "the model cannot tell serial "
+				     "execution from waits at a barrier"));
+	free(tab);
+	tab = stacks_table(v, 1);
+	ck_assert_ptr_null(strstr(tab, "the model cannot tell"));
 	free(tab);
 	tab = stacks_table(v + 1, 1);
 	ck_assert_str_eq(tab, "");
@@ -962,6 +1006,7 @@ static Suite *stacks_suite(void)
 	TCase *tc = tcase_create("stacks");
 
 	tcase_add_loop_test(tc, test_measured, 0, ARRAY_SIZE(measured_rows));
+	tcase_add_test(tc, test_measured_noise);
 	tcase_add_test(tc, test_measured_split);
 	tcase_add_test(tc, test_measured_misfit);
 	tcase_add_loop_test(tc, test_measured_refused, 0,
