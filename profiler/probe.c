@@ -135,11 +135,13 @@ void probe_disturb_begin(struct probe_disturb *d)
  * another tenant on one of two PUs halves the mean of what it does to
  * the thread there.  A worker that lived less than a tenth of the
  * longest life is left out: one scheduling delay is a large share of
- * a short life.
+ * a short life.  The command's own helpers share the listed PUs with
+ * the workers (a pipeline's 'head' beside its compressor): a wait up
+ * to their CPU time in all may be theirs, and is not counted.
  */
 static double runqueue_share(const struct run_result *r)
 {
-	double most = 0, longest = 0;
+	double most = 0, longest = 0, helpers = 0;
 	int i;
 
 	for (i = 0; r && i < r->n_threads; i++) {
@@ -147,6 +149,8 @@ static double runqueue_share(const struct run_result *r)
 
 		if (t->worker && t->end - t->start > longest)
 			longest = t->end - t->start;
+		if (!t->worker && isfinite(t->cpu_time))
+			helpers += t->cpu_time;
 	}
 	for (i = 0; r && i < r->n_threads; i++) {
 		const struct run_thread *t = &r->threads[i];
@@ -155,8 +159,8 @@ static double runqueue_share(const struct run_result *r)
 		if (!t->worker || !(life > 0) || life < 0.1 * longest ||
 		    !isfinite(t->runqueue_wait))
 			continue;
-		if (t->runqueue_wait / life > most)
-			most = t->runqueue_wait / life;
+		if ((t->runqueue_wait - helpers) / life > most)
+			most = (t->runqueue_wait - helpers) / life;
 	}
 	return most;
 }
