@@ -99,6 +99,11 @@ struct pandia_machine *open_machine(const char *cmd, const char *arg,
 		user = NULL;
 	free(user);
 out:
+	if (!m) {
+		/* nothing opened: no path for the caller to free */
+		free(*path);
+		*path = NULL;
+	}
 	free(extra);
 	return m;
 }
