@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,6 +140,13 @@ int output_check(const char *path, struct pandia_error *err)
 					"file it points to", path);
 		if (S_ISDIR(st.st_mode))
 			return perr_set(err, "'%s' is a directory", path);
+		/* Linux's memory device 1:7, /dev/full, fails every
+		   write: refused now, not after the work */
+		if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+		    minor(st.st_rdev) == 7)
+			return perr_set(err, "cannot write '%s': it is the "
+					"full device, where every write fails "
+					"(No space left on device)", path);
 		if (S_ISCHR(st.st_mode))
 			return access(path, W_OK) == 0 ? 0 :
 				perr_errno(err, "cannot write '%s'", path);

@@ -35,7 +35,8 @@ char *read_file(const char *path, size_t *len, struct pandia_error *err);
  * Whether PATH can take pandia's output, checked before any work is
  * done: a new name in a writable directory, a writable regular file,
  * or a character device (/dev/null, written through).  A symbolic
- * link, a FIFO, a socket, a directory or an empty name is refused.
+ * link, a FIFO, a socket, a directory, /dev/full (every write fails)
+ * or an empty name is refused.
  * Returns 0 or -1 with err saying why.
  */
 int output_check(const char *path, struct pandia_error *err);

@@ -58,4 +58,22 @@ fi
 "$P" machine --topology 'pack:1 core:2 pu:1' --assume "$A" -o /dev/null \
 	>/dev/null 2>err || fail "-o /dev/null failed"
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
-echo "output safety: FIFO, link, 0600, new, directory, '', early checks, device"
+# /dev/full takes no write: refused before any work, in every command
+# with -o (within a second: nothing is run)
+if [ -c /dev/full ]; then
+	topo big.json || fail "cannot describe a machine"
+	W="$(cd "$OLDPWD" && pwd)/tests/data/workload-bounds.json"
+	for args in "machine --topology pack:1 -o /dev/full" \
+		"profile -m big.json -o /dev/full -- sleep 2" \
+		"extrapolate -m big.json -o /dev/full -- sleep 2" \
+		"validate -m big.json -w $W --force -o /dev/full -- sleep 2" \
+		"explain -m big.json -w $W --force -o /dev/full -- sleep 2"; do
+		t0=$(date +%s%N)
+		"$P" $args >/dev/null 2>err && fail "$args: accepted"
+		t1=$(date +%s%N)
+		grep -q "/dev/full" err || fail "$args: /dev/full not named"
+		[ $(((t1 - t0) / 1000000)) -lt 1000 ] ||
+			fail "$args: refused after $(((t1 - t0) / 1000000)) ms"
+	done
+fi
+echo "output safety: FIFO, link, 0600, new, directory, '', early checks, device, /dev/full"
