@@ -363,6 +363,16 @@ START_TEST(test_run_template)
 	ck_assert(json_is_real(json_object_get(j, "median")));
 	json_decref(j);
 	run_result_release(&r);
+
+	/* and its rate with the command not running, when it says so */
+	o.runner = "echo pandia-stress: 1 2e9; echo pandia-stress-alone: 1 5e9";
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, tk_argv(NULL, NULL, NULL), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_double_eq(r.stress[1].median, 2e9);
+	ck_assert_double_eq(r.stress[1].alone_median, 5e9);
+	ck_assert(isnan(r.stress[0].alone_median));
+	run_result_release(&r);
 	run_stressor_release(&s);
 }
 END_TEST

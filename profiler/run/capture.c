@@ -98,6 +98,11 @@ static void output_line(struct ctx *c, const char *line)
 	    sscanf(line, "pandia-stress: %d %lf", &i, &v) == 2 &&
 	    i >= 0 && i < c->stress.n)
 		c->stress.tmpl_rates[i] = v;
+	/* the stressor's rate with the command not running */
+	if (!c->local && c->stress.tmpl_alone &&
+	    sscanf(line, "pandia-stress-alone: %d %lf", &i, &v) == 2 &&
+	    i >= 0 && i < c->stress.n)
+		c->stress.tmpl_alone[i] = v;
 }
 
 static void feed_lines(struct ctx *c, int k, const char *p, size_t n)

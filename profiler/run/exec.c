@@ -411,7 +411,8 @@ static int one_run(struct ctx *c, int run)
 	free_threads(r);
 	if (c->stress.tmpl_rates)
 		for (i = 0; i < c->stress.n; i++)
-			c->stress.tmpl_rates[i] = NAN;
+			c->stress.tmpl_rates[i] = c->stress.tmpl_alone[i] =
+				NAN;
 	c->acct.aff_unknown = 0;
 	c->capture.hide = c->pin.discover && run == 0 && !c->o->warmup;
 	set_pin_env(c);
@@ -480,8 +481,10 @@ static int one_run(struct ctx *c, int run)
 		goto out;
 	}
 	if (c->stress.tmpl_rates && slot >= 0)
-		for (i = 0; i < c->stress.n; i++)
+		for (i = 0; i < c->stress.n; i++) {
 			r->stress[i].rates[slot] = c->stress.tmpl_rates[i];
+			r->stress[i].alone[slot] = c->stress.tmpl_alone[i];
+		}
 	if (run == 0)
 		r->warmup_time = secs;
 	else
@@ -674,9 +677,12 @@ int run_execute(const struct run_opts *o, char *const *argv,
 		if (build_corun(&c, shim) < 0)
 			goto out_argv;
 	}
-	if (!c.local && c.stress.n)
+	if (!c.local && c.stress.n) {
 		c.stress.tmpl_rates = xcalloc((size_t)c.stress.n,
 					      sizeof(double));
+		c.stress.tmpl_alone = xcalloc((size_t)c.stress.n,
+					      sizeof(double));
+	}
 	for (k = 0; k < 2; k++)
 		c.capture.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
 	r->times = xcalloc((size_t)o->repetitions, sizeof(double));
@@ -687,6 +693,7 @@ out_argv:
 	free(c.sig.before);
 	free(c.acct.pids);
 	free(c.stress.tmpl_rates);
+	free(c.stress.tmpl_alone);
 	for (k = 0; k < 2; k++)
 		free(c.capture.lb[k].buf);
 	free_strv(c.argv);

@@ -92,6 +92,7 @@ struct ctx_stress {
 	struct stressor_proc *procs;	/* this run's, or NULL */
 	pid_t pgid;
 	double *tmpl_rates;	/* pandia-stress: lines of a template */
+	double *tmpl_alone;	/* and its pandia-stress-alone: lines */
 };
 
 /* the command's output */
