@@ -278,6 +278,10 @@ bool model_demand_listed(const struct pandia_workload *w,
 			 enum wl_resource r);
 void model_demand_list(struct pandia_workload *w, enum wl_resource r,
 		       bool listed);
+/* The noise amplification of the demand on R (NAN: none stated), to
+   read or set. */
+double *model_demand_amplification(const struct pandia_workload *w,
+				   enum wl_resource r);
 /* How o_s grows ("per_remote_thread" ...) when the profile tested it,
    else NULL. */
 const char *model_o_s_form(const struct pandia_workload *w);

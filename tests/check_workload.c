@@ -12,6 +12,7 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/models.h"
 #include "predictor/pandia/params.h"
 #include "tests/lib/testkit.h"
 
@@ -25,6 +26,9 @@ static const char *const round_trip_files[] = {
 	/* memory "spread", memory_found, model.o_s_form and b_form: a
 	   profile of tests/data/mechsim/comm.sim on the X5-2 */
 	"tests/data/workloads/mechsim-comm.json",
+	/* model.demands_amplification: the same, with the estimates'
+	   noise amplification (--counters probe) */
+	"tests/data/workloads/mechsim-comm-amp.json",
 };
 
 START_TEST(test_round_trip)
@@ -82,6 +86,27 @@ START_TEST(test_full_fields)
 	/* the model's stand-ins for what was not measured */
 	ck_assert(wl_value(&pp->o_s, 0) == 0);
 	ck_assert(wl_value(&pp->p, 0) == 0.9);
+	/* no noise amplification stated */
+	ck_assert(isnan(pp->demand_amp[WR_DRAM]));
+	workload_free(w);
+}
+END_TEST
+
+/* model.demands_amplification, by resource, and only there. */
+START_TEST(test_demand_amplification)
+{
+	struct pandia_error err;
+	struct pandia_workload *w = workload_load(
+		"tests/data/workloads/mechsim-comm-amp.json", &err);
+	struct pandia_params *pp;
+
+	ck_assert_msg(w != NULL, "%s", err.text);
+	pp = pandia_params(w);
+	ck_assert(pp->demand_amp[WR_DRAM] > 200);
+	ck_assert(pp->demand_amp[WR_L3] > 100);
+	ck_assert(isnan(pp->demand_amp[WR_L2]));
+	ck_assert(*model_demand_amplification(w, WR_DRAM) ==
+		  pp->demand_amp[WR_DRAM]);
 	workload_free(w);
 }
 END_TEST
@@ -343,6 +368,7 @@ static Suite *workload_suite(void)
 	tcase_add_loop_test(tc, test_round_trip, 0,
 			    ARRAY_SIZE(round_trip_files));
 	tcase_add_test(tc, test_full_fields);
+	tcase_add_test(tc, test_demand_amplification);
 	tcase_add_test(tc, test_malformed);
 	tcase_add_test(tc, test_save_atomic);
 	tcase_add_test(tc, test_build_in_memory);

@@ -89,6 +89,12 @@ void model_demand_list(struct pandia_workload *w, enum wl_resource r,
 	pandia_params(w)->listed[r] = listed;
 }
 
+double *model_demand_amplification(const struct pandia_workload *w,
+				   enum wl_resource r)
+{
+	return &pandia_params(w)->demand_amp[r];
+}
+
 const char *model_o_s_form(const struct pandia_workload *w)
 {
 	const struct pandia_params *pp = pandia_params(w);
@@ -109,8 +115,10 @@ static void params_reset(struct pandia_params *pp)
 
 	for (k = 0; k < N_PARAMS; k++)
 		wl_param_release(param_of(pp, &params[k]));
-	for (i = 0; i < WR_COUNT; i++)
+	for (i = 0; i < WR_COUNT; i++) {
 		wl_param_release(&pp->demand[i]);
+		pp->demand_amp[i] = NAN;
+	}
 }
 
 static void *params_new(void)
@@ -192,11 +200,15 @@ static int load_param(const struct json_src *c, json_t *model,
 	return 0;
 }
 
-/* Every key in demands_source/_uncertainty/_status names a demand. */
+/*
+ * Every key in demands_source/_uncertainty/_status/_amplification
+ * names a demand.
+ */
 static int check_demand_keys(const struct json_src *c, json_t *model)
 {
 	static const char *const objs[] = {
-		"demands_source", "demands_uncertainty", "demands_status"
+		"demands_source", "demands_uncertainty", "demands_status",
+		"demands_amplification"
 	};
 	json_t *d = json_object_get(model, "demands"), *o, *v;
 	const char *key;
@@ -219,6 +231,33 @@ static int check_demand_keys(const struct json_src *c, json_t *model)
 	return 0;
 }
 
+/* model.demands_amplification: {RES: a number, at least 1}. */
+static int load_amplification(const struct json_src *c, json_t *model,
+			      struct pandia_params *pp)
+{
+	json_t *a, *v;
+	const char *key;
+	char path[192];
+
+	a = json_get(c, model, "model", "demands_amplification",
+		     JSON_OBJECT, false);
+	if (json_failed(c))
+		return -1;
+	if (!a)
+		return 0;
+	json_object_foreach(a, key, v) {
+		int r = wl_resource_from_name(key);
+
+		snprintf(path, sizeof(path), "model.demands_amplification.%s",
+			 key);
+		if (!json_is_number(v) || !(json_number_value(v) >= 1))
+			return json_fail(c, path, "must be a number of at "
+					 "least 1 (a factor)");
+		pp->demand_amp[r] = json_number_value(v);
+	}
+	return 0;
+}
+
 static int load_model(const struct json_src *c, json_t *m,
 		      struct pandia_workload *w)
 {
@@ -229,7 +268,8 @@ static int load_model(const struct json_src *c, json_t *m,
 		"l", "l_source", "l_uncertainty", "l_status",
 		"b", "b_source", "b_uncertainty", "b_status",
 		"demands", "demands_source", "demands_uncertainty",
-		"demands_status", "o_s_form", "b_form", NULL
+		"demands_status", "demands_amplification", "o_s_form",
+		"b_form", NULL
 	};
 	struct pandia_params *pp = pandia_params(w);
 	const char *key;
@@ -287,7 +327,9 @@ static int load_model(const struct json_src *c, json_t *m,
 		if (load_param(c, m, "demands", key, v, &pp->demand[r]) < 0)
 			return -1;
 	}
-	return check_demand_keys(c, m);
+	if (check_demand_keys(c, m) < 0)
+		return -1;
+	return load_amplification(c, m, pp);
 }
 
 /* ---- checking ----------------------------------------------------- */
@@ -439,7 +481,7 @@ static void param_to_json(json_t *model, const char *name,
 static json_t *demands_to_json(const struct pandia_params *pp, json_t *model)
 {
 	json_t *d = json_object(), *src = json_object(), *unc = json_object();
-	json_t *st = json_object();
+	json_t *st = json_object(), *amp = json_object();
 	int i;
 
 	for (i = 0; i < WR_COUNT; i++) {
@@ -453,6 +495,9 @@ static json_t *demands_to_json(const struct pandia_params *pp, json_t *model)
 			json_object_set_new(unc, wl_resource_name(i),
 					    json_real(prm->uncertainty));
 		json_set_str(st, wl_resource_name(i), prm->status);
+		if (isfinite(pp->demand_amp[i]))
+			json_object_set_new(amp, wl_resource_name(i),
+					    json_real(pp->demand_amp[i]));
 	}
 	json_object_set_new(model, "demands", d);
 	if (json_object_size(src))
@@ -467,6 +512,10 @@ static json_t *demands_to_json(const struct pandia_params *pp, json_t *model)
 		json_object_set_new(model, "demands_status", st);
 	else
 		json_decref(st);
+	if (json_object_size(amp))
+		json_object_set_new(model, "demands_amplification", amp);
+	else
+		json_decref(amp);
 	return model;
 }
 

@@ -46,6 +46,12 @@ struct pandia_params {
 	bool has_b_form;
 	bool listed[WR_COUNT];	/* demand present in the file */
 	struct wl_param demand[WR_COUNT];
+	/*
+	 * A counter-free estimate's noise amplification: a 1% error in
+	 * its worst input is this many % in the demand
+	 * ("demands_amplification"); NAN: none stated.
+	 */
+	double demand_amp[WR_COUNT];
 };
 
 /*
