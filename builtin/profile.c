@@ -13,6 +13,7 @@
 #include "common/util.h"
 #include "common/workload.h"
 #include "predictor/blackbox.h"
+#include "profiler/probe.h"
 #include "profiler/profile.h"
 #include "profiler/run.h"
 
@@ -303,8 +304,13 @@ static void show_progress(const struct profile_progress *pp, void *arg)
 			pp->id, pp->rep, pp->reps, pp->what, left);
 }
 
-static void print_param(FILE *out, const char *name,
-			const struct wl_param *p, const char *unit)
+/*
+ * A parameter's line: its value, range and sources, with AMP (NAN:
+ * none) the noise amplification of a counter-free estimate.
+ */
+static void print_param_amp(FILE *out, const char *name,
+			    const struct wl_param *p, const char *unit,
+			    double amp)
 {
 	fprintf(out, "  %-17s", name);
 	if (p->known) {
@@ -313,12 +319,22 @@ static void print_param(FILE *out, const char *name,
 			fprintf(out, " +- %.2g", p->uncertainty);
 		if (p->source)
 			fprintf(out, "   (%s)", p->source);
+		if (isfinite(amp))
+			fprintf(out, "   noise amplification %.3g%s", amp,
+				amp > PROBE_AMP_HIGH ? " (poorly conditioned)" :
+				"");
 	} else {
 		fputs(p->status ? p->status : "not measured", out);
 	}
 	fputc('\n', out);
 	if (p->known && p->status)
 		fprintf(out, "  %17s%s\n", "", p->status);
+}
+
+static void print_param(FILE *out, const char *name,
+			const struct wl_param *p, const char *unit)
+{
+	print_param_amp(out, name, p, unit, NAN);
 }
 
 /* The black-box model's parameters, as fitted. */
@@ -410,8 +426,9 @@ static void summary(FILE *out, const struct pandia_workload *w,
 		if (!model_demand_listed(w, r))
 			continue;
 		snprintf(name, sizeof(name), "d[%s]", wl_resource_name(r));
-		print_param(out, name, model_demand(w, r),
-			    r == WR_INSTRUCTIONS ? " ops/s" : " bytes/s");
+		print_param_amp(out, name, model_demand(w, r),
+				r == WR_INSTRUCTIONS ? " ops/s" : " bytes/s",
+				*model_demand_amplification(w, r));
 	}
 }
 

@@ -254,17 +254,98 @@ static const char *gbs(double v, char *buf, size_t size)
 	return buf;
 }
 
+double probe_amplification(double X, double Pc)
+{
+	if (!(X > Pc))
+		return INFINITY;
+	return X / (X - Pc);
+}
+
+double probe_rel_uncertainty(double X, double Pc, double noise_x,
+			     double noise_pc, double noise_sigma)
+{
+	double ax = probe_amplification(X, Pc), apc = ax - 1;
+
+	return sqrt(ax * noise_x * ax * noise_x + apc * noise_pc * apc *
+		    noise_pc + noise_sigma * noise_sigma);
+}
+
+/*
+ * "; noise amplification 2.1" or, above PROBE_AMP_HIGH, what it
+ * means, into buf (returned).
+ */
+static const char *amp_text(double amp, const char *of, char *buf,
+			    size_t size)
+{
+	if (amp > PROBE_AMP_HIGH)
+		snprintf(buf, size, "; noise amplification %.3g, POORLY "
+			 "CONDITIONED: a 1%% error in %s is %.3g%% here", amp,
+			 of, amp);
+	else
+		snprintf(buf, size, "; noise amplification %.3g", amp);
+	return buf;
+}
+
+/*
+ * The estimate of a saturated level: the probes' loss when their rate
+ * alone was measured, else what they left of the described capacity;
+ * the other one, where there is one, as a cross-check in the status.
+ */
+static void saturated_estimate(const struct probe_input *in, double sigma,
+			       struct probe_estimate *out)
+{
+	const char *lv = level_name(in->level);
+	double C = in->aggregate_bw, P = in->alone, Pc = in->corun;
+	double eC = in->capacity_noise > 0 ? in->capacity_noise :
+		PROBE_C_NOISE, ePc = Pc > 0 ? in->corun_spread / Pc : 0;
+	double cap = (C - Pc) * sigma, X, est, rel;
+	bool loss = !in->alone_described && P > Pc;
+	char a[32], b[32], c[32], d[32], e[32], am[160], x[200] = "";
+
+	X = loss ? P : C;
+	est = (X - Pc) * sigma;
+	out->known = true;
+	out->value = est < in->per_core_bw ? est : in->per_core_bw;
+	out->amplification = probe_amplification(X, Pc);
+	rel = probe_rel_uncertainty(X, Pc, loss ? in->alone_noise : eC, ePc,
+				    in->slowdown_noise);
+	/* no noise seen (one repetition): none stated, not "+- 0" */
+	out->uncertainty = rel > 0 ? rel * out->value : NAN;
+	if (loss && C > Pc)
+		snprintf(x, sizeof(x), "; the described %s would give (%s - "
+			 "%s) x %.4g = %s, amplification %.3g", gbs(C, a,
+			 sizeof(a)), gbs(C, b, sizeof(b)), gbs(Pc, c,
+			 sizeof(c)), sigma, gbs(cap, d, sizeof(d)),
+			 probe_amplification(C, Pc));
+	amp_text(out->amplification, loss ? "the probes' rates" :
+		 "the described capacity or the probes' rate", am,
+		 sizeof(am));
+	out->status = xasprintf(
+		"estimate from %d co-run probe(s) that nearly saturate %s "
+		"(%s alone%s, of %s described): they %s %s beside it and it "
+		"ran %.3gx slower: (%s - %s) x %.4g%s%s%s",
+		in->n_probes, lv, gbs(P, a, sizeof(a)),
+		in->alone_described ? " as described" : ", measured",
+		gbs(C, b, sizeof(b)), loss ? "lost" : "left",
+		gbs(loss ? P - Pc : C - Pc, c, sizeof(c)), sigma,
+		gbs(X, d, sizeof(d)), gbs(Pc, e, sizeof(e)), sigma,
+		loss ? " (their loss)" : " (the described capacity)", am, x);
+}
+
 void probe_estimate_demand(const struct probe_input *in,
 			   struct probe_estimate *out)
 {
 	const char *lv = level_name(in->level);
 	double C = in->aggregate_bw, P = in->alone, Pc = in->corun;
 	double sigma = in->slowdown > 1 ? in->slowdown : 1, took, est;
+	/* what the probes can take: measured alone, or as described */
+	double X = in->alone_described ? C : fmax(C, P);
 	bool saturating, slowed;
 	char a[32], b[32], c[32], d[32];
 
 	memset(out, 0, sizeof(*out));
 	out->uncertainty = NAN;
+	out->amplification = NAN;
 	if (in->n_probes < 1 || !(C > 0) || !(in->per_core_bw > 0) ||
 	    !isfinite(P) || !isfinite(Pc) || !(P > 0)) {
 		out->status = xasprintf("not measured: no probe rate at %s",
@@ -279,7 +360,7 @@ void probe_estimate_demand(const struct probe_input *in,
 	 * little to one thread, which itself slows a lot.)
 	 */
 	slowed = (Pc < P * (1 - PROBE_SLOWED) || sigma > 1 + PROBE_SLOWED) &&
-		C - Pc > 0;
+		(in->alone_described ? C : P) - Pc > 0;
 	/*
 	 * What the workload took while beside the probes, not below the
 	 * resolution of the measurement (probes that lose less than
@@ -289,10 +370,11 @@ void probe_estimate_demand(const struct probe_input *in,
 	if (took < PROBE_SLOWED * P)
 		took = PROBE_SLOWED * P;
 	est = took * sigma;
-	if (Pc > C * (1 + PROBE_SLOWED)) {
-		/* the description's aggregate is below what was reached */
+	if (Pc > X * (1 + PROBE_SLOWED)) {
+		/* the level's aggregate is below what was reached */
 		out->known = out->bound = true;
 		out->value = in->per_core_bw;
+		out->amplification = 1;
 		out->status = xasprintf(
 			"upper bound: below %s (one core's %s link); the %d "
 			"probe(s) reached %s beside it, more than the %s the "
@@ -302,23 +384,14 @@ void probe_estimate_demand(const struct probe_input *in,
 		return;
 	}
 	if (saturating && slowed) {
-		est = (C - Pc) * sigma;
-		out->known = true;
-		out->value = est < in->per_core_bw ? est : in->per_core_bw;
-		out->uncertainty = in->corun_spread > 0 ?
-			in->corun_spread * sigma : NAN;
-		out->status = xasprintf(
-			"estimate from %d co-run probe(s) that nearly saturate "
-			"%s (%s alone of %s): they lost %s beside it and it "
-			"ran %.3gx slower: (%s - %s) x %.4g",
-			in->n_probes, lv, gbs(P, a, sizeof(a)),
-			gbs(C, b, sizeof(b)), gbs(P - Pc, c, sizeof(c)),
-			sigma, gbs(C, b, sizeof(b)), gbs(Pc, d, sizeof(d)),
-			sigma);
+		saturated_estimate(in, sigma, out);
 		return;
 	}
 	out->known = out->bound = true;
 	out->value = est < in->per_core_bw ? est : in->per_core_bw;
+	/* a bound: of (C - P') x sigma when that is the smaller */
+	out->amplification = est < in->per_core_bw ?
+		probe_amplification(C, C - took) : 1;
 	if (saturating)
 		out->status = xasprintf(
 			"upper bound: below %s: %d co-run probe(s) that nearly "

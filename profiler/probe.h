@@ -126,6 +126,12 @@ struct probe_input {
 	double corun;		/* their total rate beside the workload */
 	double corun_spread;	/* half the range of corun over reps */
 	double slowdown;	/* workload time beside the probes / alone */
+	/* the inputs' known noise, relative (0: none seen) */
+	double alone_noise;	/* of alone, over repetitions */
+	double slowdown_noise;	/* of slowdown (its times' spreads) */
+	double capacity_noise;	/* of aggregate_bw; 0: PROBE_C_NOISE */
+	bool alone_described;	/* alone is the description's figure,
+				   not measured */
 };
 
 /* The demand of one thread of the workload at that level. */
@@ -134,6 +140,12 @@ struct probe_estimate {
 	bool bound;		/* value is an upper bound */
 	double value;		/* bytes/s */
 	double uncertainty;	/* absolute; NAN: not stated */
+	/*
+	 * The noise amplification: the largest |d ln value / d ln x| over
+	 * the inputs x the value was computed from (a 1% error in the
+	 * worst of them is amplification % in the value); NAN: none.
+	 */
+	double amplification;
 	char *status;		/* how it was obtained (new string) */
 };
 
@@ -144,18 +156,46 @@ struct probe_estimate {
 #define PROBE_SATURATE 0.9
 /* The probes count as slowed when they lose more than this fraction. */
 #define PROBE_SLOWED 0.03
+/*
+ * The relative uncertainty of a described capacity that records no
+ * spread: a description measured on another day (one host's DRAM
+ * aggregate read 80 and 45 GB/s two minutes apart; 3% is the least).
+ */
+#define PROBE_C_NOISE 0.03
+/* Above this amplification an estimate is poorly conditioned. */
+#define PROBE_AMP_HIGH 3.0
+
+/*
+ * The amplification of d = (X - Pc) x sigma, X a capacity or the
+ * probes' rate alone, Pc < X their rate beside the workload: the
+ * factors |d ln d / d ln x| are X / (X - Pc), Pc / (X - Pc) and 1, the
+ * largest X / (X - Pc).  INFINITY when X <= Pc.
+ */
+double probe_amplification(double X, double Pc);
+/*
+ * The relative uncertainty of that d from its inputs' relative noise:
+ * the root sum of squares of each factor times its input's noise.
+ */
+double probe_rel_uncertainty(double X, double Pc, double noise_x,
+			     double noise_pc, double noise_sigma);
 
 /*
  * The demand at in->level from what the probes measured.  When the
  * probes alone nearly saturate the level (alone >= PROBE_SATURATE x
  * aggregate_bw) and either they or the workload lost more than
- * PROBE_SLOWED beside the other, the level was saturated and
- *     d = (aggregate_bw - corun) x slowdown
- * is an estimate (what the workload took while beside them, scaled
- * back to its rate alone).  Otherwise the same expression, with
- * aggregate_bw - corun at least PROBE_SLOWED x alone (the resolution
- * of the probes), is an upper bound, and so is per_core_bw; the value
- * is the smaller one.  Fills *out (release out->status with free()).
+ * PROBE_SLOWED beside the other, the level was saturated and what the
+ * workload took while beside them, scaled back to its rate alone, is
+ * an estimate:
+ *     d = (alone - corun) x slowdown        (the probes' loss)
+ * when alone was measured (the description's capacity, and its error,
+ * do not enter), else
+ *     d = (aggregate_bw - corun) x slowdown (what the probes left);
+ * out->amplification says how much each amplifies its inputs' noise,
+ * and out->uncertainty is that noise amplified.  Otherwise
+ * (aggregate_bw - corun) x slowdown, with aggregate_bw - corun at
+ * least PROBE_SLOWED x alone (the resolution of the probes), is an
+ * upper bound, and so is per_core_bw; the value is the smaller one.
+ * Fills *out (release out->status with free()).
  */
 void probe_estimate_demand(const struct probe_input *in,
 			   struct probe_estimate *out);

@@ -20,6 +20,33 @@ static void demand_unknown(struct pandia_workload *w, int r, char *status)
 	wl_param_release(model_demand(w, r));
 	model_demand_list(w, r, true);
 	model_demand(w, r)->status = status;
+	*model_demand_amplification(w, r) = NAN;
+}
+
+/*
+ * The share of the profile's budget the probe runs' extra repetitions
+ * may reach (counted from the profile's start).
+ */
+#define PROBE_BUDGET_SHARE 0.5
+
+/* The relative half-range of V's N values (0 with fewer than two). */
+static double rel_spread(const double *v, int n)
+{
+	double med = prof_med(v, n);
+
+	return n > 1 && med > 0 ? prof_half_range(v, n) / med : 0;
+}
+
+/*
+ * The relative uncertainty of the level's described capacity: the
+ * spread its measurement recorded, else PROBE_C_NOISE (0 here).
+ */
+static double capacity_noise(const struct pandia_link *lk)
+{
+	const struct pandia_measure *a = &lk->aggregate;
+
+	return a->repetitions > 1 && a->median > 0 && a->spread > 0 ?
+		a->spread / a->median : 0;
 }
 
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
@@ -83,10 +110,15 @@ static void probe_demand(struct prof *P, struct prun *co,
 	in.n_probes = n;
 	in.per_core_bw = lk->per_core_bw;
 	in.aggregate_bw = lk->aggregate_bw;
-	if (!P->o->runner) {
-		in.alone = prof_med(co->alone, co->n_times);
-	} else {
-		/* a runner template: the description's figures */
+	in.capacity_noise = capacity_noise(lk);
+	in.alone = prof_med(co->alone, co->n_times);
+	in.alone_noise = rel_spread(co->alone, co->n_times);
+	if (!isfinite(in.alone)) {
+		/*
+		 * a runner template that does not say their rate alone
+		 * (no 'pandia-stress-alone' line): the description's
+		 */
+		in.alone_described = true;
 		in.alone = n * lk->per_core_bw;
 		if (in.alone > lk->aggregate_bw)
 			in.alone = lk->aggregate_bw;
@@ -94,6 +126,9 @@ static void probe_demand(struct prof *P, struct prun *co,
 	in.corun = prof_med(co->rates, co->n_times);
 	in.corun_spread = prof_half_range(co->rates, co->n_times);
 	in.slowdown = prof_med(co->times, co->n_times) / P->res->t1;
+	in.slowdown_noise = hypot(rel_spread(co->times, co->n_times),
+				  rel_spread(P->runs[0].times,
+					     P->runs[0].n_times));
 	if (!isfinite(in.corun)) {
 		demand_unknown(w, WR_L1 + co->level, xasprintf(
 			"not measured: the runner template reported no "
@@ -108,6 +143,92 @@ static void probe_demand(struct prof *P, struct prun *co,
 	d->uncertainty = est.uncertainty;
 	d->source = est.known ? xasprintf("run1,%s", co->id) : NULL;
 	d->status = est.status;
+	*model_demand_amplification(w, WR_L1 + co->level) =
+		est.amplification;
+}
+
+/* The amplification of probe run R's estimate; 0 for a bound or none. */
+static double probe_amp(const struct prun *R, struct pandia_workload *w)
+{
+	const struct wl_param *d = model_demand(w, WR_L1 + R->level);
+	double a = *model_demand_amplification(w, WR_L1 + R->level);
+
+	return d->known && d->status && !strncmp(d->status, "estimate", 8) &&
+		a > 0 ? a : 0;
+}
+
+/*
+ * Whether another call of probe run R fits in PROBE_BUDGET_SHARE of
+ * the profile's budget: the model's runs, made later, keep the rest.
+ */
+static bool probe_budget_left(const struct prof *P, const struct prun *R)
+{
+	double call = R->calls ? R->wall / R->calls : P->res->t1;
+
+	if (!(P->budget > 0))
+		return true;
+	if (!isfinite(call))
+		call = 0;
+	return now_seconds() - P->start + call <=
+		PROBE_BUDGET_SHARE * P->budget;
+}
+
+/*
+ * More repetitions of the probe runs FIRST.. whose estimates amplify
+ * their inputs' noise more than PROBE_AMP_HIGH: the one whose
+ * amplification over the square root of its repetitions is largest
+ * next (the noise of a median shrinks so), up to -r each, while
+ * PROBE_BUDGET_SHARE of the budget lasts.  Their spreads then say how
+ * noisy the inputs were.  0 or -1 with err.
+ */
+static int probe_repeat(struct prof *P, int first,
+			struct pandia_workload *w)
+{
+	for (;;) {
+		double worst = 0;
+		int i, best = -1;
+
+		for (i = first; i < P->n_runs; i++) {
+			struct prun *R = &P->runs[i];
+			double a = probe_amp(R, w);
+
+			if (!(a > PROBE_AMP_HIGH) ||
+			    R->n_times >= P->o->repetitions ||
+			    R->calls >= 2 * P->o->repetitions ||
+			    !probe_budget_left(P, R))
+				continue;
+			a /= sqrt(R->n_times);
+			if (a > worst) {
+				worst = a;
+				best = i;
+			}
+		}
+		if (best < 0)
+			return 0;
+		if (prof_call_run(P, &P->runs[best], best + 1) < 0)
+			return -1;
+		probe_demand(P, &P->runs[best], w);
+	}
+}
+
+/* The warning of every estimate that amplifies noise too much. */
+static void probe_warn(struct prof *P, int first, struct pandia_workload *w)
+{
+	int i;
+
+	for (i = first; i < P->n_runs; i++) {
+		const struct prun *R = &P->runs[i];
+		double a = probe_amp(R, w);
+
+		if (a > PROBE_AMP_HIGH)
+			prof_warn(P->res, "the %s demand is an estimate that "
+				  "amplifies its inputs' noise %.3gx (a 1%% "
+				  "error in them is %.3g%% in it; %d "
+				  "repetition(s) of %s): its range says so, "
+				  "and hardware counters (--counters perf) "
+				  "would measure it", level_name(R->level), a,
+				  a, R->n_times, R->id);
+	}
 }
 
 /* Run 1's runner options, for the counted run of the perf backend. */
@@ -140,6 +261,9 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 	int rc, ret = -1, first, i, lvl;
 
 	counters_result_init(&cr);
+	/* counted demands have no amplification; probed ones set theirs */
+	for (i = 0; i < WR_COUNT; i++)
+		*model_demand_amplification(w, i) = NAN;
 	run1_opts(P, &P->runs[0], &ro);
 	rc = counters_demands(o->counters, P->m, &ro, o->argv, "run1", &cr,
 			      P->err);
@@ -184,6 +308,9 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 			goto out;
 	for (i = first; i < P->n_runs; i++)
 		probe_demand(P, &P->runs[i], w);
+	if (probe_repeat(P, first, w) < 0)
+		goto out;
+	probe_warn(P, first, w);
 	if (P->runs[0].count_cpu && P->runs[0].cpu_wall > 0)
 		demand_unknown(w, WR_INSTRUCTIONS, xasprintf(
 			"not measured: instructions need hardware counters "

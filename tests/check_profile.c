@@ -429,23 +429,30 @@ struct probe_row {
 static const struct probe_row probe_rows[] = {
 	/* 17 probes saturate DRAM; one thread lost 4.4x: an estimate */
 	{ __LINE__, { LVL_DRAM, 17, 16 * G, 62 * G, 62 * G, 61.66 * G, 0,
-		      4.4 }, true, false, 0.34 * 4.4 * G, "estimate" },
+		      4.4, 0, 0, 0, false },
+	  true, false, 0.34 * 4.4 * G, "estimate" },
 	/* the probes lost 10%, the workload 1.2x */
-	{ __LINE__, { LVL_L3, 8, 40 * G, 300 * G, 300 * G, 270 * G, 0, 1.2 },
+	{ __LINE__, { LVL_L3, 8, 40 * G, 300 * G, 300 * G, 270 * G, 0, 1.2,
+		      0, 0, 0, false },
 	  true, false, 36 * G, "estimate" },
 	/* one probe cannot saturate: a bound, (C - P') x sigma */
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 18 * G, 0, 1.1 },
+	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 18 * G, 0, 1.1,
+		      0, 0, 0, false },
 	  true, true, 22 * G, "too few cores" },
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 20 * G, 0, 1.0 },
+	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 20 * G, 0, 1.0,
+		      0, 0, 0, false },
 	  true, true, 20 * G, "upper bound: below 20 GB/s" },
 	/* saturating, nobody slowed: below the probes' resolution */
-	{ __LINE__, { LVL_DRAM, 3, 12 * G, 40 * G, 36 * G, 40 * G, 0, 1.0 },
+	{ __LINE__, { LVL_DRAM, 3, 12 * G, 40 * G, 36 * G, 40 * G, 0, 1.0,
+		      0, 0, 0, false },
 	  true, true, 0.03 * 36 * G, "upper bound" },
 	/* the probes beat the described aggregate: one core's link */
-	{ __LINE__, { LVL_L3, 3, 50 * G, 100 * G, 100 * G, 120 * G, 0, 1 },
+	{ __LINE__, { LVL_L3, 3, 50 * G, 100 * G, 100 * G, 120 * G, 0, 1,
+		      0, 0, 0, false },
 	  true, true, 50 * G, "more than" },
 	/* no rate: nothing */
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, NAN, NAN, 0, 1 },
+	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, NAN, NAN, 0, 1,
+		      0, 0, 0, false },
 	  false, false, 0, "not measured" },
 };
 
@@ -465,6 +472,67 @@ START_TEST(test_probe_rows)
 			      r->value);
 	ck_assert_msg(strstr(e.status, r->says), "row %d: '%s' lacks '%s'",
 		      r->line, e.status, r->says);
+	free(e.status);
+}
+END_TEST
+
+/*
+ * The noise amplification of d = (X - P') sigma on known numbers: the
+ * X5-2's DRAM, 17 probes, the description 3% above the 62 GB/s the
+ * probes reach alone.
+ */
+START_TEST(test_probe_amplification)
+{
+	struct probe_input in = { LVL_DRAM, 17, 16 * G, 63.86 * G, 62 * G,
+				  61.1 * G, 0, 4.4, 0.01, 0.01, 0, false };
+	struct probe_estimate e;
+	double rel;
+
+	/* X / (X - P'), the largest of X/(X-P'), P'/(X-P') and 1 */
+	ck_assert(fabs(probe_amplification(10, 5) - 2) < 1e-12);
+	ck_assert(fabs(probe_amplification(62, 61.1) - 62 / 0.9) < 1e-9);
+	ck_assert(isinf(probe_amplification(5, 5)));
+	/* root sum of squares: (2 x 1%)^2 + (1 x 1%)^2 + 1%^2 */
+	ck_assert(fabs(probe_rel_uncertainty(10, 5, 0.01, 0.01, 0.01) -
+		       sqrt(0.0006)) < 1e-12);
+	/* measured alone: the probes' loss, the description left out */
+	probe_estimate_demand(&in, &e);
+	ck_assert(e.known && !e.bound);
+	ck_assert(fabs(e.value - 0.9 * 4.4 * G) < 1e-6 * G);
+	ck_assert(fabs(e.amplification - 62 / 0.9) < 1e-9);
+	rel = sqrt(pow(62 / 0.9 * 0.01, 2) + 0.01 * 0.01);
+	ck_assert(fabs(e.uncertainty - rel * e.value) < 1e-6 * e.value);
+	ck_assert_ptr_nonnull(strstr(e.status, "(their loss)"));
+	ck_assert_ptr_nonnull(strstr(e.status, "POORLY CONDITIONED"));
+	ck_assert_ptr_nonnull(strstr(e.status, "amplification 23.1"));
+	free(e.status);
+	/* alone as described: what the probes left of C, C's 3% in it */
+	in.alone = in.aggregate_bw;
+	in.alone_described = true;
+	probe_estimate_demand(&in, &e);
+	ck_assert(fabs(e.value - 2.76 * 4.4 * G) < 1e-6 * G);
+	ck_assert(fabs(e.amplification - 63.86 / 2.76) < 1e-9);
+	rel = sqrt(pow(63.86 / 2.76 * PROBE_C_NOISE, 2) + 0.01 * 0.01);
+	ck_assert(fabs(e.uncertainty - rel * e.value) < 1e-6 * e.value);
+	ck_assert_ptr_nonnull(strstr(e.status, "(the described capacity)"));
+	free(e.status);
+	/* the description 3% below: the probes' loss all the same */
+	in = (struct probe_input){ LVL_DRAM, 17, 16 * G, 60.14 * G, 62 * G,
+				   61.95 * G, 0, 4.4, 0, 0, 0, false };
+	probe_estimate_demand(&in, &e);
+	ck_assert(e.known && !e.bound);
+	ck_assert(fabs(e.value - 0.05 * 4.4 * G) < 1e-6 * G);
+	ck_assert(fabs(e.amplification - 62 / 0.05) < 1e-6);
+	free(e.status);
+	/* a large share of the level: well conditioned, no warning */
+	in = (struct probe_input){ LVL_DRAM, 2, 100 * G, 100 * G, 100 * G,
+				   40 * G, 0, 1.5, 0, 0, 0, false };
+	probe_estimate_demand(&in, &e);
+	ck_assert(fabs(e.value - 90 * G) < 1e-6 * G);
+	ck_assert(fabs(e.amplification - 100.0 / 60) < 1e-12);
+	ck_assert(isnan(e.uncertainty));	/* no noise seen */
+	ck_assert_ptr_nonnull(strstr(e.status, "noise amplification 1.67"));
+	ck_assert_ptr_null(strstr(e.status, "POORLY"));
 	free(e.status);
 }
 END_TEST
@@ -565,6 +633,7 @@ static Suite *profile_suite(void)
 	tc = tcase_create("probe");
 	tcase_add_loop_test(tc, test_probe_rows, 0, ARRAY_SIZE(probe_rows));
 	tcase_add_test(tc, test_probe_pus);
+	tcase_add_test(tc, test_probe_amplification);
 	tcase_add_test(tc, test_cpu_use);
 	tcase_add_test(tc, test_runqueue_own_helpers);
 	suite_add_tcase(s, tc);

@@ -140,7 +140,7 @@ noisy() {	# NAME MACHINE SEED
 --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
 --noise 0.1 --seed $3 --state $T/$1.state" >"$T/$1.out" 2>"$T/$1.err"
 }
-noisy flatn "$T/flat.json" 6 ||
+noisy flatn "$T/flat.json" 10 ||
 	{ cat "$T/flatn.err"; fail "flatn: the profile was refused"; }
 grep -q 'l = [0-9.]* +- [0-9.]* is uncertain (more than 0.3): kept, since l changes no placement with one thread per PU' \
 	"$T/flatn.err" || { cat "$T/flatn.err"; fail "flatn: l's uncertainty not said"; }
