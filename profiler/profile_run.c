@@ -476,7 +476,8 @@ out:
 /*
  * A probe run's repetitions, one after the other: one (the probes'
  * rates beside run 1 are averaged over the whole run), made again
- * while disturbed, as every run is.
+ * while disturbed, as every run is.  profile_demands.c repeats those
+ * whose estimate amplifies noise.
  */
 int prof_make_run(struct prof *P, struct prun *R, int index)
 {
