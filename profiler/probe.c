@@ -374,7 +374,6 @@ void probe_estimate_demand(const struct probe_input *in,
 		/* the level's aggregate is below what was reached */
 		out->known = out->bound = true;
 		out->value = in->per_core_bw;
-		out->amplification = 1;
 		out->status = xasprintf(
 			"upper bound: below %s (one core's %s link); the %d "
 			"probe(s) reached %s beside it, more than the %s the "
@@ -389,9 +388,6 @@ void probe_estimate_demand(const struct probe_input *in,
 	}
 	out->known = out->bound = true;
 	out->value = est < in->per_core_bw ? est : in->per_core_bw;
-	/* a bound: of (C - P') x sigma when that is the smaller */
-	out->amplification = est < in->per_core_bw ?
-		probe_amplification(C, C - took) : 1;
 	if (saturating)
 		out->status = xasprintf(
 			"upper bound: below %s: %d co-run probe(s) that nearly "

@@ -143,7 +143,7 @@ struct probe_estimate {
 	/*
 	 * The noise amplification: the largest |d ln value / d ln x| over
 	 * the inputs x the value was computed from (a 1% error in the
-	 * worst of them is amplification % in the value); NAN: none.
+	 * worst of them is amplification % in the value); NAN: none (a bound).
 	 */
 	double amplification;
 	char *status;		/* how it was obtained (new string) */

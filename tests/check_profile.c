@@ -534,6 +534,12 @@ START_TEST(test_probe_amplification)
 	ck_assert_ptr_nonnull(strstr(e.status, "noise amplification 1.67"));
 	ck_assert_ptr_null(strstr(e.status, "POORLY"));
 	free(e.status);
+	/* a bound is no estimate: no amplification */
+	in.corun = 99 * G;
+	in.slowdown = 1;
+	probe_estimate_demand(&in, &e);
+	ck_assert(e.bound && isnan(e.amplification));
+	free(e.status);
 }
 END_TEST
 
