@@ -423,7 +423,9 @@ static void warnings(const struct run_opts *o, const struct run_result *r)
 			"table)", r->misplaced,
 			r->misplaced == 1 ? " was" : "s were",
 			r->misplaced == 1 ? "it" : "them");
-	if (pinning && r->wrapped)
+	/* one PU listed (0 or 0,0): every thread is there, whatever the
+	   list's length; going round it again is no news */
+	if (pinning && r->wrapped && !run_one_pu(o->cpus, o->n_cpus))
 		warning("more threads to pin than "
 			"the %d listed PUs: %d went to the list again from "
 			"its start (wrap-around)%s", o->n_cpus, r->wrapped,

@@ -69,6 +69,11 @@ grep -qx "n=4 p=4 c=0,0,1,1" "$T/err" || { cat "$T/err"; fail "env"; }
 grep -qx "thread 2 cpus 1" "$T/err" || { cat "$T/err"; fail "beyond"; }
 grep -q "warning: more threads to pin than the 2 listed PUs: 1 went" \
 	"$T/err" || { cat "$T/err"; fail "no warning about wrap-around"; }
+# one PU listed (0,0): every thread is there whatever the count, and
+# going round the list again is no news
+"$P" run -q -r 1 --no-warmup --show-output --pin threads --cpus 0,0 -- \
+	"$SA" --threads 3 >"$T/out" 2>"$T/err" || fail "one PU"
+grep -q "wrap-around" "$T/err" && { cat "$T/err"; fail "one PU: wrap-around"; }
 
 # --skip: creation index 1 stays on the set, 0 and 2 take the list
 "$P" run -q -r 1 --no-warmup --show-output --skip 1 --cpus 1,0 -- \
