@@ -275,7 +275,7 @@ static void show_backend(struct shown *sh)
 
 static void show_progress(const struct profile_progress *pp, void *arg)
 {
-	char left[48] = "";
+	char left[48] = "", rep[96];
 
 	/* the backend is known before the first probe run: say it then,
 	   not after fifty progress lines */
@@ -284,24 +284,24 @@ static void show_progress(const struct profile_progress *pp, void *arg)
 	if (pp->left >= 0)
 		snprintf(left, sizeof(left), ", about %.0f s left",
 			 ceil(pp->left));
+	snprintf(rep, sizeof(rep), "repetition %d of %d%s", pp->rep, pp->reps,
+		 pp->again ? " again (the last try was disturbed)" : "");
 	if (pp->rep == 0)
 		fprintf(stderr, "pandia profile: the warm-up, at the "
 			"placement of %s (%s): not timed\n", pp->id, pp->what);
 	else if (pp->run && pp->run <= pp->numbered)
-		fprintf(stderr, "pandia profile: run %d of %d, repetition %d "
-			"of %d (%s)%s\n", pp->run, pp->numbered, pp->rep,
-			pp->reps, pp->what, left);
+		fprintf(stderr, "pandia profile: run %d of %d, %s (%s)%s\n",
+			pp->run, pp->numbered, rep, pp->what, left);
 	else if (pp->run && pp->numbered)
-		fprintf(stderr, "pandia profile: run %d, repetition %d of %d "
-			"(%s)%s\n", pp->run, pp->rep, pp->reps, pp->what, left);
+		fprintf(stderr, "pandia profile: run %d, %s (%s)%s\n",
+			pp->run, rep, pp->what, left);
 	else if (pp->probe)
-		fprintf(stderr, "pandia profile: probe run %s, repetition %d "
-			"of %d (%s)%s\n", pp->id, pp->rep, pp->reps, pp->what,
-			left);
+		fprintf(stderr, "pandia profile: probe run %s, %s (%s)%s\n",
+			pp->id, rep, pp->what, left);
 	else
-		fprintf(stderr, "pandia profile: run %d of %d (%s), "
-			"repetition %d of %d (%s)%s\n", pp->index, pp->total,
-			pp->id, pp->rep, pp->reps, pp->what, left);
+		fprintf(stderr, "pandia profile: run %d of %d (%s), %s "
+			"(%s)%s\n", pp->index, pp->total, pp->id, rep, pp->what,
+			left);
 }
 
 /*

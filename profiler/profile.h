@@ -33,6 +33,7 @@ struct profile_progress {
 	int numbered;		/* the model's numbered runs (RUN of them),
 				   or 0 */
 	int rep;		/* 0: warm-up, else 1..reps */
+	bool again;		/* REP made again: the last try was disturbed */
 	int reps;
 	double elapsed;		/* seconds since profiling began */
 	double left;		/* estimated seconds left; < 0: unknown */

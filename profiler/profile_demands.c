@@ -72,8 +72,9 @@ static int plan_probe(struct prof *P, int pu0, int lvl,
 		snprintf(alone, sizeof(alone), ", their rate alone measured "
 			 "for %.2g s before it", P->alone_secs);
 	R = prof_new_run(P, id, &pu0, 1, pus, n, kind,
-			 xasprintf("%s demand: run 1 beside %s probes on "
-				   "PUs %s%s", ln, ln, l, alone));
+			 xasprintf("%s demand: run 1 beside %s probe%s on "
+				   "PU%s %s%s", ln, ln, n == 1 ? "" : "s",
+				   n == 1 ? "" : "s", l, alone));
 	R->probe = true;
 	R->level = lvl;
 	free(l);

@@ -52,6 +52,7 @@ struct prun {
 	double busiest[2];	/* CPU time of the two busiest threads */
 	bool warmed;
 	int redone;		/* disturbed repetitions made again */
+	bool again;		/* the next call makes a disturbed one again */
 	int disturbed;		/* disturbed repetitions kept */
 	double foreign;		/* most others took of a kept one */
 	char *numa_maps;	/* where its pages were (run 3), or NULL */

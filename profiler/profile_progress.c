@@ -40,6 +40,7 @@ void prof_progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.total = P->total;
 	pp.numbered = P->numbered;
 	pp.rep = rep;
+	pp.again = R->again;
 	pp.reps = P->o->repetitions;
 	pp.elapsed = now_seconds() - P->start;
 	/* every call planned and not made, at the time such a call took

@@ -355,6 +355,7 @@ static bool redo_disturbed(const struct prof *P, struct prun *R,
 	if (R->redone < P->o->repetitions && prof_budget_left(P, R)) {
 		/* others took its PUs: make it again, later */
 		R->redone++;
+		R->again = true;
 		return true;
 	}
 	R->disturbed++;
@@ -433,6 +434,7 @@ int prof_call_run(struct prof *P, struct prun *R, int index)
 	int ret = -1, rc, *busy = NULL, n_busy = 0;
 
 	prof_progress(P, R, index, R->warmup_only ? 0 : R->n_times + 1);
+	R->again = false;
 	call_opts(P, R, &ro);
 	run_result_init(&rr);
 	if (!o->runner) {

@@ -21,12 +21,13 @@ D="$B/tests/progs/disturb"
 	fail "pandia machine --quick failed"
 
 prof() {
-	"$P" profile -q -m "$T/host.json" --counters probe \
+	"$P" profile $Q -m "$T/host.json" --counters probe \
 		--time-from 'time: ([0-9.]+)' -o "$T/$1.json" -- \
 		"$WL/serial" --threads '{threads}' --serial 0.25 \
 		--scale 0.25 >/dev/null 2>"$T/$1.err"
 }
 
+Q=-q
 prof quiet
 if [ $? -ne 0 ]; then
 	cat "$T/quiet.err"
@@ -55,10 +56,17 @@ pa=$(awk -v a="$pa" -v b="$pa2" 'BEGIN { print (a + b) / 2 }')
 
 "$D" 1 120 0.2 1 "$$" &
 dpid=$!
+Q=			# with its progress lines
 prof busy
 rc=$?
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
+# a repetition made again says so, not "repetition 1 of 3" twice over
+if grep -q "^pandia profile: run [0-9] of 6, repetition \([0-9]\) of [0-9] (" "$T/busy.err"; then
+	grep "^pandia profile: run [0-9] of 6, repetition [0-9] of [0-9] (" \
+		"$T/busy.err" | sed 's/, about.*//' | sort | uniq -d >"$T/dup"
+	[ -s "$T/dup" ] && { cat "$T/dup"; fail "(b): a progress line repeated without 'again'"; }
+fi
 if [ $rc -ne 0 ]; then
 	grep -q "too uncertain\|not reliable" "$T/busy.err" ||
 		{ cat "$T/busy.err"; fail "(b) failed without saying why"; }
