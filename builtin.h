@@ -74,6 +74,10 @@ void show_stderr_tail(const char *tail);
  */
 bool said_in_full(const char *key);
 void said_verbose(bool on);
+/* The key of the note on why perf cannot count: one per host, whichever
+   command says it first. */
+#define SAID_NO_PERF "perf counters unavailable"
+
 /* A progress line "pandia CMD: MESSAGE" on stderr. */
 void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -270,7 +270,7 @@ void explain_print_text(const struct xctx *x)
 		       "events\n\n");
 	else if (!x->hw_note || strncmp(x->hw_note, "perf counters "
 					       "unavailable", 25) ||
-		 said_in_full(x->hw_note))
+		 said_in_full(SAID_NO_PERF))
 		printf("\ncounters  none: the rest (contention and parallel "
 		       "overhead) is not split%s%s\n\n", x->hw_note ?
 		       ": " : "", x->hw_note ? x->hw_note : "");

@@ -413,7 +413,7 @@ static void plan_hardware(struct collect *x)
 		if (o->hw == HW_PERF)
 			die("no hardware stall categories: %s", why);
 		if (strncmp(why, "perf counters unavailable", 25) ||
-		    said_in_full(why))
+		    said_in_full(SAID_NO_PERF))
 			warning("no hardware stall categories: %s; going on "
 				"without them (--counters none: not even "
 				"tried)", why);

@@ -265,7 +265,8 @@ static void show_backend(struct shown *sh)
 {
 	if (sh->backend || !sh->res->backend_note)
 		return;
-	if (said_in_full(sh->res->backend_note))
+	if (strncmp(sh->res->backend_note, SAID_NO_PERF,
+		    strlen(SAID_NO_PERF)) || said_in_full(SAID_NO_PERF))
 		fprintf(stderr, "pandia: %s\n", sh->res->backend_note);
 	else
 		fprintf(stderr, "pandia: perf counters unavailable: "

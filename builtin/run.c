@@ -215,7 +215,7 @@ static void record_print(const struct record *rec,
 	if (rec->refused[0])
 		printf("recorded:  nothing: the update was refused (below)\n");
 	else
-		printf("recorded:  %d time%s at size %g on %d core%s into "
+		printf("recorded:  %d time%s at size %.15g on %d core%s into "
 		       "%s\n", rec->added, rec->added == 1 ? "" : "s",
 		       rec->size, rec->p, rec->p == 1 ? "" : "s", rec->path);
 	if (isnan(rec->predicted))
@@ -227,7 +227,7 @@ static void record_print(const struct record *rec,
 	for (bit = BB_ADDED_TSEQ; bit <= BB_ALPHA_BAD_TSEQ; bit <<= 1)
 		if (rec->flags & bit)
 			printf("model:     %s\n", blackbox_flag_text(bit));
-	printf("model:     %s T_seq(%g) ", rec->refused[0] ?
+	printf("model:     %s T_seq(%.15g) ", rec->refused[0] ?
 	       "would have made" : "now", rec->size);
 	if (isnan(rec->tseq))
 		fputs("not known", stdout);
