@@ -78,6 +78,17 @@ void said_verbose(bool on);
    command says it first. */
 #define SAID_NO_PERF "perf counters unavailable"
 
+/*
+ * The command that W (read from PATH) recorded, for CMD run without
+ * "-- CMD" (builtin/recorded.c): a new array of W's words (borrowed).
+ * It is shown quoted for the shell; without RECORDED (--recorded) it is
+ * not run: a usage error (status 2) says how to run it, unless DRY
+ * (-n), which only says what would run.  QUIET: nothing shown when it
+ * runs.  No command recorded: a usage error.
+ */
+struct pandia_workload;
+char **recorded_command(const char *cmd, const struct pandia_workload *w,
+			const char *path, bool recorded, bool dry, bool quiet);
 /* A progress line "pandia CMD: MESSAGE" on stderr. */
 void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -38,12 +38,16 @@ const char usage_explain[] =
 "overhead) beside the stack the Pandia model of WORKLOAD on MACHINE\n"
 "predicts (serial part, each resource's slowdown, burstiness,\n"
 "communication, load balance).  {threads} and {cpus} in the arguments\n"
-"are replaced.  Without CMD, the command WORKLOAD was profiled with.\n"
+"are replaced.  Without CMD, the command WORKLOAD records, with\n"
+"--recorded only: a description is data, and its command is shown\n"
+"first.\n"
 "\n"
 "options:\n"
 "  -m, --machine FILE|NAME machine description, a file or a name\n"
 "                          (default: this host's)\n"
 "  -w, --workload FILE     workload description with the Pandia model\n"
+"      --recorded          without -- CMD: run the command WORKLOAD records\n"
+"                          (shown first); without it, only shown\n"
 "  -p, --placements LIST   placements separated by ';', each a CPU list\n"
 "                          or expression as 'pandia run --cpus' takes it\n"
 "                          (\"0;0,1;0,0,1,1\", \"S0:0-3\"), or sweep: 1 to n\n"
@@ -113,6 +117,7 @@ static const struct option explain_options[] = {
 	OPT_CALLBACK('p', "placements", O, specs, placements_cb),
 	OPT_CALLBACK('p', "placement", O, specs, placements_cb),
 	OPT_CALLBACK(0, "t1", O, t1_source, t1_cb),
+	OPT_FLAG(0, "recorded", O, recorded),
 	OPT_SHARED(opt_machine),
 	OPT_SHARED(opt_reps),
 	OPT_SHARED(opt_counters),
@@ -404,21 +409,9 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	if (!o.argv) {
-		if (!x.w->n_command)
-			usage_error("explain", "no command given, and '%s' "
-				    "records none: pandia explain ... -- "
-				    "CMD [ARG...]", o.workload_path);
-		o.argv = xcalloc((size_t)x.w->n_command + 1, sizeof(char *));
-		for (i = 0; i < x.w->n_command; i++)
-			o.argv[i] = x.w->command[i];
+		o.argv = recorded_command("explain", x.w, o.workload_path,
+					  o.recorded, false, false);
 		o.own_argv = true;
-		if (!o.quiet) {
-			char *cmd = shell_join(o.argv);
-
-			progress("explain", "running the command that '%s' "
-				 "was profiled with: %s", o.workload_path, cmd);
-			free(cmd);
-		}
 	}
 	if (!workload_machine_matches(x.w, x.m, &why)) {
 		if (!o.force) {

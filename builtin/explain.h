@@ -37,6 +37,7 @@ struct cli {
 	int n_specs;
 	int reps;
 	bool warmup, force, quiet, json;
+	bool recorded;		/* --recorded: run the command W records */
 	double timeout;
 	const char *time_from;	/* --time-from, or NULL */
 	const char *runner;	/* --runner, or NULL */

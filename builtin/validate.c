@@ -37,7 +37,9 @@ const char usage_validate[] =
 "paper), and how far what users get without pandia is from the best:\n"
 "every PU unpinned (the OS scheduler), and OMP_PROC_BIND=close and\n"
 "spread over the whole machine.  {threads} and {cpus} in the arguments\n"
-"are replaced.  Without CMD, the command WORKLOAD was profiled with.\n"
+"are replaced.  Without CMD, the command WORKLOAD records, with\n"
+"--recorded only: a description is data, and its command is shown\n"
+"first.\n"
 "\n"
 "With two workloads, run them together at each division (each one\n"
 "measured while the other runs beside it all along) and compare each\n"
@@ -88,6 +90,8 @@ RUN_MEM_USAGE
 "                          predicts co-runs)\n"
 "      --force             validate a workload profiled elsewhere, or on\n"
 "                          a machine description not of this host\n"
+"      --recorded          without -- CMD: run the command WORKLOAD records\n"
+"                          (shown first); without it, only shown\n"
 "  -n, --dry-run           list the placements with their predictions and\n"
 "                          run nothing (with -o, DIR/validate.json holds\n"
 "                          them)\n"
@@ -142,6 +146,7 @@ static const struct option validate_options[] = {
 	OPT_CALLBACK_VAL('t', "threads", O, threads, opt_int_min, 1),
 	OPT_FLAG(0, "sweep", O, sweep),
 	OPT_FLAG('n', "dry-run", O, dry_run),
+	OPT_FLAG(0, "recorded", O, recorded),
 	OPT_SHARED(opt_machine),
 	OPT_SHARED(opt_oversubscribe),
 	OPT_SHARED(opt_reps),
@@ -479,7 +484,7 @@ int cmd_validate(int argc, char **argv)
 	struct cli o;
 	struct vctx x;
 	char *why = NULL, *mpath = NULL;
-	int ret = 1, i;
+	int ret = 1;
 
 	parse_args(argc, argv, &o);
 	if (o.workload2)
@@ -498,21 +503,9 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	if (!o.argv && (x.w->n_command || (!o.dry_run && !o.runner))) {
-		if (!x.w->n_command)
-			usage_error("validate", "no command given, and '%s' "
-				    "records none: pandia validate ... -- "
-				    "CMD [ARG...]", o.workload_path);
-		o.argv = xcalloc((size_t)x.w->n_command + 1, sizeof(char *));
-		for (i = 0; i < x.w->n_command; i++)
-			o.argv[i] = x.w->command[i];
+		o.argv = recorded_command("validate", x.w, o.workload_path,
+					  o.recorded, o.dry_run, false);
 		o.own_argv = true;
-		{
-			char *cmd = shell_join(o.argv);
-
-			progress("validate", "running the command that '%s' "
-				 "was profiled with: %s", o.workload_path, cmd);
-			free(cmd);
-		}
 	}
 	if (!workload_machine_matches(x.w, x.m, &why)) {
 		if (!o.force) {

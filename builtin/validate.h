@@ -27,6 +27,7 @@ struct cli {
 	struct vsel sel;
 	int k, reps, threads;
 	bool warmup, sweep, force, quiet, dry_run;
+	bool recorded;		/* --recorded: run the command W records */
 	double timeout;
 	char **argv;		/* the command, NULL-terminated */
 	const char *workload2;	/* a co-run's second workload, or NULL */

@@ -103,12 +103,32 @@ for sig in INT TERM; do
 	echo "SIG$sig: kept what was measured, nothing left behind"
 done
 
-# without CMD, the command the description was profiled with, named
+# without CMD: a description is data.  Its recorded command is shown,
+# quoted for the shell, and run only with --recorded: a canary file
+# that the command would make must not appear without it.
 "$P" machine -q --topology 'pack:1 core:2 pu:1' \
 	--assume tests/data/assume-full.json -o "$T/m2.json" 2>/dev/null ||
 	fail "cannot describe two cores"
-"$P" validate -m "$T/m2.json" -w tests/data/workload-bounds.json -n \
-	>/dev/null 2>"$T/err" || { cat "$T/err"; fail "validate -n, no CMD"; }
-grep -qF "pandia validate: running the command that 'tests/data/workload-bounds.json' was profiled with: example-workload --threads '{threads}'" \
-	"$T/err" || { cat "$T/err"; fail "the command run is not named"; }
+sed "s|\"command\": \\[.*\\]|\"command\": [\"sh\", \"-c\", \"touch $T/canary; echo time: 0.1 {threads}\"]|" \
+	tests/data/workload-bounds.json >"$T/rec.json"
+grep -q canary "$T/rec.json" || fail "the recorded command was not planted"
+"$P" validate -m "$T/m2.json" -w "$T/rec.json" -n >/dev/null 2>"$T/err" ||
+	{ cat "$T/err"; fail "validate -n, no CMD"; }
+grep -qF "the command that '$T/rec.json' records, which it would run with --recorded: sh -c 'touch $T/canary; echo time: 0.1 {threads}'" \
+	"$T/err" || { cat "$T/err"; fail "-n does not say what it would run"; }
+for cmd in validate explain; do
+	"$P" $cmd -m "$T/m2.json" -w "$T/rec.json" --force -r 1 >/dev/null \
+		2>"$T/err"
+	[ $? -eq 2 ] || { cat "$T/err"; fail "$cmd without --recorded: exit not 2"; }
+	[ -e "$T/canary" ] && fail "$cmd ran the recorded command unasked"
+	grep -qF "records the command" "$T/err" &&
+		grep -qF "sh -c 'touch $T/canary; echo time: 0.1 {threads}'" \
+			"$T/err" && grep -q -- "--recorded" "$T/err" ||
+		{ cat "$T/err"; fail "$cmd: the command or the way to run it not shown"; }
+done
+"$P" validate -m "$T/m2.json" -w "$T/rec.json" --force --recorded -r 1 \
+	--no-warmup -p top:1 --time-from 'time: ([0-9.]+)' >/dev/null 2>"$T/err"
+[ -e "$T/canary" ] || { cat "$T/err"; fail "--recorded did not run it"; }
+grep -qF "running the command that '$T/rec.json' records (--recorded)" \
+	"$T/err" || { cat "$T/err"; fail "--recorded: not said"; }
 exit 0
