@@ -3,61 +3,141 @@
  */
 #include "common/shellword.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "common/util.h"
 
-char *shell_subst(const char *s, const struct shell_vars *v)
+/* the placeholder at S, if one with a value: its value, *len its length */
+static const char *placeholder(const char *s, const struct shell_vars *v,
+			       const char *num, size_t *len)
 {
-	size_t cap = strlen(s) + 64, len = 0;
-	char *out = xmalloc(cap);
+	static const char *const names[] = {
+		"{cpus}", "{threads}", "{stress_cpus}", "{stress_kind}",
+		"{cmd}", "{size}", "{numa_maps}",
+	};
+	const char *vals[] = {
+		v->cpus, num, v->stress_cpus, v->stress_kind, v->cmd, v->size,
+		v->numa_maps,
+	};
+	size_t i, n;
+
+	if (*s != '{')
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		n = strlen(names[i]);
+		if (vals[i] && !strncmp(s, names[i], n)) {
+			*len = n;
+			return vals[i];
+		}
+	}
+	return NULL;
+}
+
+/* quoting contexts of a /bin/sh line */
+enum quoting { Q_NONE, Q_SINGLE, Q_DOUBLE };
+
+/* VAL escaped for the quoting Q (new string) */
+static char *escape_for(const char *val, enum quoting q)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	strbuf_printf(&b, "%s", "");
+	for (; *val; val++) {
+		if (q == Q_DOUBLE && strchr("\\$`\"", *val))
+			strbuf_addc(&b, '\\');
+		if (q == Q_SINGLE && *val == '\'')
+			strbuf_printf(&b, "'\\''");
+		else
+			strbuf_addc(&b, *val);
+	}
+	return b.s;
+}
+
+/* VAL appended to B for the quoting Q, with INNER (Q_NONE: none) the
+   one opened inside it for the shell that Q's text goes to */
+static void add_escaped(struct strbuf *b, const char *val, enum quoting q,
+			enum quoting inner)
+{
+	char *in = escape_for(val, inner), *out = escape_for(in, q);
+
+	strbuf_printf(b, "%s", out);
+	free(in);
+	free(out);
+}
+
+/* the other quote: the one that opens an inner level inside Q */
+static char inner_quote(enum quoting q)
+{
+	return q == Q_SINGLE ? '"' : '\'';
+}
+
+static char *subst(const char *s, const struct shell_vars *v, bool sh,
+		   const char **why)
+{
+	struct strbuf b = STRBUF_INIT;
+	enum quoting q = Q_NONE, inner = Q_NONE;
 	char num[32];
 
 	snprintf(num, sizeof(num), "%d", v->threads);
+	strbuf_printf(&b, "%s", "");
 	while (*s) {
-		const char *val = NULL;
-		size_t skip = 0, n;
+		size_t n = 0;
+		const char *val = placeholder(s, v, num, &n);
 
-		if (*s == '{') {
-			static const char *const names[] = {
-				"{cpus}", "{threads}", "{stress_cpus}",
-				"{stress_kind}", "{cmd}", "{size}",
-				"{numa_maps}",
-			};
-			const char *vals[] = {
-				v->cpus, num, v->stress_cpus, v->stress_kind,
-				v->cmd, v->size, v->numa_maps,
-			};
-			size_t i;
-
-			for (i = 0; i < ARRAY_SIZE(names); i++) {
-				n = strlen(names[i]);
-				if (vals[i] && !strncmp(s, names[i], n)) {
-					val = vals[i];
-					skip = n;
-					break;
-				}
-			}
+		if (val) {
+			if (sh)
+				add_escaped(&b, val, q, inner);
+			else
+				strbuf_printf(&b, "%s", val);
+			s += n;
+			continue;
 		}
-		if (!val) {
-			val = s;
-			skip = 1;
-			n = 1;
-		} else {
-			n = strlen(val);
+		if (!sh) {
+			strbuf_addc(&b, *s++);
+			continue;
 		}
-		if (len + n + 1 > cap) {
-			cap = 2 * (len + n + 1);
-			out = xrealloc(out, cap);
+		if (*s == '\\' && s[1] == '"' && q == Q_DOUBLE &&
+		    inner != Q_SINGLE) {
+			/* \" in double quotes: the inner shell's quote */
+			inner = inner == Q_NONE ? Q_DOUBLE : Q_NONE;
+			strbuf_addc(&b, *s++);
+		} else if (*s == '\\' && s[1] && q != Q_SINGLE) {
+			strbuf_addc(&b, *s++);	/* the next one is literal */
+		} else if ((*s == '\'' && q != Q_DOUBLE) ||
+			   (*s == '"' && q != Q_SINGLE)) {
+			/* a quote of this level opens or closes it */
+			q = q == Q_NONE ? (*s == '"' ? Q_DOUBLE : Q_SINGLE) :
+			    Q_NONE;
+			inner = Q_NONE;
+		} else if (q != Q_NONE && *s == inner_quote(q)) {
+			/* the other quote inside: the inner shell's */
+			inner = inner == Q_NONE ?
+				(*s == '"' ? Q_DOUBLE : Q_SINGLE) : Q_NONE;
 		}
-		memcpy(out + len, val, n);
-		len += n;
-		s += skip;
+		strbuf_addc(&b, *s++);
 	}
-	out[len] = '\0';
-	return out;
+	if (q != Q_NONE) {
+		*why = q == Q_SINGLE ? "a single quote is not closed" :
+			"a double quote is not closed";
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+char *shell_subst(const char *s, const struct shell_vars *v)
+{
+	return subst(s, v, false, NULL);
+}
+
+char *shell_subst_template(const char *s, const struct shell_vars *v,
+			   const char **why)
+{
+	return subst(s, v, true, why);
 }
 
 const char *shell_size(double size, char *buf, size_t n)
@@ -97,15 +177,18 @@ char *shell_quote(const char *s)
 
 char *shell_join(char *const *argv)
 {
-	char *out = xstrdup(""), *q, *t;
+	struct strbuf b = STRBUF_INIT;
+	char *q;
 	int i;
 
+	/* linear: a command of half a million words joins at once */
+	strbuf_printf(&b, "%s", "");
 	for (i = 0; argv && argv[i]; i++) {
 		q = shell_quote(argv[i]);
-		t = xasprintf("%s%s%s", out, i ? " " : "", q);
+		if (i)
+			strbuf_addc(&b, ' ');
+		strbuf_printf(&b, "%s", q);
 		free(q);
-		free(out);
-		out = t;
 	}
-	return out;
+	return b.s;
 }

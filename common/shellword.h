@@ -30,6 +30,20 @@ struct shell_vars {
 char *shell_subst(const char *s, const struct shell_vars *v);
 
 /*
+ * The same for a runner template, a /bin/sh command line: each value
+ * is escaped for the quoting it lands in, so that it stays the words
+ * it was whatever it holds ($(...), backquotes, quotes, ';', newlines,
+ * globs): as it is outside quotes ({cmd} is already quoted word by
+ * word), with each ' made '\'' inside single quotes, and with \ $ `
+ * and " escaped inside double quotes.  Inside single quotes a double
+ * quote opens an inner one (sh -c '... "{cmd}" ...', or eval): the
+ * value is escaped for both.  Returns NULL with *why set (a static
+ * text) when the template's quotes do not close.  New string.
+ */
+char *shell_subst_template(const char *s, const struct shell_vars *v,
+			   const char **why);
+
+/*
  * {size}'s text for SIZE into BUF (SIZE bytes at least 32): the
  * shortest of %.15g and %.17g that reads back as the same number.
  * Returns BUF.

@@ -28,6 +28,16 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+void strbuf_addc(struct strbuf *b, char c)
+{
+	if (!b->s || b->len + 2 > b->cap) {
+		b->cap = 2 * (b->cap + 64);
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
 void strbuf_gnuplot_string(struct strbuf *b, const char *s)
 {
 	strbuf_printf(b, "\"");

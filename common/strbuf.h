@@ -1,6 +1,6 @@
 /*
  * strbuf.h - a growing string, for the text files pandia writes
- * (gnuplot scripts, CSV).
+ * (gnuplot scripts, CSV) and the command lines it builds.
  *
  * Ownership: b->s is owned by the buffer until the caller takes it
  * (then frees it); a buffer starts as STRBUF_INIT.
@@ -20,6 +20,9 @@ struct strbuf {
 /* Append printf-style text. */
 void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Append one character. */
+void strbuf_addc(struct strbuf *b, char c);
 
 /*
  * Append S as a gnuplot double-quoted string: '"' and '\' escaped,

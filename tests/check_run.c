@@ -109,6 +109,37 @@ START_TEST(test_subst)
 }
 END_TEST
 
+/*
+ * A template's {cmd} escaped for the quoting it lands in: the command
+ * 'a' '$(x)' (two words, the second to stay literal).
+ */
+static const struct {
+	int line;
+	const char *tmpl, *out;
+} template_rows[] = {
+	{ __LINE__, "{cmd}", "'a' '$(x)'" },
+	{ __LINE__, "sh -c '{cmd}'", "sh -c ''\\''a'\\'' '\\''$(x)'\\'''" },
+	{ __LINE__, "sh -c \"{cmd}\"", "sh -c \"'a' '\\$(x)'\"" },
+	{ __LINE__, "sh -c 'eval \"{cmd}\"'",
+	  "sh -c 'eval \"'\\''a'\\'' '\\''\\$(x)'\\''\"'" },
+	{ __LINE__, "x \\'{cmd}", "x \\''a' '$(x)'" },	/* \' is literal */
+};
+
+START_TEST(test_subst_template)
+{
+	struct run_vars v = { "1", 1, "none", "none", "'a' '$(x)'", NULL,
+			      NULL };
+	const char *why = NULL;
+	char *s = shell_subst_template(template_rows[_i].tmpl, &v, &why);
+
+	ck_assert_msg(s && !strcmp(s, template_rows[_i].out),
+		      "line %d: '%s'", template_rows[_i].line, s);
+	free(s);
+	ck_assert_ptr_null(shell_subst_template("sh -c \"{cmd}", &v, &why));
+	ck_assert_str_eq(why, "a double quote is not closed");
+}
+END_TEST
+
 START_TEST(test_quote)
 {
 	static const char *const rows[][2] = {
@@ -724,6 +755,8 @@ static Suite *run_suite(void)
 	tcase_add_loop_test(tc, test_stressor_parse, 0,
 			    (int)ARRAY_SIZE(stress_rows));
 	tcase_add_loop_test(tc, test_subst, 0, (int)ARRAY_SIZE(subst_rows));
+	tcase_add_loop_test(tc, test_subst_template, 0,
+			    ARRAY_SIZE(template_rows));
 	tcase_add_test(tc, test_quote);
 	tcase_add_loop_test(tc, test_time_from, 0,
 			    (int)ARRAY_SIZE(time_rows));

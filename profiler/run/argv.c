@@ -228,9 +228,14 @@ void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	} else {
 		char *line, *t;
 
+		const char *why;
+
 		quoted = shell_join(argv);
 		v.cmd = quoted;
-		line = shell_subst(o->runner, &v);
+		/* its quotes were checked (check_line()) */
+		line = shell_subst_template(o->runner, &v, &why);
+		if (!line)
+			line = shell_subst(o->runner, &v);
 		if (n && !strstr(o->runner, "{cmd}")) {
 			t = xasprintf("%s %s", line, quoted);
 			free(line);

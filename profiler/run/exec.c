@@ -554,9 +554,53 @@ bool run_one_pu(const int *cpus, int n)
 }
 
 /* what run_execute() is asked, checked before anything starts */
+/* Linux's limit on one argument's length (MAX_ARG_STRLEN: 32 pages) */
+#define ARG_STRLEN_MAX 131072
+
+/*
+ * Whether a runner template's command line can be built and executed:
+ * its quotes close (else its placeholders' quoting cannot be told), and
+ * the line, one argument of sh -c with the whole command in it, is not
+ * longer than the kernel takes; said up front.
+ */
+static int check_line(const struct run_opts *o, char *const *argv,
+		      bool local, struct pandia_error *err)
+{
+	struct shell_vars v = { .cpus = "0", .threads = 1,
+				.stress_cpus = "none", .stress_kind = "none",
+				.size = "0", .numa_maps = "/tmp/x" };
+	const char *why = NULL;
+	char *joined, *line;
+	size_t n;
+	int ret = 0;
+
+	/* a local command's words came to pandia as its own: they fit */
+	if (local)
+		return 0;
+	joined = shell_join(argv);
+	v.cmd = joined;
+	line = shell_subst_template(o->runner, &v, &why);
+	n = line ? strlen(line) + (strstr(o->runner, "{cmd}") ? 0 :
+				   strlen(joined) + 1) : 0;
+	if (!line)
+		ret = perr_set(err, "--runner template '%s': %s: pandia "
+			       "cannot tell how its placeholders are "
+			       "quoted", o->runner, why);
+	else if (n >= ARG_STRLEN_MAX)
+		ret = perr_set(err, "the runner's command line is %zu bytes "
+			       "with the command in it: Linux takes at most %d "
+			       "in one argument (sh -c LINE)", n,
+			       ARG_STRLEN_MAX - 1);
+	free(line);
+	free(joined);
+	return ret;
+}
+
 static int check_request(const struct run_opts *o, char *const *argv,
 			 bool local, struct pandia_error *err)
 {
+	if (check_line(o, argv, local, err) < 0)
+		return -1;
 	if (o->n_cpus < 1 || !o->cpus)
 		return perr_set(err, "no PU list given");
 	if (o->repetitions < (o->warmup ? 0 : 1))
