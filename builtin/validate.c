@@ -250,6 +250,7 @@ static int corun(struct cli *o)
 	c.force = o->force;
 	c.quiet = o->quiet;
 	c.dry_run = o->dry_run;
+	c.recorded = o->recorded;
 	c.has_memory = o->has_memory;
 	c.memory = o->memory;
 	c.mem = o->mem.mode != RUN_MEM_DEFAULT ? &o->mem : NULL;

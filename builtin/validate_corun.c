@@ -353,19 +353,6 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static char *joined(char *const *argv)
-{
-	char *s = xstrdup(""), *t;
-	int i;
-
-	for (i = 0; argv && argv[i]; i++) {
-		t = xasprintf("%s%s%s", s, i ? " " : "", argv[i]);
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 static json_t *report_json(const struct cctx *x)
 {
 	const struct corun_cli *o = x->o;
@@ -381,7 +368,7 @@ static json_t *report_json(const struct cctx *x)
 	a = json_array();
 	for (i = 0; i < 2; i++) {
 		json_t *w = json_object();
-		char *c = joined(x->argv[i]);
+		char *c = shell_join(x->argv[i]);
 
 		json_object_set_new(w, "workload",
 				    json_string(o->workload_path[i]));
@@ -461,7 +448,7 @@ static void print_report(const struct cctx *x)
 	printf("machine   %s: %d cores, %d PUs\n", x->m->host ? x->m->host :
 	       x->o->machine_path, x->m->n_cores, x->m->n_pus);
 	for (i = 0; i < 2; i++) {
-		char *c = joined(x->argv[i]);
+		char *c = shell_join(x->argv[i]);
 
 		printf("workload %d  %s: %s\n", i + 1, x->o->workload_path[i],
 		       c);
@@ -584,10 +571,11 @@ int validate_corun(const struct corun_cli *given)
 				    "records none: pandia validate -w A -w B "
 				    "... -- CMD_A [ARG...] -- CMD_B [ARG...]",
 				    o->workload_path[i]);
-		x.argv[i] = xcalloc((size_t)x.w[i]->n_command + 1,
-				    sizeof(char *));
-		for (j = 0; j < x.w[i]->n_command; j++)
-			x.argv[i][j] = x.w[i]->command[j];
+		if (!x.w[i]->n_command)
+			continue;
+		x.argv[i] = recorded_command("validate", x.w[i],
+					     o->workload_path[i], o->recorded,
+					     o->dry_run, o->quiet);
 		own[i] = true;
 	}
 	if (!o->dry_run &&

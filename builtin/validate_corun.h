@@ -30,6 +30,7 @@ struct corun_cli {
 	double timeout;
 	int reps;
 	bool warmup, force, quiet, dry_run;
+	bool recorded;		/* --recorded: run the commands W records */
 	bool has_memory;	/* --memory: the models' policy */
 	struct pandia_mempolicy memory;
 	const struct run_mempolicy *mem;	/* --membind ...; NULL */

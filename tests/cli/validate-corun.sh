@@ -23,7 +23,14 @@ EOW
 wl a 0.07 0.05
 wl b 0.035 0.025
 
+# each workload's own command: run only with --recorded
 "$P" validate --force -q -r 1 --no-warmup --time-from 'time:' \
+	-m "$T/m.json" -w "$T/a.json" -w "$T/b.json" -o "$T/out" \
+	>"$T/stdout" 2>"$T/stderr"
+[ $? -eq 2 ] || { cat "$T/stderr"; fail "recorded commands ran unasked"; }
+grep -q "records the command" "$T/stderr" ||
+	{ cat "$T/stderr"; fail "the recorded command not shown"; }
+"$P" validate --force -q -r 1 --no-warmup --time-from 'time:' --recorded \
 	-m "$T/m.json" -w "$T/a.json" -w "$T/b.json" -o "$T/out" \
 	>"$T/stdout" 2>"$T/stderr" ||
 	{ cat "$T/stdout" "$T/stderr"; fail "co-run exited $?"; }
