@@ -6,11 +6,15 @@
  */
 #include "profiler/run/internal.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/cpulist.h"
@@ -252,17 +256,52 @@ void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	free(skind);
 }
 
+/*
+ * The files of pandias that died without removing them (SIGKILL
+ * between two runs, where no init of theirs was left to): each name
+ * carries its maker's pid, and one of this user's whose maker is gone
+ * is removed.
+ */
+static void sweep_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+
+	while (d && (e = readdir(d))) {
+		char *end, *path;
+		long pid;
+
+		if (strncmp(e->d_name, "pandia-pin.", 11))
+			continue;
+		pid = strtol(e->d_name + 11, &end, 10);
+		if (end == e->d_name + 11 || *end != '.' || pid <= 0 ||
+		    pid == (long)getpid() ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* a new empty file in $TMPDIR into *path; 0 or -1 with err */
 int make_temp(struct ctx *c, char **path)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
 
-	*path = xasprintf("%s/pandia-pin.XXXXXX", dir && *dir ? dir : "/tmp");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	sweep_stale(dir);
+	*path = xasprintf("%s/pandia-pin.%ld.XXXXXX", dir, (long)getpid());
 	fd = mkostemp(*path, O_CLOEXEC);
 	if (fd < 0) {
-		perr_errno(c->err, "cannot create a file in '%s'",
-			   dir && *dir ? dir : "/tmp");
+		perr_errno(c->err, "cannot create a file in '%s'", dir);
 		free(*path);
 		*path = NULL;
 		return -1;

@@ -41,8 +41,9 @@ int start_corun(struct ctx *c)
 		int fd = open("/dev/null", O_RDWR), st, restarts = 0;
 
 		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		child_signals(c);
+		/* with pandia, the command and its children go too */
+		orphan_guard(c, false);
 		if (c->o->pin != RUN_PIN_NONE)
 			sched_setaffinity(0, sizeof(set), &set);
 		if (fd >= 0) {

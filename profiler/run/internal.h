@@ -266,6 +266,12 @@ bool read_signals(struct ctx *c);
 
 /* what a forked child does first: signals as the caller had them */
 void child_signals(const struct ctx *c);
+/*
+ * In a child that must not outlive pandia: when pandia dies, remove
+ * the pinning library's files of C and kill what the child runs (all
+ * of its PID namespace when INIT, else its process group), then exit.
+ */
+void orphan_guard(const struct ctx *c, bool init);
 
 /* PARENT's child processes now: pids into *out (caller frees) */
 int list_children(pid_t self, pid_t **out, bool running_only);

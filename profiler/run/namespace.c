@@ -147,7 +147,7 @@ ns_init(struct ctx *c, const cpu_set_t *set, int go_r, int msg_w,
 	int st, n;
 
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	orphan_guard(c, true);
 	/* pandia may have died before the line above: then no byte */
 	while ((n = (int)read(go_r, &go, 1)) < 0 && errno == EINTR)
 		;

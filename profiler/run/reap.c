@@ -191,6 +191,55 @@ void child_signals(const struct ctx *c)
 	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
 }
 
+/*
+ * The guard of a process that must not outlive pandia and leave its
+ * files (a namespace's init, the co-runner's supervisor): pandia's
+ * death sends it ORPHAN_SIGNAL (PR_SET_PDEATHSIG), whose handler
+ * removes the pinning library's files and kills what it runs, then
+ * exits.  Only the kernel's signal (no sender) or a parent gone counts:
+ * a command that signals its init is not taken for pandia's death.
+ * The handler calls only what a signal handler may.
+ */
+#define ORPHAN_SIGNAL (SIGRTMIN + 3)
+
+static const char *guard_files[4];
+static pid_t guard_parent;	/* 0: an init, whose parent it cannot see */
+static bool guard_all;		/* kill(-1): a namespace's init */
+
+static void on_orphaned(int sig, siginfo_t *si, void *uc)
+{
+	size_t i;
+
+	(void)sig;
+	(void)uc;
+	if (si && si->si_pid != 0 &&
+	    (!guard_parent || getppid() == guard_parent))
+		return;
+	for (i = 0; i < sizeof(guard_files) / sizeof(guard_files[0]); i++)
+		if (guard_files[i])
+			unlink(guard_files[i]);
+	kill(guard_all ? -1 : 0, SIGKILL);
+	_exit(128 + SIGKILL);
+}
+
+void orphan_guard(const struct ctx *c, bool init)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	guard_files[0] = c->pin.report_path;
+	guard_files[1] = c->pin.shared_path;
+	guard_files[2] = c->co.shared_path;
+	guard_files[3] = c->acct.numa_path;
+	guard_parent = init ? 0 : getppid();
+	guard_all = init;
+	sa.sa_sigaction = on_orphaned;
+	sa.sa_flags = SA_SIGINFO;
+	sigfillset(&sa.sa_mask);
+	sigaction(ORPHAN_SIGNAL, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, ORPHAN_SIGNAL);
+}
+
 /* running children of ours that the run started, stressors aside */
 int count_leftovers(const struct ctx *c)
 {

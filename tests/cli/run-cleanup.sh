@@ -50,16 +50,36 @@ ns=$("$J" pid_namespace <"$T/json")
 if [ "$ns" = true ]; then
 	"$J" no_pid_namespace <"$T/json" | grep -qx null ||
 		fail "namespace: a reason given"
-	PANDIA_TEST_TAG=$TAG "$P" run -r 3 --cpus 0 -- \
+	mkdir -p "$T/tmp"
+	PANDIA_TEST_TAG=$TAG TMPDIR="$T/tmp" "$P" run -r 3 --cpus 0 -- \
 		sh -c 'sleep 100 & setsid sleep 100 & (sleep 100 &); sleep 100' \
 		>/dev/null 2>"$T/err" &
 	pid=$!
 	# pandia, the namespace's init, sh and 4 sleeps
 	wait_tagged 7
+	ls "$T/tmp" | grep -q "^pandia-pin\.$pid\." ||
+		fail "SIGKILL: no pinning files of pandia $pid to watch"
 	kill -KILL $pid
 	wait $pid
 	none_left "SIGKILL"
-	echo "SIGKILL: nothing left behind"
+	# the init removes the pinning library's files as it goes
+	i=0
+	while ls "$T/tmp" | grep -q '^pandia-pin\.' && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ls "$T/tmp" | grep '^pandia-pin\.' &&
+		fail "SIGKILL: pinning files left in TMPDIR (above)"
+	echo "SIGKILL: nothing left behind, no file either"
+	# files that a pandia killed between two runs left are removed by
+	# the next one (their maker's pid is in the name, and gone)
+	touch "$T/tmp/pandia-pin.999999999.abcdef"
+	TMPDIR="$T/tmp" "$P" run -q -r 1 --no-warmup --cpus 0 -- true ||
+		fail "a run beside a stale file"
+	[ -e "$T/tmp/pandia-pin.999999999.abcdef" ] &&
+		fail "a dead pandia's file was not removed"
+	ls "$T/tmp" | grep '^pandia-pin\.' &&
+		fail "a run left its own files (above)"
 else
 	grep -q "warning: the command runs without a PID namespace" \
 		"$T/err" || { cat "$T/err"; fail "no namespace, not said"; }

@@ -116,4 +116,29 @@ grep -q "none.json': no models.mva" "$T/stderr" ||
 [ $? -eq 1 ] || fail "a failing co-runner: exit 1"
 grep -q "the co-running command failed (status 3)" "$T/stderr" ||
 	{ cat "$T/stderr"; fail "a failing co-runner: message"; }
+# SIGKILL of pandia during a co-run: neither command, nor the children
+# of the co-running one, nor a pinning file outlives it
+mkdir -p "$T/tmp"
+PANDIA_TEST_TAG=$TAG TMPDIR="$T/tmp" "$P" validate --force -q -r 1 \
+	--no-warmup -m "$T/m.json" -w "$T/a.json" -w "$T/b.json" -d 0/1 \
+	-- sh -c 'sleep 100; true' -- sh -c 'sleep 100 & sleep 100' \
+	>/dev/null 2>"$T/stderr" &
+pid=$!
+i=0
+while [ "$(tagged | grep -c 'sleep 100 *$')" -lt 3 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(tagged | grep -c 'sleep 100 *$')" -ge 3 ] ||
+	{ tagged; fail "SIGKILL: the co-run did not start"; }
+kill -KILL $pid
+wait $pid 2>/dev/null
+none_left "SIGKILL in a co-run"
+i=0
+while ls "$T/tmp" | grep -q '^pandia-pin\.' && [ $i -lt 20 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ls "$T/tmp" | grep '^pandia-pin\.' &&
+	fail "SIGKILL in a co-run: pinning files left (above)"
 exit 0
