@@ -55,6 +55,12 @@ const char usage_profile[] =
 "                          no placement of one thread per PU (one socket\n"
 "                          without SMT: runs 4 to 6; without SMT: run 6);\n"
 "                          about 3 to 6 times t1 (predict -k 2 then warns)\n"
+"      --no-check          no check runs after the fit (by default the\n"
+"                          predicted best placement with the most threads\n"
+"                          and, where two explanations of the runs\n"
+"                          differ, the placement they differ on most are\n"
+"                          made, within the budget, and compared with\n"
+"                          what was predicted)\n"
 "      --keep-unreliable   write a description whose p, l or t1 is too\n"
 "                          uncertain to rank with (by default the profile\n"
 "                          fails, says why and writes nothing), marked\n"
@@ -524,6 +530,7 @@ static const struct option profile_options[] = {
 	OPT_STRING(0, "into", A, into),
 	OPT_CALLBACK(0, "budget", A, o.budget, budget_cb),
 	OPT_FLAG(0, "quick", A, o.quick),
+	OPT_FLAG(0, "no-check", A, o.no_check),
 	OPT_FLAG(0, "keep-unreliable", A, o.keep_unreliable),
 	OPT_FLAG(0, "busy-idle", A, o.busy_idle),
 	OPT_CALLBACK(0, "nice", A, o.nice, nice_cb),

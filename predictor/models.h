@@ -49,6 +49,14 @@ struct model_run {
 	char *corun_kind;	/* their stressor kind ("bw:dram"); NULL:
 				   CPU-bound ("cpu") */
 	double size;		/* input size for {size}; NAN: none */
+	/*
+	 * A check run (the model's check stage): made, and repeated,
+	 * only while the profile's budget lasts; EXPECT its predicted
+	 * seconds (0: not known) for the budget's test before its first
+	 * call.
+	 */
+	bool optional;
+	double expect;
 };
 
 void model_runs_free(struct model_run *runs, int n);
@@ -78,6 +86,12 @@ struct model_env {
 				   one thread per PU may be left out */
 	void (*warn)(void *arg, const char *msg);
 	void *warn_arg;
+	/*
+	 * checking: the profile asks for the check runs (after every
+	 * run's repetitions, see model_def's check_runs); no_check: the
+	 * profile's --no-check, none wanted.
+	 */
+	bool checking, no_check;
 	/*
 	 * For the models of run time against input size (--sizes,
 	 * --threads, --degree of pandia profile): the sizes to measure,
@@ -168,6 +182,12 @@ struct model_def {
 	 * "of".  0: the progress counts every run instead.
 	 */
 	int numbered_runs;
+	/*
+	 * Whether plan, called once more after every run's repetitions
+	 * with env->checking, may ask for check runs: placements its fit
+	 * predicts, made to test it (optional runs, within the budget).
+	 */
+	bool check_runs;
 	/*
 	 * The runs needed after those already in w->runs (none at the
 	 * first call): a new array in *runs (model_runs_free()).

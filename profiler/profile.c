@@ -188,6 +188,8 @@ static void add_planned(struct prof *P, const struct model_run *mr, int n)
 
 		if (!isnan(mr[i].size))
 			R->size = mr[i].size;
+		R->optional = mr[i].optional;
+		R->expect = mr[i].expect;
 	}
 }
 
@@ -300,7 +302,8 @@ static int repeat_rounds(struct prof *P, int first)
 				0;
 			/* runs 4 to 7 (l, b and the forms) get their second
 			   repetition only while the budget lasts */
-			if (!o->fixed_reps && R->run >= 4 && R->n_times >= 1 &&
+			if (!o->fixed_reps && (R->run >= 4 || R->optional) &&
+			    R->n_times >= 1 &&
 			    R->n_times < P->min_reps &&
 			    !prof_budget_left(P, R))
 				continue;
@@ -313,6 +316,52 @@ static int repeat_rounds(struct prof *P, int first)
 		}
 	} while (rep);
 	return 0;
+}
+
+/*
+ * The model's check runs (model_def's check_runs), after every run's
+ * repetitions: planned from the fit so far, each made only while the
+ * budget lasts (the rest dropped, and said), then repeated as the
+ * optional runs are.  0 or -1 with err.
+ */
+static int check_stage(struct prof *P, const struct model_def *model,
+		       struct model_env *env, struct pandia_workload *w)
+{
+	struct model_run *mr = NULL;
+	int n, i, first = P->n_runs, nw = P->res->n_warnings, ret = -1;
+
+	if (!model->check_runs || env->no_check)
+		return 0;
+	prof_sync_runs(P, w);
+	/* where the pages are, for the fit (set again, and said, later) */
+	prof_set_memory(P, w);
+	while (P->res->n_warnings > nw)
+		free(P->res->warnings[--P->res->n_warnings]);
+	env->checking = true;
+	n = model->plan(env, w, &mr, P->err);
+	env->checking = false;
+	if (n <= 0)
+		return n;
+	P->total = P->n_runs + n;
+	for (i = 0; i < n; i++) {
+		double call = mr[i].expect > 0 ? mr[i].expect : P->res->t1;
+
+		if (P->budget > 0 &&
+		    now_seconds() - P->start + call > P->budget) {
+			prof_warn(P->res, "%s dropped: the budget of %g x t1 "
+				  "is spent (%s)", mr[i].id, P->o->budget,
+				  mr[i].purpose);
+			P->total--;
+			continue;
+		}
+		add_planned(P, &mr[i], 1);
+		if (prof_call_run(P, &P->runs[P->n_runs - 1], P->n_runs) < 0)
+			goto out;
+	}
+	ret = repeat_rounds(P, first);
+out:
+	model_runs_free(mr, n);
+	return ret;
 }
 
 /* w->note: how the profile was made. */
@@ -395,6 +444,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		.warn_arg = res, .sizes = o->sizes, .n_sizes = o->n_sizes,
 		.threads = o->threads, .n_threads = o->n_threads,
 		.degree = o->degree, .quick = o->quick,
+		.no_check = o->no_check,
 	};
 	struct prof P;
 	struct pandia_workload *w = NULL;
@@ -433,7 +483,8 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 	 */
 	if (prof_warm_up(&P, model, &env) < 0 ||
 	    run_stages(&P, model, &env, w, &ev1, perf, &first) < 0 ||
-	    repeat_rounds(&P, first) < 0)
+	    repeat_rounds(&P, first) < 0 ||
+	    check_stage(&P, model, &env, w) < 0)
 		goto out;
 	if (describe(&P, model, &env, first, w, &ev1) < 0)
 		goto out;

@@ -93,6 +93,8 @@ struct profile_opts {
 	double budget;
 	bool quick;
 	bool keep_unreliable;
+	/* NO_CHECK: no check runs after the fit (the model's check_runs) */
+	bool no_check;
 	void (*progress)(const struct profile_progress *pp, void *arg);
 	void *progress_arg;
 };

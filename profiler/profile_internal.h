@@ -34,6 +34,8 @@ struct prun {
 	bool probe;		/* spec[0] is a bandwidth probe */
 	bool count_cpu;		/* measure the command's CPU use */
 	bool warmup_only;	/* the profile's warm-up: not timed */
+	bool optional;		/* a check run: only within the budget */
+	double expect;		/* its predicted seconds; 0: not known */
 	int n_times;
 	double *times;
 	double *rates;		/* probe runs: probes' total, per rep */

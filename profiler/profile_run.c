@@ -49,7 +49,8 @@ void prof_run_release(struct prun *R)
 /* Whether another call of R fits in the profile's budget. */
 bool prof_budget_left(const struct prof *P, const struct prun *R)
 {
-	double call = R->calls ? R->wall / R->calls : P->res->t1;
+	double call = R->calls ? R->wall / R->calls :
+		R->expect > 0 ? R->expect : P->res->t1;
 
 	if (!(P->budget > 0))
 		return true;

@@ -21,21 +21,6 @@ static const char *const run_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
 };
 
-/* The demands the model gets: known values (bounds included), else 0. */
-static void base_params(const struct pandia_workload *w, double t1,
-			struct model_params *base)
-{
-	const struct pandia_params *pp = pandia_params(w);
-	int r;
-
-	memset(base, 0, sizeof(*base));
-	base->t1 = t1;
-	base->p = 1;
-	for (r = 0; r < WR_COUNT; r++)
-		base->d[r] = pp->listed[r] && pp->demand[r].known ?
-			pp->demand[r].value : 0;
-}
-
 static char *purpose_of(const struct fit_plan *pl, int x)
 {
 	const struct pandia_machine *m = pl->m;
@@ -105,9 +90,11 @@ static int pandia_plan(const struct model_env *env,
 	int x, n = 0;
 
 	*runs = NULL;
+	if (env->checking)
+		return pandia_check_plan(env, w, runs, err);
 	if (workload_run_named(w, run_ids[PR2]))
 		return 0;
-	base_params(w, 1, &base);
+	pandia_base_params(w, 1, &base);
 	if (fit_plan_make(&pl, env->m, &base, err) < 0)
 		return -1;
 	if (env->quick)
@@ -147,25 +134,6 @@ static int pandia_warmup(const struct model_env *env, struct model_run *run,
 	return 1;
 }
 
-static double median_times(const struct wl_run *r)
-{
-	return r && r->n_times ? median_of(r->times, r->n_times) : NAN;
-}
-
-static double half_range(const struct wl_run *r)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	int i;
-
-	if (!r || r->n_times < 2)
-		return 0;
-	for (i = 0; i < r->n_times; i++) {
-		lo = r->times[i] < lo ? r->times[i] : lo;
-		hi = r->times[i] > hi ? r->times[i] : hi;
-	}
-	return (hi - lo) / 2;
-}
-
 static void set_param(struct wl_param *prm, bool have, double v, double unc,
 		      const char *source, char *status)
 {
@@ -173,22 +141,6 @@ static void set_param(struct wl_param *prm, bool have, double v, double unc,
 	if (have)
 		wl_param_set(prm, v, unc >= 0 ? unc : NAN, source);
 	prm->status = status;
-}
-
-static void warn(const struct model_env *env, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(const struct model_env *env, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	if (!env->warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	env->warn(env->warn_arg, msg);
 }
 
 /*
@@ -202,38 +154,24 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 {
 	struct pandia_params *pp = pandia_params(w);
 	enum fit_mode mode = env->paper ? FIT_PAPER : FIT_MODEL;
-	struct wl_run *xr[FIT_RUNS];
+	struct pandia_runs rr;
+	struct wl_run **xr = rr.xr;
 	struct fit_solution sol;
-	struct model_params base;
-	struct fit_plan pl;
-	double t[FIT_RUNS], delta[FIT_RUNS], unc[4];
+	const struct fit_plan *plp = &rr.pl;
+	double *t = rr.t, *delta = rr.delta, unc[4];
 	int x;
 
-	for (x = 0; x < FIT_RUNS; x++) {
-		xr[x] = (struct wl_run *)workload_run_named(w, run_ids[x]);
-		t[x] = median_times(xr[x]);
-		delta[x] = half_range(xr[x]);
-	}
-	if (!xr[PR1] || !xr[PR2] || !(t[PR1] > 0) || !(t[PR2] > 0))
-		return perr_set(err, "the Pandia model needs runs 1 and 2 "
-				"with their times");
-	base_params(w, t[PR1], &base);
-	if (fit_plan_make_at(&pl, env->m, &base, xr[PR2]->n_cpus, err) < 0)
+	if (pandia_runs_load(env, w, &rr, err) < 0)
 		return -1;
-	/* where the profile found the pages decides run 3's DRAM traffic
-	   over the link, so the fit sees it too */
-	if (w->has_memory && fit_plan_set_memory(&pl, &w->memory, err) < 0) {
-		fit_plan_release(&pl);
-		return -1;
-	}
-	/* the runs --quick left out, as pandia_plan() did */
-	if (env->quick)
-		fit_plan_quick(&pl);
 	memset(&sol, 0, sizeof(sol));
-	fit_solve(&pl, &base, t, mode, &sol);
-	fit_uncertainty(&pl, &base, t, delta, mode, unc);
-	if (pl.n_note)
-		warn(env, "run 2 uses %s", pl.n_note);
+	fit_solve(plp, &rr.base, t, mode, &sol);
+	fit_uncertainty(plp, &rr.base, t, delta, mode, unc);
+	/* the joint fit over every run (--solve paper: the closed forms
+	   alone) */
+	if (mode == FIT_MODEL)
+		pandia_fit_joint(env, w, &rr, &sol, unc);
+	if (plp->n_note)
+		pandia_warn(env, "run 2 uses %s", plp->n_note);
 	for (x = PR2; x < FIT_RUNS; x++) {
 		struct wl_run *wr = xr[x];
 		const struct fit_step *st = &sol.step[x];
@@ -285,7 +223,7 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		  sol.b_status);
 	sol.p_status = sol.o_s_status = sol.l_status = sol.b_status = NULL;
 	fit_solution_release(&sol);
-	fit_plan_release(&pl);
+	pandia_runs_release(&rr);
 	return 0;
 }
 
@@ -623,6 +561,7 @@ const struct model_def model_pandia = {
 		   "(EuroSys 2017, sections 4 and 5)",
 	.demands = true,
 	.model_section = true,
+	.check_runs = true,
 	.plan = pandia_plan,
 	.warmup = pandia_warmup,
 	.runs_total = pandia_runs_total,

@@ -6,6 +6,8 @@
 #ifndef PANDIA_PREDICTOR_PANDIA_INTERNAL_H
 #define PANDIA_PREDICTOR_PANDIA_INTERNAL_H
 
+#include "predictor/models.h"
+#include "predictor/pandia/fit_joint.h"
 #include "predictor/pandia/model.h"
 
 struct ranking;
@@ -13,5 +15,62 @@ struct ranking;
 /* rank_fast (rank_fast.c): the ranking predicted in parallel. */
 void pandia_rank_fast(struct ranking *r, const struct model_params *prm,
 		      int workers);
+
+/* The demands the model gets from w: known values (bounds included),
+   else 0; t1 T1, p 1, the rest 0 (pandia_check.c). */
+void pandia_base_params(const struct pandia_workload *w, double t1,
+			struct model_params *base);
+
+/* A warning for people through env->warn (formatted; none without). */
+void pandia_warn(const struct model_env *env, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Check runs at most (pandia_check.c). */
+#define PANDIA_CHECKS 2
+
+/* The runs recorded in a description, as the fits take them. */
+struct pandia_runs {
+	struct wl_run *xr[FIT_RUNS];	/* the plan's runs, or NULL */
+	double t[FIT_RUNS];		/* median times; NAN: none */
+	double delta[FIT_RUNS];		/* half their range */
+	struct model_params base;	/* t1 and the demands */
+	struct fit_plan pl;
+	int n_ex;			/* check runs with times */
+	struct fit_extra ex[PANDIA_CHECKS];
+	struct wl_run *ex_run[PANDIA_CHECKS];
+	int *ex_pus[PANDIA_CHECKS];	/* owned */
+};
+
+/*
+ * The runs of w (pandia_check.c): the plan rebuilt from the demands
+ * with the memory the profile found, less the runs --quick left out,
+ * and the check runs.  0, or -1 with err (no run 1 or 2).  Release
+ * with pandia_runs_release().
+ */
+int pandia_runs_load(const struct model_env *env,
+		     const struct pandia_workload *w, struct pandia_runs *r,
+		     struct pandia_error *err);
+void pandia_runs_release(struct pandia_runs *r);
+
+/*
+ * The check runs (env->checking): the predicted best placement with
+ * the most threads, and where the competing explanations of the runs
+ * differ most, when they do; none already made.  As the plan hook of
+ * models.h: how many in *runs, or -1 with err.
+ */
+int pandia_check_plan(const struct model_env *env,
+		      const struct pandia_workload *w,
+		      struct model_run **runs, struct pandia_error *err);
+
+/*
+ * After the sequential fit SOL (FIT_MODEL) of the runs R: the joint
+ * fit over every run, the check runs judged against it (recorded on
+ * them, said through env->warn) and, when one misses by more than its
+ * range (UNC: the parameters' uncertainties), the joint fit again with
+ * them; SOL takes its values, w's model its ambiguities.
+ */
+void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
+		      struct pandia_runs *r, struct fit_solution *sol,
+		      const double *unc);
 
 #endif

@@ -119,6 +119,8 @@ static void params_reset(struct pandia_params *pp)
 		wl_param_release(&pp->demand[i]);
 		pp->demand_amp[i] = NAN;
 	}
+	json_decref(pp->ambiguities);
+	pp->ambiguities = NULL;
 }
 
 static void *params_new(void)
@@ -269,7 +271,7 @@ static int load_model(const struct json_src *c, json_t *m,
 		"b", "b_source", "b_uncertainty", "b_status",
 		"demands", "demands_source", "demands_uncertainty",
 		"demands_status", "demands_amplification", "o_s_form",
-		"b_form", NULL
+		"b_form", "ambiguities", NULL
 	};
 	struct pandia_params *pp = pandia_params(w);
 	const char *key;
@@ -306,6 +308,10 @@ static int load_model(const struct json_src *c, json_t *m,
 			return json_fail(c, "model.b_form", "unknown form "
 					 "(whole or core)");
 	}
+	d = json_object_get(m, "ambiguities");
+	if (d && !json_is_array(d))
+		return json_fail(c, "model.ambiguities", "not an array");
+	pp->ambiguities = json_incref(d);
 	for (k = 0; k < N_PARAMS; k++)
 		if (load_param(c, m, params[k].name, NULL,
 			       json_object_get(m, params[k].name),
@@ -533,6 +539,8 @@ static json_t *params_to_json(const struct pandia_workload *w)
 	if (pp->has_b_form)
 		json_object_set_new(o, "b_form", json_string(
 			b_form_name(pp->b_form)));
+	if (pp->ambiguities && json_array_size(pp->ambiguities))
+		json_object_set(o, "ambiguities", pp->ambiguities);
 	return demands_to_json(pp, o);
 }
 

@@ -11,6 +11,8 @@
 #ifndef PANDIA_PREDICTOR_PANDIA_PARAMS_H
 #define PANDIA_PREDICTOR_PANDIA_PARAMS_H
 
+#include <jansson.h>
+
 #include "common/workload.h"
 
 /* How o_s grows (model.o_s_form) and what b multiplies (model.b_form). */
@@ -52,6 +54,12 @@ struct pandia_params {
 	 * ("demands_amplification"); NAN: none stated.
 	 */
 	double demand_amp[WR_COUNT];
+	/*
+	 * What the runs could not tell apart ("ambiguities", written by
+	 * the fit, predictor/pandia/pandia_check.c; docs/workload-format.md):
+	 * an array of objects, kept as read; NULL when none (owned).
+	 */
+	json_t *ambiguities;
 };
 
 /*

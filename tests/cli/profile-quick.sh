@@ -122,7 +122,7 @@ l=$(wl_get "$T/twoq.w.json" l)
 # --- one socket with SMT: every run --------------------------------
 describe smt "Package:1 [NUMANode(memory=1073741824)] Core:4 PU:2"
 profile smtq "$T/smt.json" --quick
-expect_runs smtq "run1 probe-dram run2 run4 run5 run6 "
+expect_runs smtq "run1 probe-dram run2 run4 run5 run6 check1 "
 p_near smtq
 for prm in l b; do
 	v=$(wl_get "$T/smtq.w.json" "$prm")

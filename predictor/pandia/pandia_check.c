@@ -1,0 +1,491 @@
+/*
+ * pandia_check.c - after the sequential fit: the joint fit over every
+ * run, the competing explanations it tests, and the check runs that
+ * test the fit on placements far from the runs it was made from
+ * (predictor/pandia/fit_joint.h, docs/profiling.md "The joint fit",
+ * "Ambiguity" and "Check runs").
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cpulist.h"
+#include "common/util.h"
+#include "predictor/pandia/fit_joint.h"
+#include "predictor/pandia/pandia_internal.h"
+#include "predictor/pandia/params.h"
+
+/* As fit_joint.c's: beyond the runs' noise (2 sigma). */
+#define AMB_COST_MARGIN 4.0
+#define AMB_WORST_MARGIN 2.0
+
+static const char *const check_ids[PANDIA_CHECKS] = { "check1", "check2" };
+static const char *const plan_ids[FIT_RUNS] = {
+	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
+};
+
+static double median_times(const struct wl_run *r)
+{
+	return r && r->n_times ? median_of(r->times, r->n_times) : NAN;
+}
+
+static double half_range(const struct wl_run *r)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int i;
+
+	if (!r || r->n_times < 2)
+		return 0;
+	for (i = 0; i < r->n_times; i++) {
+		lo = r->times[i] < lo ? r->times[i] : lo;
+		hi = r->times[i] > hi ? r->times[i] : hi;
+	}
+	return (hi - lo) / 2;
+}
+
+void pandia_base_params(const struct pandia_workload *w, double t1,
+			struct model_params *base)
+{
+	const struct pandia_params *pp = pandia_params(w);
+	int r;
+
+	memset(base, 0, sizeof(*base));
+	base->t1 = t1;
+	base->p = 1;
+	for (r = 0; r < WR_COUNT; r++)
+		base->d[r] = pp->listed[r] && pp->demand[r].known ?
+			pp->demand[r].value : 0;
+}
+
+/* The check runs recorded in w, as placements the fit can predict. */
+static void load_checks(const struct pandia_machine *m,
+			const struct pandia_workload *w,
+			struct pandia_runs *r)
+{
+	int i, j;
+
+	for (i = 0; i < PANDIA_CHECKS; i++) {
+		struct wl_run *wr = (struct wl_run *)
+			workload_run_named(w, check_ids[i]);
+		struct fit_extra *e = &r->ex[r->n_ex];
+		int *pus;
+
+		if (!wr || !wr->n_times || wr->n_cpus < 1)
+			continue;
+		pus = xmalloc(sizeof(int) * (size_t)wr->n_cpus);
+		for (j = 0; j < wr->n_cpus; j++) {
+			pus[j] = machine_pu_index(m, wr->cpus[j]);
+			if (pus[j] < 0)
+				break;
+		}
+		if (j < wr->n_cpus) {
+			free(pus);
+			continue;
+		}
+		r->ex_run[r->n_ex] = wr;
+		r->ex_pus[r->n_ex] = pus;
+		e->n = wr->n_cpus;
+		e->pus = pus;
+		e->t = median_times(wr);
+		e->delta = half_range(wr);
+		r->n_ex++;
+	}
+}
+
+int pandia_runs_load(const struct model_env *env,
+		     const struct pandia_workload *w, struct pandia_runs *r,
+		     struct pandia_error *err)
+{
+	int x;
+
+	memset(r, 0, sizeof(*r));
+	for (x = 0; x < FIT_RUNS; x++) {
+		r->xr[x] = (struct wl_run *)workload_run_named(w, plan_ids[x]);
+		r->t[x] = median_times(r->xr[x]);
+		r->delta[x] = half_range(r->xr[x]);
+	}
+	if (!r->xr[PR1] || !r->xr[PR2] || !(r->t[PR1] > 0) ||
+	    !(r->t[PR2] > 0))
+		return perr_set(err, "the Pandia model needs runs 1 and 2 "
+				"with their times");
+	pandia_base_params(w, r->t[PR1], &r->base);
+	if (fit_plan_make_at(&r->pl, env->m, &r->base, r->xr[PR2]->n_cpus,
+			     err) < 0)
+		return -1;
+	/* where the profile found the pages decides run 3's DRAM traffic
+	   over the link, so the fit sees it too */
+	if (w->has_memory &&
+	    fit_plan_set_memory(&r->pl, &w->memory, err) < 0) {
+		fit_plan_release(&r->pl);
+		return -1;
+	}
+	/* the runs --quick left out, as pandia_plan() did */
+	if (env->quick)
+		fit_plan_quick(&r->pl);
+	load_checks(env->m, w, r);
+	return 0;
+}
+
+void pandia_runs_release(struct pandia_runs *r)
+{
+	int i;
+
+	fit_plan_release(&r->pl);
+	for (i = 0; i < r->n_ex; i++)
+		free(r->ex_pus[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+void pandia_warn(const struct model_env *env, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	if (!env->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	env->warn(env->warn_arg, msg);
+}
+
+/* ---- planning the check runs ------------------------------------- */
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Whether placements A (N) and B (NB) run on the same PUs. */
+static bool same_pus(const int *a, int n, const int *b, int nb)
+{
+	int *x, *y;
+	bool same;
+
+	if (n != nb)
+		return false;
+	x = xmalloc(sizeof(int) * (size_t)n);
+	y = xmalloc(sizeof(int) * (size_t)n);
+	memcpy(x, a, sizeof(int) * (size_t)n);
+	memcpy(y, b, sizeof(int) * (size_t)n);
+	qsort(x, (size_t)n, sizeof(int), cmp_int);
+	qsort(y, (size_t)n, sizeof(int), cmp_int);
+	same = !memcmp(x, y, sizeof(int) * (size_t)n);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Whether PUS is a run already planned (the plan's, or RUNS' first N). */
+static bool made_already(const struct fit_plan *pl, const int *pus, int n,
+			 const struct model_run *runs, int nr)
+{
+	int x;
+
+	for (x = 0; x < FIT_RUNS; x++)
+		if (pl->made[x] && !pl->beside[x] &&
+		    same_pus(pl->pus[x], pl->n_pus[x], pus, n))
+			return true;
+	for (x = 0; x < nr; x++)
+		if (same_pus(runs[x].pus, runs[x].n, pus, n))
+			return true;
+	return false;
+}
+
+/* The sockets placement PUS uses. */
+static int sockets_of(const struct pandia_machine *m, const int *pus, int n)
+{
+	bool *used = xcalloc((size_t)m->n_sockets, sizeof(bool));
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		int s = m->cores[m->pus[pus[i]].core].socket;
+
+		k += !used[s];
+		used[s] = true;
+	}
+	free(used);
+	return k;
+}
+
+static void add_check(struct model_run *runs, int *nr,
+		      const struct pandia_machine *m, int *pus, int n,
+		      double t, const char *why)
+{
+	struct model_run *r = &runs[*nr];
+
+	memset(r, 0, sizeof(*r));
+	r->id = xstrdup(check_ids[*nr]);
+	r->purpose = xasprintf("check: %s, %d threads on %d socket%s "
+			       "(predicted %.4g s)", why, n,
+			       sockets_of(m, pus, n),
+			       sockets_of(m, pus, n) > 1 ? "s" : "", t);
+	r->n = n;
+	r->pus = pus;
+	r->size = NAN;
+	r->optional = true;
+	r->expect = t;
+	(*nr)++;
+}
+
+int pandia_check_plan(const struct model_env *env,
+		      const struct pandia_workload *w,
+		      struct model_run **runs, struct pandia_error *err)
+{
+	struct pandia_runs r;
+	struct fit_solution sol;
+	struct fit_result jr;
+	struct fit_amb amb[AMB_KINDS];
+	struct fit_data d;
+	double t, most = 0;
+	int *pus, n, k, pick = -1, nr = 0;
+
+	*runs = NULL;
+	if (env->no_check || env->paper ||
+	    workload_run_named(w, check_ids[0]))
+		return 0;
+	if (pandia_runs_load(env, w, &r, err) < 0)
+		return -1;
+	d = (struct fit_data){ &r.pl, &r.base, r.t, r.delta, NULL, 0 };
+	fit_solve(&r.pl, &r.base, r.t, FIT_MODEL, &sol);
+	fit_joint(&d, &sol, &jr);
+	fit_ambiguities(&d, &jr, amb);
+	*runs = xcalloc(PANDIA_CHECKS, sizeof(**runs));
+	n = fit_best_placement(&r.pl, &jr.prm, &pus, &t);
+	if (n > 0 && !made_already(&r.pl, pus, n, *runs, nr))
+		add_check(*runs, &nr, env->m, pus, n, t, "the predicted best "
+			  "placement with the most threads");
+	else
+		free(pus);
+	for (k = 0; k < AMB_KINDS; k++)
+		if (amb[k].ambiguous && amb[k].diff > most) {
+			most = amb[k].diff;
+			pick = k;
+		}
+	if (pick >= 0 && !made_already(&r.pl, amb[pick].pus, amb[pick].n_pus,
+				       *runs, nr)) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "where %s differ most",
+			 fit_amb_name(amb[pick].kind));
+		t = fit_time_pus(r.pl.sp, &jr.prm, amb[pick].pus,
+				 amb[pick].n_pus);
+		add_check(*runs, &nr, env->m, amb[pick].pus, amb[pick].n_pus,
+			  t, why);
+		amb[pick].pus = NULL;
+	}
+	for (k = 0; k < AMB_KINDS; k++)
+		fit_amb_release(&amb[k]);
+	fit_solution_release(&sol);
+	pandia_runs_release(&r);
+	if (!nr) {
+		free(*runs);
+		*runs = NULL;
+	}
+	return nr;
+}
+
+/* ---- the joint fit, written into the description ----------------- */
+
+/*
+ * The relative range of the prediction of placement E under PRM: the
+ * parameters' uncertainties UNC (p, o_s, l, b; -1: none) one by one,
+ * the check run's own spread and the noise floor, in quadrature, and
+ * twice that (about 95% for a normal error).
+ */
+static double check_range(const struct fit_plan *pl,
+			  const struct model_params *prm, const double *unc,
+			  const struct fit_extra *e)
+{
+	double t0 = fit_time_pus(pl->sp, prm, e->pus, e->n), sum;
+	double sp = e->t > 0 ? e->delta / e->t : 0;
+	int k;
+
+	sum = FIT_SIGMA_FLOOR * FIT_SIGMA_FLOOR + sp * sp;
+	for (k = 0; k < 4; k++) {
+		struct model_params q = *prm;
+		double *v = k == 0 ? &q.p : k == 1 ? &q.o_s : k == 2 ? &q.l :
+			&q.b, dt;
+
+		if (!(unc[k] > 0))
+			continue;
+		*v += unc[k];
+		if (k == 0 && q.p > 1)
+			q.p = prm->p - unc[k];
+		if (k == 2 && q.l > 1)
+			q.l = prm->l - unc[k];
+		dt = fit_time_pus(pl->sp, &q, e->pus, e->n) / t0 - 1;
+		sum += dt * dt;
+	}
+	return 2 * sqrt(sum);
+}
+
+/* JSON of one ambiguity (a new reference). */
+static json_t *amb_json(const struct fit_amb *a,
+			const struct pandia_machine *m, bool resolved,
+			const char *checked)
+{
+	json_t *o = json_object(), *alt = json_object();
+	const struct model_params *q = &a->alt.prm;
+	int *os = xmalloc(sizeof(int) * (size_t)(a->n_pus + 1)), i;
+	char *list;
+
+	for (i = 0; i < a->n_pus; i++)
+		os[i] = m->pus[a->pus[i]].os_index;
+	list = cpulist_format(os, a->n_pus);
+	json_object_set_new(o, "between", json_string(fit_amb_name(a->kind)));
+	json_object_set_new(o, "note", json_string(a->text));
+	json_object_set_new(o, "difference", json_real(exp(a->diff) - 1));
+	json_object_set_new(o, "placements_differing", json_real(
+		a->n_sampled ? (double)a->n_differ / a->n_sampled : 0));
+	json_object_set_new(o, "placement", json_string(list));
+	json_object_set_new(alt, "p", json_real(q->p));
+	json_object_set_new(alt, "o_s", json_real(q->o_s));
+	json_object_set_new(alt, "l", json_real(q->l));
+	json_object_set_new(alt, "b", json_real(q->b));
+	json_object_set_new(alt, "dram", json_real(q->d[WR_DRAM]));
+	json_object_set_new(alt, "interconnect",
+			    json_real(q->d[WR_INTERCONNECT]));
+	json_object_set_new(o, "alternative", alt);
+	json_object_set_new(o, "resolved", json_boolean(resolved));
+	if (checked)
+		json_object_set_new(o, "checked", json_string(checked));
+	free(list);
+	free(os);
+	return o;
+}
+
+/*
+ * The check runs against the joint fit JR: each one's prediction,
+ * range and miss recorded on it and said.  Returns whether one missed
+ * by more than its range.
+ */
+static bool judge_checks(const struct model_env *env,
+			 const struct pandia_runs *r,
+			 const struct fit_result *jr, const double *unc)
+{
+	bool missed = false;
+	int i;
+
+	for (i = 0; i < r->n_ex; i++) {
+		const struct fit_extra *e = &r->ex[i];
+		struct wl_run *wr = r->ex_run[i];
+		double pred = fit_time_pus(r->pl.sp, &jr->prm, e->pus, e->n);
+		double range = check_range(&r->pl, &jr->prm, unc, e);
+		double miss = e->t / pred - 1;
+
+		wl_run_add_counter(wr, "model_predicted", pred);
+		wl_run_add_counter(wr, "model_range", range);
+		wl_run_add_counter(wr, "model_miss", miss);
+		if (fabs(log(e->t / pred)) > log(1 + range))
+			missed = true;
+		pandia_warn(env, "%s (%s): measured %.4g s, predicted %.4g s "
+		     "(%+.1f%%, range +-%.1f%%)%s", wr->id, wr->purpose, e->t,
+		     pred, 100 * miss, 100 * range,
+		     fabs(log(e->t / pred)) > log(1 + range) ?
+		     ": outside its range, refitted with the check runs" : "");
+	}
+	return missed;
+}
+
+/* The sequential solution SOL takes the joint fit JR's values. */
+static void take(struct fit_solution *sol, const struct fit_result *jr)
+{
+	sol->p = jr->prm.p;
+	if (sol->have_o_s)
+		sol->o_s = jr->prm.o_s;
+	if (sol->have_l) {
+		sol->l = jr->prm.l;
+		sol->corun = jr->corun;
+	}
+	if (sol->have_b)
+		sol->b = jr->prm.b;
+	if (sol->have_os_form)
+		sol->os_fraction = jr->prm.os_fraction;
+}
+
+/*
+ * What the check runs say of ambiguity A (AMB2: fitted again with
+ * them; MAIN_COST the fit's cost with them), or NULL when none were
+ * made; *resolved when they favour the fit.
+ */
+static const char *checked(const struct fit_amb *amb2, double main_cost,
+			   bool *resolved)
+{
+	*resolved = false;
+	if (!amb2 || !amb2->tested)
+		return NULL;
+	if (amb2->alt.cost > main_cost + AMB_COST_MARGIN &&
+	    amb2->alt.worst > AMB_WORST_MARGIN) {
+		*resolved = true;
+		return "the check runs favour the fit";
+	}
+	if (main_cost > amb2->alt.cost + AMB_COST_MARGIN)
+		return "the check runs favour the alternative: profile "
+			"again with other check runs, or trust the "
+			"placements that do not depend on it";
+	return "the check runs do not tell them apart";
+}
+
+/* What the ambiguities of the runs became: into the description. */
+static void record_ambiguities(const struct model_env *env,
+			       struct pandia_params *pp,
+			       const struct fit_amb *amb,
+			       const struct fit_amb *amb2, double main_cost)
+{
+	int k;
+
+	json_decref(pp->ambiguities);
+	pp->ambiguities = NULL;
+	for (k = 0; k < AMB_KINDS; k++) {
+		const char *say;
+		bool resolved;
+
+		if (!amb[k].ambiguous)
+			continue;
+		say = checked(amb2 ? &amb2[k] : NULL, main_cost, &resolved);
+		if (!pp->ambiguities)
+			pp->ambiguities = json_array();
+		json_array_append_new(pp->ambiguities,
+				      amb_json(&amb[k], env->m, resolved,
+					       say));
+		pandia_warn(env, "ambiguity: %s%s%s%s", amb[k].text,
+		     say ? ": " : "", say ? say : "",
+		     resolved ? "" :
+		     "; predict flags the placements that depend on it");
+	}
+}
+
+void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
+		      struct pandia_runs *r, struct fit_solution *sol,
+		      const double *unc)
+{
+	struct fit_data d0 = { &r->pl, &r->base, r->t, r->delta, NULL, 0 };
+	struct fit_data d1 = { &r->pl, &r->base, r->t, r->delta, r->ex,
+			       r->n_ex };
+	struct fit_amb amb[AMB_KINDS], amb2[AMB_KINDS];
+	struct pandia_params *pp = pandia_params(w);
+	struct fit_result jr;
+	bool refit = false;
+	int k;
+
+	fit_joint(&d0, sol, &jr);
+	fit_ambiguities(&d0, &jr, amb);
+	if (r->n_ex) {
+		refit = judge_checks(env, r, &jr, unc);
+		if (refit)
+			fit_joint(&d1, sol, &jr);
+		/* the check runs tell the explanations apart, or not */
+		fit_ambiguities(&d1, &jr, amb2);
+	}
+	take(sol, &jr);
+	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, jr.cost);
+	for (k = 0; k < AMB_KINDS; k++) {
+		fit_amb_release(&amb[k]);
+		if (r->n_ex)
+			fit_amb_release(&amb2[k]);
+	}
+}
