@@ -83,6 +83,31 @@ void print_header(const struct ctx *x);
 int parse_placement_text(const struct ctx *x, const char *text, int **pus,
 			 int *n);
 
+/* ---- ambiguities (predict_ambig.c) ------------------------------ */
+
+#define AMBIG_MAX 4
+
+/* The unresolved ambiguities of the description, as models. */
+struct ambig {
+	int n;
+	struct model md[AMBIG_MAX];
+	const char *between[AMBIG_MAX];	/* borrowed from x->w */
+};
+
+/* From x->w's model.ambiguities on SP (none for another model). */
+void ambig_init(struct ambig *a, const struct ctx *x,
+		const struct space *sp);
+void ambig_release(struct ambig *a);
+/*
+ * The largest relative difference between time T of placement PUS and
+ * what a competing explanation predicts (*alt, *which: its name, or
+ * NULL when none).
+ */
+double ambig_of(struct ambig *a, const int *pus, int n, double t,
+		double *alt, const char **which);
+/* Whether a difference DIFF makes the placement depend on it. */
+bool ambig_depends(double diff);
+
 /* ---- pin lines (predict_pins.c) --------------------------------- */
 
 struct pins {

@@ -195,6 +195,12 @@ struct ranked {
 	double *lo, *hi, best_lo, best_hi;
 	bool *tie;
 	int ties, tie_threads;
+	/* what the runs could not tell apart: each shown time's
+	   difference under the competing explanation, its time */
+	struct ambig amb;
+	double *adiff, *alt, best_adiff, best_alt;
+	const char **awhich, *best_which;
+	int n_depend;
 };
 
 /*
@@ -228,6 +234,12 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 	k->lo = xcalloc(k->ntop + 1, sizeof(double));
 	k->hi = xcalloc(k->ntop + 1, sizeof(double));
 	k->tie = xcalloc(k->ntop + 1, sizeof(bool));
+	k->adiff = xcalloc(k->ntop + 1, sizeof(double));
+	k->alt = xcalloc(k->ntop + 1, sizeof(double));
+	k->awhich = xcalloc(k->ntop + 1, sizeof(char *));
+	ambig_init(&k->amb, x, k->sp);
+	k->best_adiff = ambig_of(&k->amb, k->best.pus, k->best.n,
+				 k->best.time, &k->best_alt, &k->best_which);
 	urange_init(&k->ur, x, k->sp);
 	urange_of(&k->ur, k->best.pus, k->best.n, k->best.time, false,
 		  &k->best_lo, &k->best_hi);
@@ -241,6 +253,9 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 
 		urange_of(&k->ur, pus, n, e->time, false, &rlo, &rhi);
 		urange_of(&k->ur, pus, n, e->time, true, &k->lo[i], &k->hi[i]);
+		k->adiff[i] = ambig_of(&k->amb, pus, n, e->time, &k->alt[i],
+				       &k->awhich[i]);
+		k->n_depend += ambig_depends(k->adiff[i]);
 		free(pus);
 		/* equal times are equal, not uncertain */
 		k->tie[i] = k->idx[i] != k->bi && k->ur.on && rlo <= bhi &&
@@ -274,6 +289,17 @@ static json_t *entry_json(const struct ctx *x, const struct ranked *k,
 	json_object_set_new(o, "speedup", json_real(e->speedup));
 	json_object_set_new(o, "bottleneck", json_string(
 		bottleneck_name(e->bott)));
+	if (k->amb.n) {
+		bool dep = ambig_depends(k->adiff[i]);
+
+		json_object_set_new(o, "ambiguous", json_boolean(dep));
+		if (dep) {
+			json_object_set_new(o, "alternative_time",
+					    json_real(k->alt[i]));
+			json_object_set_new(o, "ambiguity",
+					    json_string(k->awhich[i]));
+		}
+	}
 	free(os);
 	free(pus);
 	return o;
@@ -314,6 +340,9 @@ static void rank_json(const struct ctx *x, const struct ranked *k)
 	json_object_set_new(o, "time_high", json_real(k->best_hi));
 	json_object_set_new(root, "best", o);
 	json_object_set_new(root, "ties", json_integer(k->ties));
+	if (k->amb.n)
+		json_object_set_new(root, "ambiguous_placements",
+				    json_integer(k->n_depend));
 	json_object_set_new(root, "uncertain", json_boolean(
 		k->tie_threads != 0));
 	o = info_json(&k->within);
@@ -370,14 +399,33 @@ static void print_table(const struct ctx *x, const struct ranked *k)
 			snprintf(range, sizeof(range), " %#.4g-%#.4g%s",
 				 k->lo[i], k->hi[i], k->tie[i] ? " =" : "");
 		printf("%4zu %7d %5d %7d %#10.4g %-17s %#8.4g  %-18s "
-		       "%s%s\n", i + 1, e->threads, e->cores,
+		       "%s%s%s\n", i + 1, e->threads, e->cores,
 		       e->sockets, e->time, range, e->speedup,
 		       bottleneck_name(e->bott), set,
-		       distinct(os, n) < n ? " (PUs shared)" : "");
+		       distinct(os, n) < n ? " (PUs shared)" : "",
+		       ambig_depends(k->adiff[i]) ? " ~" : "");
 		free(set);
 		free(os);
 		free(pus);
 	}
+}
+
+/* The ambiguities the placements shown depend on (~ in the table). */
+static void print_ambig(const struct ranked *k)
+{
+	int i;
+
+	for (i = 0; i < k->amb.n; i++)
+		printf("ambiguity   the runs do not tell %s apart: %d of "
+		       "the %zu placements shown (~) are predicted more "
+		       "than 5%% apart by the other explanation%s\n",
+		       k->amb.between[i], k->n_depend, k->ntop,
+		       i ? "" : "; a profile with check runs (not "
+		       "--no-check) may settle it");
+	if (k->amb.n && ambig_depends(k->best_adiff))
+		printf("            the best depends on it: %#.4g s by the "
+		       "other explanation (%s)\n", k->best_alt,
+		       k->best_which);
 }
 
 /* The best placement, its range and ties, and the one within. */
@@ -417,6 +465,7 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 		       "profile with more repetitions (-r) "
 		       "or on a quieter host\n",
 		       k->tie_threads, best->n);
+	print_ambig(k);
 	printf("within %g%%  %d thread%s on %d core%s, %s: "
 	       "%#.4g s, %+.1f%% vs best\n", x->o->within,
 	       within->n, plural(within->n), within->cores,
@@ -490,6 +539,10 @@ int do_rank(struct ctx *x)
 	else
 		rank_print(x, &k);
 	urange_release(&k.ur);
+	ambig_release(&k.amb);
+	free(k.adiff);
+	free(k.alt);
+	free(k.awhich);
 	free(k.lo);
 	free(k.hi);
 	free(k.tie);

@@ -373,6 +373,50 @@ static void summary_blackbox(FILE *out, const struct pandia_workload *w)
 		fputs("not known\n", out);
 }
 
+/* A run's counter NAME, or NAN. */
+static double counter_of(const struct wl_run *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->n_counters; i++)
+		if (!strcmp(r->counter_names[i], name))
+			return r->counter_values[i];
+	return NAN;
+}
+
+/* The check runs, predicted against measured, and the ambiguities. */
+static void summary_checks(FILE *out, const struct pandia_workload *w)
+{
+	json_t *amb = model_ambiguities(w), *o;
+	size_t k;
+	int i;
+
+	for (i = 0; i < w->n_runs; i++) {
+		const struct wl_run *r = &w->runs[i];
+		double pred = counter_of(r, "model_predicted");
+		double range = counter_of(r, "model_range");
+		double miss = counter_of(r, "model_miss");
+
+		if (strncmp(r->id, "check", 5) || isnan(pred))
+			continue;
+		fprintf(out, "  %-17smeasured %.4g s, predicted %.4g s "
+			"(%+.1f%%, range +-%.1f%%)%s\n", r->id,
+			median_of(r->times, r->n_times), pred, 100 * miss,
+			100 * range, fabs(log(1 + miss)) > log(1 + range) ?
+			": missed, refitted with it" : "");
+		fprintf(out, "  %17s%s\n", "", r->purpose ? r->purpose : "");
+	}
+	json_array_foreach(amb, k, o) {
+		json_t *note = json_object_get(o, "note");
+		json_t *chk = json_object_get(o, "checked");
+
+		fprintf(out, "  %-17s%s\n", "ambiguity",
+			json_is_string(note) ? json_string_value(note) : "?");
+		if (json_is_string(chk))
+			fprintf(out, "  %17s%s\n", "", json_string_value(chk));
+	}
+}
+
 static void summary(FILE *out, const struct pandia_workload *w,
 		    const char *file, const struct model_def *model)
 {
@@ -437,6 +481,7 @@ static void summary(FILE *out, const struct pandia_workload *w,
 				r == WR_INSTRUCTIONS ? " ops/s" : " bytes/s",
 				*model_demand_amplification(w, r));
 	}
+	summary_checks(out, w);
 }
 
 /* What the command line asks of 'pandia profile', besides the shared

@@ -302,6 +302,10 @@ void model_demand_list(struct pandia_workload *w, enum wl_resource r,
    read or set. */
 double *model_demand_amplification(const struct pandia_workload *w,
 				   enum wl_resource r);
+/* What the profile's runs could not tell apart (the model section's
+   "ambiguities": an array, borrowed), or NULL when none. */
+struct json_t;
+struct json_t *model_ambiguities(const struct pandia_workload *w);
 /* How o_s grows ("per_remote_thread" ...) when the profile tested it,
    else NULL. */
 const char *model_o_s_form(const struct pandia_workload *w);

@@ -482,13 +482,21 @@ static bool fit_alt(const struct fit_data *d, const struct fit_result *main,
 		if (cs[s] < cbest)
 			cbest = cs[s];
 	}
-	/* of the starts that fit alike, the least change of the demand:
-	   the explanation nearest the fit's */
-	for (s = 0, pick = -1; s < 4; s++)
-		if (cs[s] <= cbest + 1 &&
-		    (pick < 0 || fabs(ths[s][fr] - th0[fr]) <
-		     fabs(ths[pick][fr] - th0[fr])))
+	/*
+	 * Of the starts that fit alike: with the parameter pinned, the
+	 * least change of the demand (the explanation nearest the fit's);
+	 * with it freed, the most of it (the other explanation at its
+	 * fullest, not the fit's own found again).
+	 */
+	for (s = 0, pick = -1; s < 4; s++) {
+		if (!(cs[s] <= cbest + 1))
+			continue;
+		if (pick < 0 ||
+		    (had && fabs(ths[s][fr] - th0[fr]) <
+		     fabs(ths[pick][fr] - th0[fr])) ||
+		    (!had && ths[s][pin] > ths[pick][pin]))
 			pick = s;
+	}
 	memcpy(best, ths[pick], sizeof(best));
 	cbest = cs[pick];
 	result_of(&jp, best, cbest, alt);

@@ -18,9 +18,8 @@
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/pandia/params.h"
 
-/* As fit_joint.c's: beyond the runs' noise (2 sigma). */
+/* As fit_joint.c's: beyond the runs' noise (2 sigma on one degree). */
 #define AMB_COST_MARGIN 4.0
-#define AMB_WORST_MARGIN 2.0
 
 static const char *const check_ids[PANDIA_CHECKS] = { "check1", "check2" };
 static const char *const plan_ids[FIT_RUNS] = {
@@ -219,10 +218,9 @@ static void add_check(struct model_run *runs, int *nr,
 
 	memset(r, 0, sizeof(*r));
 	r->id = xstrdup(check_ids[*nr]);
-	r->purpose = xasprintf("check: %s, %d threads on %d socket%s "
-			       "(predicted %.4g s)", why, n,
-			       sockets_of(m, pus, n),
-			       sockets_of(m, pus, n) > 1 ? "s" : "", t);
+	r->purpose = xasprintf("check: %s, %d threads on %d socket%s", why,
+			       n, sockets_of(m, pus, n),
+			       sockets_of(m, pus, n) > 1 ? "s" : "");
 	r->n = n;
 	r->pus = pus;
 	r->size = NAN;
@@ -380,13 +378,13 @@ static bool judge_checks(const struct model_env *env,
 		wl_run_add_counter(wr, "model_predicted", pred);
 		wl_run_add_counter(wr, "model_range", range);
 		wl_run_add_counter(wr, "model_miss", miss);
-		if (fabs(log(e->t / pred)) > log(1 + range))
-			missed = true;
+		if (!(fabs(log(e->t / pred)) > log(1 + range)))
+			continue;
+		missed = true;
 		pandia_warn(env, "%s (%s): measured %.4g s, predicted %.4g s "
-		     "(%+.1f%%, range +-%.1f%%)%s", wr->id, wr->purpose, e->t,
-		     pred, 100 * miss, 100 * range,
-		     fabs(log(e->t / pred)) > log(1 + range) ?
-		     ": outside its range, refitted with the check runs" : "");
+			    "(%+.1f%%, range +-%.1f%%): outside its range, "
+			    "refitted with the check runs", wr->id,
+			    wr->purpose, e->t, pred, 100 * miss, 100 * range);
 	}
 	return missed;
 }
@@ -418,15 +416,15 @@ static const char *checked(const struct fit_amb *amb2, double main_cost,
 	*resolved = false;
 	if (!amb2 || !amb2->tested)
 		return NULL;
-	if (amb2->alt.cost > main_cost + AMB_COST_MARGIN &&
-	    amb2->alt.worst > AMB_WORST_MARGIN) {
-		*resolved = true;
-		return "the check runs favour the fit";
-	}
-	if (main_cost > amb2->alt.cost + AMB_COST_MARGIN)
+	if (main_cost > amb2->alt.cost + AMB_COST_MARGIN &&
+	    amb2->diff > FIT_DIFFER)
 		return "the check runs favour the alternative: profile "
 			"again with other check runs, or trust the "
 			"placements that do not depend on it";
+	if (!amb2->ambiguous) {
+		*resolved = true;
+		return "the check runs favour the fit";
+	}
 	return "the check runs do not tell them apart";
 }
 
@@ -452,10 +450,11 @@ static void record_ambiguities(const struct model_env *env,
 		json_array_append_new(pp->ambiguities,
 				      amb_json(&amb[k], env->m, resolved,
 					       say));
-		pandia_warn(env, "ambiguity: %s%s%s%s", amb[k].text,
-		     say ? ": " : "", say ? say : "",
-		     resolved ? "" :
-		     "; predict flags the placements that depend on it");
+		if (!resolved)
+			pandia_warn(env, "ambiguity: %s%s%s; predict flags the "
+				    "placements that depend on it",
+				    amb[k].text, say ? ": " : "",
+				    say ? say : "");
 	}
 }
 

@@ -102,6 +102,14 @@ const char *model_o_s_form(const struct pandia_workload *w)
 	return pp->has_o_s_form ? os_form_name(pp->o_s_form) : NULL;
 }
 
+json_t *model_ambiguities(const struct pandia_workload *w)
+{
+	const struct pandia_params *pp = pandia_params(w);
+
+	return pp->ambiguities && json_array_size(pp->ambiguities) ?
+		pp->ambiguities : NULL;
+}
+
 /* ---- making and releasing them ------------------------------------ */
 
 /*
