@@ -4,7 +4,10 @@
  * that the model itself produced (section 4 of the Pandia paper: each
  * step must reproduce its run), the closed forms of sections 4.2-4.5
  * beside them, the uncertainty from the spread, and the probe
- * backend's arithmetic, table-driven.
+ * backend's arithmetic, table-driven; the joint fit over every run:
+ * the sequential fit given back where the runs are square, check runs
+ * pulling back a parameter one run's error moved, and an explanation
+ * planted beside the true one found.
  */
 #include <check.h>
 #include <math.h>
@@ -18,6 +21,7 @@
 #include "common/topology.h"
 #include "common/util.h"
 #include "predictor/pandia/fit.h"
+#include "predictor/pandia/fit_joint.h"
 #include "profiler/probe.h"
 #include "profiler/profile.h"
 #include "profiler/run.h"
@@ -620,6 +624,183 @@ START_TEST(test_runqueue_own_helpers)
 }
 END_TEST
 
+/* ---- the joint fit (fit_joint.h) ---------------------------------- */
+
+/* Noise-free and square: the joint fit is the sequential one. */
+START_TEST(test_joint_square)
+{
+	const struct hidden *r = &hidden_rows[_i];
+	struct model_params h;
+	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
+	struct fit_solution s;
+	struct fit_result jr;
+	double t[FIT_RUNS], delta[FIT_RUNS] = { 0 };
+	struct fit_data d = { &pl, &h, t, delta, NULL, 0 };
+
+	times_of(&pl, &h, r->corun, t);
+	fit_solve(&pl, &h, t, FIT_MODEL, &s);
+	fit_joint(&d, &s, &jr);
+	ck_assert_msg(fabs(jr.prm.p - s.p) < 1e-6, "row %d: p %g, sequential "
+		      "%g", r->line, jr.prm.p, s.p);
+	if (s.have_o_s)
+		ck_assert_msg(fabs(jr.prm.o_s - s.o_s) < 1e-6, "row %d: o_s "
+			      "%g, sequential %g", r->line, jr.prm.o_s, s.o_s);
+	if (s.have_os_form)
+		ck_assert_int_eq(jr.prm.os_fraction, s.os_fraction);
+	if (s.have_l) {
+		ck_assert_msg(fabs(jr.prm.l - s.l) < 1e-5, "row %d: l %g, "
+			      "sequential %g", r->line, jr.prm.l, s.l);
+		ck_assert_msg(fabs(jr.corun - s.corun) < 1e-5, "row %d: "
+			      "corun %g, sequential %g", r->line, jr.corun,
+			      s.corun);
+	}
+	if (s.have_b)
+		ck_assert_msg(fabs(jr.prm.b - s.b) < 1e-6, "row %d: b %g, "
+			      "sequential %g", r->line, jr.prm.b, s.b);
+	ck_assert_msg(jr.worst < 0.01, "row %d: a run off by %g sigma",
+		      r->line, jr.worst);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
+/* The first N PUs of socket S's cores, I-th PU of each core from PU0
+   to PU1 (both: packed), into V; returns the count. */
+static int socket_pus(const struct pandia_machine *m, int s, int cores,
+		      bool both, int *v)
+{
+	const struct pandia_socket *so = &m->sockets[s];
+	int i, n = 0;
+
+	for (i = 0; i < cores && i < so->n_cores; i++) {
+		const struct pandia_core *co = &m->cores[so->cores[i]];
+
+		v[n++] = co->pus[0];
+		if (both && co->n_pus > 1)
+			v[n++] = co->pus[1];
+	}
+	return n;
+}
+
+/*
+ * Run 6 measured 5% slow (its repetitions spread by as much) moves the
+ * sequential b; two check runs that share cores (socket 0 packed, the
+ * whole machine), measured without that error, pull the joint fit's b
+ * back towards the truth, and the other parameters stay near theirs.
+ */
+START_TEST(test_joint_checks)
+{
+	const struct hidden *r = &hidden_rows[3];
+	struct model_params h;
+	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
+	struct fit_solution s;
+	struct fit_result jr;
+	struct fit_extra ex[2];
+	double t[FIT_RUNS], delta[FIT_RUNS] = { 0 };
+	struct fit_data d = { &pl, &h, t, delta, ex, 2 };
+	int a[256], b[256], na, nb;
+
+	/* b on the core's part, as the fit takes it */
+	h.b_core = true;
+	times_of(&pl, &h, r->corun, t);
+	/* run 6 off by 5%, its repetitions spread as much */
+	t[PR6] *= 1.05;
+	delta[PR6] = 0.05 * t[PR6];
+	na = socket_pus(m, 0, 18, true, a);
+	nb = socket_pus(m, 0, 18, true, b);
+	nb += socket_pus(m, 1, 18, true, b + nb);
+	ex[0] = (struct fit_extra){ na, a, fit_time_pus(pl.sp, &h, a, na), 0 };
+	ex[1] = (struct fit_extra){ nb, b, fit_time_pus(pl.sp, &h, b, nb), 0 };
+	fit_solve(&pl, &h, t, FIT_MODEL, &s);
+	ck_assert_msg(fabs(s.b - r->b) > 0.05, "the sequential b %g is not "
+		      "moved by run 6's error", s.b);
+	fit_joint(&d, &s, &jr);
+	ck_assert_msg(fabs(jr.prm.b - r->b) < 0.5 * fabs(s.b - r->b),
+		      "joint b %g, sequential %g, true %g (p %g l %g corun %g "
+		      "o_s %g cost %g worst %g)", jr.prm.b, s.b, r->b, jr.prm.p,
+		      jr.prm.l, jr.corun, jr.prm.o_s, jr.cost, jr.worst);
+	ck_assert_msg(fabs(jr.prm.p - r->p) < 0.005, "joint p %g", jr.prm.p);
+	ck_assert_msg(fabs(jr.prm.l - r->l) < 0.1, "joint l %g", jr.prm.l);
+	ck_assert_int_eq(jr.n_res, 8);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
+/*
+ * Planted: no burstiness, and a DRAM demand (8.5 GB/s) that two
+ * threads on one core push past the core's link to memory (16 GB/s),
+ * so run 6 is slower than run 2 by the link.  A smaller demand (no
+ * link saturated) and some b reproduce the runs as well; at 18
+ * threads on a socket the two differ by more than 5%.  The fit must
+ * say so, and where they differ most.
+ */
+START_TEST(test_ambiguity_planted)
+{
+	static const struct hidden r = {
+		__LINE__, X52, 0.99, 0.02, 0.5, 0, 0, 8.5e9, 1.89
+	};
+	struct model_params h;
+	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(&r, &h, &pl);
+	struct fit_solution s;
+	struct fit_result jr;
+	struct fit_amb amb[AMB_KINDS];
+	double t[FIT_RUNS], delta[FIT_RUNS] = { 0 };
+	struct fit_data d = { &pl, &h, t, delta, NULL, 0 };
+	int k;
+
+	h.b_core = true;
+	times_of(&pl, &h, r.corun, t);
+	fit_solve(&pl, &h, t, FIT_MODEL, &s);
+	fit_joint(&d, &s, &jr);
+	ck_assert_msg(jr.prm.b < 0.01, "b %g: the link explains run 6",
+		      jr.prm.b);
+	fit_ambiguities(&d, &jr, amb);
+	ck_assert(amb[AMB_B_MEMORY].tested);
+	ck_assert_msg(amb[AMB_B_MEMORY].ambiguous, "not found: %s",
+		      amb[AMB_B_MEMORY].text);
+	ck_assert_msg(amb[AMB_B_MEMORY].alt.prm.b > 0.005, "alternative b %g",
+		      amb[AMB_B_MEMORY].alt.prm.b);
+	ck_assert(amb[AMB_B_MEMORY].alt.prm.d[WR_DRAM] < 8e9);
+	ck_assert(amb[AMB_B_MEMORY].diff > FIT_DIFFER);
+	ck_assert_int_gt(amb[AMB_B_MEMORY].n_pus, 0);
+	ck_assert_ptr_nonnull(strstr(amb[AMB_B_MEMORY].text,
+				     "b instead of memory bandwidth"));
+	/* the runs need o_s: no competing link when nothing crosses */
+	ck_assert(!amb[AMB_OS_LINK].ambiguous);
+	for (k = 0; k < AMB_KINDS; k++)
+		fit_amb_release(&amb[k]);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
+/* The best placement under the model, the most threads among ties. */
+START_TEST(test_best_placement)
+{
+	const struct hidden *r = &hidden_rows[3];
+	struct model_params h;
+	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
+	double t;
+	int *pus, n;
+
+	n = fit_best_placement(&pl, &h, &pus, &t);
+	ck_assert_int_gt(n, 36);
+	ck_assert_msg(fabs(fit_time_pus(pl.sp, &h, pus, n) - t) < 1e-9,
+		      "time %g", t);
+	free(pus);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -635,6 +816,13 @@ static Suite *profile_suite(void)
 	tcase_add_loop_test(tc, test_solve_noise, 0, 8);
 	tcase_add_test(tc, test_closed_forms);
 	tcase_add_test(tc, test_solve_edges);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("joint");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_joint_square, 0, ARRAY_SIZE(hidden_rows));
+	tcase_add_test(tc, test_joint_checks);
+	tcase_add_test(tc, test_ambiguity_planted);
+	tcase_add_test(tc, test_best_placement);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("probe");
 	tcase_add_loop_test(tc, test_probe_rows, 0, ARRAY_SIZE(probe_rows));

@@ -1,0 +1,79 @@
+#!/bin/sh
+# pandia profile's check runs and ambiguities through the runner
+# template (docs/profiling.md, "Check runs", "Ambiguity"): a simulated
+# workload on the X5-2 (tests/progs/simworkload, the model's own time
+# for hidden parameters) whose DRAM demand, not b, slows run 6 (two
+# threads on a core pass the core's link to memory), so that b and a
+# smaller demand explain the runs alike.  The default profile makes
+# two check runs (the predicted best with the most threads, and where
+# the two explanations differ most), reports them against the
+# prediction, and records the ambiguity as told apart; --no-check
+# makes none, and predict flags the placements that depend on it; a
+# budget spent drops them, and says so.
+. "$(dirname "$0")/profile.inc"
+[ -x "$SIM" ] || fail "$SIM is not built (run make tests)"
+J="$B/tests/progs/jsonq"
+M=machines/x5-2-haswell.json
+
+hidden "$T/h.json" 0.99 0.02 0.5 0 '"dram": 8.5e9'
+
+# prof NAME [OPTIONS...]: profile the hidden workload into $T/NAME.json
+prof() {
+	name=$1
+	shift
+	rm -f "$T/$name.state"
+	"$P" profile -q -m "$M" --counters probe "$@" \
+		--time-from 'time: ([0-9.eE+-]+)' -o "$T/$name.json" \
+		--runner "$SIM -m $M -w $T/h.json --cpus {cpus} \
+--stress-cpus {stress_cpus} --stress-kind {stress_kind} --noise 0.002 \
+--seed 3 --state $T/$name.state" >"$T/$name.out" 2>"$T/$name.err" ||
+		{ cat "$T/$name.err"; fail "$name: pandia profile failed"; }
+}
+
+# the default: two check runs, predicted against measured
+prof def
+cat "$T/def.out"
+for id in check1 check2; do
+	grep -q "\"id\": \"$id\"" "$T/def.json" || fail "def: no $id"
+	grep -q "^  $id  *measured [0-9.]* s, predicted [0-9.]* s" \
+		"$T/def.out" || fail "def: the summary does not report $id"
+done
+grep -q '"purpose": "check: the predicted best placement with the most' \
+	"$T/def.json" || fail "def: check1 is not the predicted best"
+grep -q '"purpose": "check: where b or memory bandwidth differ most' \
+	"$T/def.json" || fail "def: check2 is not where the two differ"
+grep -q '"model_predicted":' "$T/def.json" ||
+	fail "def: the check runs do not record their prediction"
+[ "$("$J" model.ambiguities.0.between <"$T/def.json")" = \
+	"b or memory bandwidth" ] || fail "def: the ambiguity is not recorded"
+[ "$("$J" model.ambiguities.0.resolved <"$T/def.json")" = true ] ||
+	fail "def: the check runs did not tell the explanations apart"
+grep -q "the check runs favour the fit" "$T/def.out" ||
+	fail "def: the summary does not say what the check runs found"
+
+# --no-check: none, the ambiguity open, and predict says which depend
+prof nc --no-check
+grep -q '"id": "check' "$T/nc.json" && fail "--no-check made a check run"
+[ "$("$J" model.ambiguities.0.resolved <"$T/nc.json")" = false ] ||
+	fail "nc: the ambiguity is not open"
+grep -q "ambiguity: b or memory bandwidth" "$T/nc.err" ||
+	fail "nc: the profile does not warn of the ambiguity"
+"$P" predict -m "$M" -w "$T/nc.json" --top 5 >"$T/pr.out" 2>/dev/null ||
+	fail "predict failed"
+grep -q "^ambiguity   the runs do not tell b or memory bandwidth apart" \
+	"$T/pr.out" || { cat "$T/pr.out"; fail "predict does not say it"; }
+grep -q ' ~$' "$T/pr.out" || fail "predict flags no placement"
+"$P" predict -m "$M" -w "$T/nc.json" --top 5 --json >"$T/pr.json" \
+	2>/dev/null || fail "predict --json failed"
+grep -q '"ambiguous": true' "$T/pr.json" ||
+	fail "predict --json flags no placement"
+"$P" predict -m "$M" -w "$T/def.json" --top 5 >"$T/pd.out" 2>/dev/null ||
+	fail "predict failed"
+grep -q ' ~$' "$T/pd.out" && fail "predict flags a resolved ambiguity"
+
+# a budget already spent: the check runs dropped, and said
+prof bud --budget 0.001
+grep -q '"id": "check' "$T/bud.json" && fail "bud: a check run was made"
+grep -q "check1 dropped: the budget of 0.001 x t1 is spent" "$T/bud.err" ||
+	{ cat "$T/bud.err"; fail "bud: the dropped check run is not said"; }
+exit 0
