@@ -396,14 +396,16 @@ static void summary_checks(FILE *out, const struct pandia_workload *w)
 		double pred = counter_of(r, "model_predicted");
 		double range = counter_of(r, "model_range");
 		double miss = counter_of(r, "model_miss");
+		double refit = counter_of(r, "model_refitted");
 
 		if (strncmp(r->id, "check", 5) || isnan(pred))
 			continue;
 		fprintf(out, "  %-17smeasured %.4g s, predicted %.4g s "
 			"(%+.1f%%, range +-%.1f%%)%s\n", r->id,
 			median_of(r->times, r->n_times), pred, 100 * miss,
-			100 * range, fabs(log(1 + miss)) > log(1 + range) ?
-			": missed, refitted with it" : "");
+			100 * range, refit == 1 ? ": outside, fitted again "
+			"with the check runs" : refit == 0 ? ": outside, the "
+			"fit kept (the model misses it)" : "");
 		fprintf(out, "  %17s%s\n", "", r->purpose ? r->purpose : "");
 	}
 	json_array_foreach(amb, k, o) {

@@ -89,6 +89,26 @@ double fit_residual(const struct fit_data *d, const struct fit_result *r,
 	return residual(d, &r->prm, isnan(r->corun) ? 1 : r->corun, x);
 }
 
+double fit_worst_plan(const struct fit_data *d, const struct fit_result *r)
+{
+	double worst = 0;
+	int x;
+
+	for (x = PR2; x < FIT_RUNS; x++) {
+		double v, sig;
+
+		if (!d->pl->made[x] || !(d->t[x] > 0) ||
+		    ((x == PR4 || x == PR5) && isnan(r->corun)))
+			continue;
+		v = fit_residual(d, r, x);
+		sig = d->delta[x] > 0 ? d->delta[x] / d->t[x] : 0;
+		sig = sig > FIT_SIGMA_FLOOR ? sig : FIT_SIGMA_FLOOR;
+		if (isfinite(v) && fabs(v) / sig > worst)
+			worst = fabs(v) / sig;
+	}
+	return worst;
+}
+
 /* The weighted residuals R of TH; the sum of their squares. */
 static double cost_of(const struct jprob *jp, const double *th, double *r)
 {

@@ -119,4 +119,8 @@ int fit_best_placement(const struct fit_plan *pl,
 double fit_residual(const struct fit_data *d, const struct fit_result *r,
 		    int x);
 
+/* The largest |residual| / sigma of R over the plan's runs of D (the
+   check runs left out). */
+double fit_worst_plan(const struct fit_data *d, const struct fit_result *r);
+
 #endif
