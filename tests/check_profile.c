@@ -732,6 +732,56 @@ START_TEST(test_joint_checks)
 END_TEST
 
 /*
+ * A DRAM demand measured three times too high (12 GB/s for a true 4,
+ * what a counter-free estimate gave on a machine described 3% off):
+ * the fit cannot reproduce the runs and the check runs with it; with
+ * the demand free it does, and gives the demand and the parameters
+ * back.
+ */
+START_TEST(test_joint_demands)
+{
+	const struct hidden *r = &hidden_rows[3];
+	struct model_params h, wrong;
+	struct fit_plan pl;
+	struct pandia_machine *m = row_plan(r, &h, &pl);
+	struct fit_solution s;
+	struct fit_result jr, dem;
+	struct fit_extra ex[2];
+	double t[FIT_RUNS], delta[FIT_RUNS] = { 0 }, worst, dworst;
+	struct fit_data d = { &pl, &wrong, t, delta, ex, 2 };
+	int a[256], b[256], na, nb;
+
+	h.b_core = true;
+	h.d[WR_DRAM] = 4e9;
+	times_of(&pl, &h, r->corun, t);
+	na = socket_pus(m, 0, 18, true, a);
+	nb = socket_pus(m, 0, 18, true, b);
+	nb += socket_pus(m, 1, 18, true, b + nb);
+	ex[0] = (struct fit_extra){ na, a, fit_time_pus(pl.sp, &h, a, na), 0 };
+	ex[1] = (struct fit_extra){ nb, b, fit_time_pus(pl.sp, &h, b, nb), 0 };
+	wrong = h;
+	wrong.d[WR_DRAM] = 12e9;
+	fit_solve(&pl, &wrong, t, FIT_MODEL, &s);
+	fit_joint(&d, &s, &jr);
+	fit_score(&d, &jr, &worst);
+	ck_assert_msg(worst > 2, "the wrong demand reproduces the runs (%g "
+		      "sigma)", worst);
+	ck_assert(fit_demands(&d, &jr, &dem));
+	fit_score(&d, &dem, &dworst);
+	ck_assert_msg(dworst < 1, "with the demand free a run is off by %g "
+		      "sigma", dworst);
+	ck_assert_msg(fabs(dem.prm.d[WR_DRAM] / 4e9 - 1) < 0.1, "DRAM "
+		      "demand %g, not 4e9 (p %g b %g l %g)", dem.prm.d[WR_DRAM],
+		      dem.prm.p, dem.prm.b, dem.prm.l);
+	ck_assert_msg(fabs(dem.prm.p - r->p) < 0.002, "p %g", dem.prm.p);
+	ck_assert_msg(fabs(dem.prm.b - r->b) < 0.05, "b %g", dem.prm.b);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
+/*
  * Planted: no burstiness, and a DRAM demand (8.5 GB/s) that two
  * threads on one core push past the core's link to memory (16 GB/s),
  * so run 6 is slower than run 2 by the link.  A smaller demand (no
@@ -821,6 +871,7 @@ static Suite *profile_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_joint_square, 0, ARRAY_SIZE(hidden_rows));
 	tcase_add_test(tc, test_joint_checks);
+	tcase_add_test(tc, test_joint_demands);
 	tcase_add_test(tc, test_ambiguity_planted);
 	tcase_add_test(tc, test_best_placement);
 	suite_add_tcase(s, tc);

@@ -89,24 +89,41 @@ double fit_residual(const struct fit_data *d, const struct fit_result *r,
 	return residual(d, &r->prm, isnan(r->corun) ? 1 : r->corun, x);
 }
 
-double fit_worst_plan(const struct fit_data *d, const struct fit_result *r)
+/* |V| / sigma of a run of time T and half range DELTA; 0 for no V. */
+static double scaled(double v, double t, double delta)
 {
-	double worst = 0;
+	double sig = t > 0 && delta > 0 ? delta / t : 0;
+
+	sig = sig > FIT_SIGMA_FLOOR ? sig : FIT_SIGMA_FLOOR;
+	return isfinite(v) ? fabs(v) / sig : 0;
+}
+
+double fit_score(const struct fit_data *d, const struct fit_result *r,
+		 double *worst)
+{
+	double cost = 0, v;
 	int x;
 
-	for (x = PR2; x < FIT_RUNS; x++) {
-		double v, sig;
+	*worst = 0;
+	for (x = PR2; x < FIT_RUNS + d->n_ex; x++) {
+		int id = x < FIT_RUNS ? x : -1 - (x - FIT_RUNS);
 
-		if (!d->pl->made[x] || !(d->t[x] > 0) ||
-		    ((x == PR4 || x == PR5) && isnan(r->corun)))
-			continue;
-		v = fit_residual(d, r, x);
-		sig = d->delta[x] > 0 ? d->delta[x] / d->t[x] : 0;
-		sig = sig > FIT_SIGMA_FLOOR ? sig : FIT_SIGMA_FLOOR;
-		if (isfinite(v) && fabs(v) / sig > worst)
-			worst = fabs(v) / sig;
+		if (x < FIT_RUNS) {
+			if (!d->pl->made[x] || !(d->t[x] > 0) ||
+			    ((x == PR4 || x == PR5) && isnan(r->corun)))
+				continue;
+			v = scaled(fit_residual(d, r, id), d->t[x],
+				   d->delta[x]);
+		} else {
+			const struct fit_extra *e = &d->ex[x - FIT_RUNS];
+
+			v = scaled(fit_residual(d, r, id), e->t, e->delta);
+		}
+		cost += v * v;
+		if (v > *worst)
+			*worst = v;
 	}
-	return worst;
+	return cost;
 }
 
 /* The weighted residuals R of TH; the sum of their squares. */
@@ -439,6 +456,48 @@ static bool needed(const struct jprob *jp, const double *th, int pin)
 	return false;
 }
 
+/* The problem of MAIN's fit on the runs of D, from MAIN's values. */
+static void alt_setup(const struct fit_data *d, const struct fit_result *main,
+		      struct fit_solution *seq, struct jprob *jp, double *th0)
+{
+	memset(seq, 0, sizeof(*seq));
+	seq->p = main->prm.p;
+	seq->have_o_s = d->pl->made[PR3] && d->t[PR3] > 0;
+	seq->have_l = !isnan(main->corun);
+	seq->have_b = d->pl->made[PR6] && d->t[PR6] > 0;
+	seq->b_core = main->prm.b_core;
+	seq->os_fraction = main->prm.os_fraction;
+	jprob_init(jp, d, seq, th0);
+	jp->prm = main->prm;
+	theta_of(jp, main, th0);
+}
+
+bool fit_demands(const struct fit_data *d, const struct fit_result *main,
+		 struct fit_result *out)
+{
+	static const double scale[] = { 1, 0.7, 0.45, 0.25, 0.12, 1.5 };
+	struct fit_solution seq;
+	struct jprob jp;
+	double th0[JP_N], th[JP_N], best[JP_N], c, cbest = INFINITY;
+	int s;
+
+	alt_setup(d, main, &seq, &jp, th0);
+	if (!(jp.dram_ref > 0))
+		return false;
+	jp.fit[JP_DRAM] = true;
+	for (s = 0; s < (int)(sizeof(scale) / sizeof(scale[0])); s++) {
+		memcpy(th, th0, sizeof(th));
+		th[JP_DRAM] = th0[JP_DRAM] * scale[s];
+		c = lm(&jp, th);
+		if (c < cbest) {
+			cbest = c;
+			memcpy(best, th, sizeof(best));
+		}
+	}
+	result_of(&jp, best, cbest, out);
+	return true;
+}
+
 /*
  * The competing explanation K of MAIN fitted into *alt from a few
  * starting points of the freed demand.  Returns false when the runs
@@ -456,16 +515,7 @@ static bool fit_alt(const struct fit_data *d, const struct fit_result *main,
 	bool had;
 	int pin, fr, s, pick;
 
-	memset(&seq, 0, sizeof(seq));
-	seq.p = main->prm.p;
-	seq.have_o_s = d->pl->made[PR3] && d->t[PR3] > 0;
-	seq.have_l = !isnan(main->corun);
-	seq.have_b = d->pl->made[PR6] && d->t[PR6] > 0;
-	seq.b_core = main->prm.b_core;
-	seq.os_fraction = main->prm.os_fraction;
-	jprob_init(&jp, d, &seq, th0);
-	jp.prm = main->prm;
-	theta_of(&jp, main, th0);
+	alt_setup(d, main, &seq, &jp, th0);
 	pin = k == AMB_OS_LINK ? JP_OS : JP_B;
 	fr = k == AMB_OS_LINK && jp.ic_ref > 0 ? JP_IC : JP_DRAM;
 	if ((k == AMB_OS_LINK && !seq.have_o_s) ||

@@ -100,6 +100,15 @@ void fit_ambiguities(const struct fit_data *d, const struct fit_result *main,
 		     struct fit_amb *out);
 void fit_amb_release(struct fit_amb *a);
 
+/*
+ * MAIN refitted on the runs of D with the DRAM demand free as well
+ * (from a few starting points, most of them lower: a counter-free
+ * estimate errs high where the probes' loss is small).  False when
+ * the model has no DRAM demand to move.
+ */
+bool fit_demands(const struct fit_data *d, const struct fit_result *main,
+		 struct fit_result *out);
+
 /* The model's time for placement PUS of N threads under PRM on SP. */
 double fit_time_pus(const struct space *sp, const struct model_params *prm,
 		    const int *pus, int n);
@@ -119,8 +128,12 @@ int fit_best_placement(const struct fit_plan *pl,
 double fit_residual(const struct fit_data *d, const struct fit_result *r,
 		    int x);
 
-/* The largest |residual| / sigma of R over the plan's runs of D (the
-   check runs left out). */
-double fit_worst_plan(const struct fit_data *d, const struct fit_result *r);
+/*
+ * The sum of squared residuals / sigma of R over the runs of D (the
+ * plan's and the extra ones, as fit_joint() weighs them), and the
+ * largest in *worst.
+ */
+double fit_score(const struct fit_data *d, const struct fit_result *r,
+		 double *worst);
 
 #endif
