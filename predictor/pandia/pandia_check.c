@@ -442,6 +442,10 @@ static void record_ambiguities(const struct model_env *env,
 	json_decref(pp->ambiguities);
 	pp->ambiguities = NULL;
 	for (k = 0; k < AMB_KINDS; k++) {
+		/* one taken that the runs alone did not flag: as the check
+		   runs found it */
+		const struct fit_amb *a = amb[k].ambiguous ? &amb[k] :
+			amb2 ? &amb2[k] : NULL;
 		const char *say;
 		bool resolved;
 
@@ -456,13 +460,11 @@ static void record_ambiguities(const struct model_env *env,
 		if (!pp->ambiguities)
 			pp->ambiguities = json_array();
 		json_array_append_new(pp->ambiguities,
-				      amb_json(&amb[k], env->m, resolved,
-					       say));
+				      amb_json(a, env->m, resolved, say));
 		if (!resolved)
 			pandia_warn(env, "ambiguity: %s%s%s; predict flags the "
 				    "placements that depend on it",
-				    amb[k].text, say ? ": " : "",
-				    say ? say : "");
+				    a->text, say ? ": " : "", say ? say : "");
 	}
 }
 
@@ -544,6 +546,9 @@ static int take_alternative(const struct model_env *env,
 	if (pick >= 0) {
 		*jr = amb2[pick].alt;
 		dworst = amb2[pick].alt.worst;
+		/* one that predicts alike is no explanation of its own */
+		if (!(amb2[pick].diff > FIT_DIFFER))
+			pick = AMB_KINDS;
 	} else if (fit_demands(d1, jr, &dem) &&
 		   fit_score(d1, &dem, &dworst) + AMB_COST_MARGIN < cost &&
 		   dworst <= AMB_WORST_RUNS) {
@@ -562,7 +567,7 @@ static int take_alternative(const struct model_env *env,
 	pandia_warn(env, "the fit missed a run by %.1f sigma and %s did not "
 		    "(%.1f sigma, check runs included): taken instead",
 		    worst, pick < AMB_KINDS ? fit_amb_name(pick) :
-		    "a fit with the DRAM demand free", dworst);
+		    "a fit with the demands free", dworst);
 	return pick;
 }
 
@@ -589,7 +594,10 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 		/* the check runs tell the explanations apart, or not */
 		fit_ambiguities(&d1, &jr, amb2);
 		cost = fit_score(&d1, &jr, &worst);
-		taken = take_alternative(env, &d1, pp, &jr, amb2, cost, worst);
+		/* only where a check run missed by more than its range */
+		if (refit)
+			taken = take_alternative(env, &d1, pp, &jr, amb2, cost,
+						 worst);
 		if (taken >= 0)
 			cost = fit_score(&d1, &jr, &worst);
 		if (taken == AMB_KINDS)
