@@ -195,6 +195,7 @@ struct ranked {
 	double *lo, *hi, best_lo, best_hi;
 	bool *tie;
 	int ties, tie_threads;
+	int equal;		/* shown, predicted as fast as the best */
 	/* what the runs could not tell apart: each shown time's
 	   difference under the competing explanation, its time */
 	struct ambig amb;
@@ -260,6 +261,7 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 		/* equal times are equal, not uncertain */
 		k->tie[i] = k->idx[i] != k->bi && k->ur.on && rlo <= bhi &&
 			e->tq != r->e[k->bi].tq;
+		k->equal += k->idx[i] != k->bi && e->tq == r->e[k->bi].tq;
 		if (k->tie[i]) {
 			k->ties++;
 			if (e->threads != k->best.n)
@@ -443,6 +445,12 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 		       "placements shown tie with it (=: "
 		       "their ranges overlap)\n", k->best_lo,
 		       k->best_hi, k->ties);
+	else if (k->ur.on && k->equal)
+		printf("            %#.4g to %#.4g s from the "
+		       "parameters' uncertainty; %d placement(s) shown "
+		       "predicted equal to it, no slower one's range "
+		       "reaching it\n",
+		       k->best_lo, k->best_hi, k->equal);
 	else if (k->ur.on)
 		printf("            %#.4g to %#.4g s from the "
 		       "parameters' uncertainty; no other "

@@ -522,9 +522,10 @@ static bool fit_alt(const struct fit_data *d, const struct fit_result *main,
 	    (k == AMB_B_MEMORY && !seq.have_b) ||
 	    (fr == JP_DRAM && !(jp.dram_ref > 0)))
 		return false;
-	had = th0[pin] > 1e-6;
-	if (had && !needed(&jp, th0, pin))
-		return false;
+	/* a parameter the runs do not need is as good as none: its
+	   competitor is then the other way round (it freed, the demand
+	   cut), as when it is 0 */
+	had = th0[pin] > 1e-6 && needed(&jp, th0, pin);
 	/* in its place, more of the demand; or, freed, less of both */
 	jp.fit[fr] = true;
 	if (!had)

@@ -11,9 +11,10 @@
 # makes none, and predict flags the placements that depend on it; a
 # budget spent drops them, and says so.  Then the mechanistic simulator
 # (tests/progs/mechsim) of the X5-2 profiled with a description whose
-# DRAM and link capacities are 3% too high: the counter-free DRAM
-# demand comes out three times the simulated 4 GB/s, the check runs
-# miss by far, and the fit takes the explanation that reproduces them.
+# DRAM and link capacities are 3% too high: the DRAM demand comes back
+# near the simulated 4 GB/s (the probes' loss, their rate alone from the
+# runner; or, where that misses, the explanation the check runs favour,
+# which the fit takes).
 . "$(dirname "$0")/profile.inc"
 [ -x "$SIM" ] || fail "$SIM is not built (run make tests)"
 J="$B/tests/progs/jsonq"
@@ -62,16 +63,16 @@ grep -q '"id": "check' "$T/nc.json" && fail "--no-check made a check run"
 	fail "nc: the ambiguity is not open"
 grep -q "ambiguity: b or memory bandwidth" "$T/nc.err" ||
 	fail "nc: the profile does not warn of the ambiguity"
-"$P" predict -m "$M" -w "$T/nc.json" --top 5 >"$T/pr.out" 2>/dev/null ||
+"$P" predict -m "$M" -w "$T/nc.json" --top 100 >"$T/pr.out" 2>/dev/null ||
 	fail "predict failed"
 grep -q "^ambiguity   the runs do not tell b or memory bandwidth apart" \
 	"$T/pr.out" || { cat "$T/pr.out"; fail "predict does not say it"; }
 grep -q ' ~$' "$T/pr.out" || fail "predict flags no placement"
-"$P" predict -m "$M" -w "$T/nc.json" --top 5 --json >"$T/pr.json" \
+"$P" predict -m "$M" -w "$T/nc.json" --top 100 --json >"$T/pr.json" \
 	2>/dev/null || fail "predict --json failed"
 grep -q '"ambiguous": true' "$T/pr.json" ||
 	fail "predict --json flags no placement"
-"$P" predict -m "$M" -w "$T/def.json" --top 5 >"$T/pd.out" 2>/dev/null ||
+"$P" predict -m "$M" -w "$T/def.json" --top 100 >"$T/pd.out" 2>/dev/null ||
 	fail "predict failed"
 grep -q ' ~$' "$T/pd.out" && fail "predict flags a resolved ambiguity"
 
@@ -101,6 +102,12 @@ d=$("$J" model.demands.dram <"$T/off.w.json")
 echo "off: DRAM demand $d (simulated 4e9)"
 awk -v d="$d" 'BEGIN { exit !(d > 3.4e9 && d < 4.6e9) }' ||
 	fail "off: DRAM demand $d is not within 15% of 4e9"
-grep -q 'moved from [0-9.e+]* by the joint fit' "$T/off.w.json" ||
-	fail "off: the demand's status does not say it was moved"
+# the runner reports the probes' rate alone, so the estimate needs no
+# described capacity (docs/profiling.md); where it still came out
+# wrong, the joint fit moved it and says so
+if ! grep -q 'moved from [0-9.e+]* by the joint fit' "$T/off.w.json"; then
+	grep -q '"dram": "estimate from [0-9]* co-run probe(s)[^"]*they lost' \
+		"$T/off.w.json" || { grep '"dram": "' "$T/off.w.json";
+		fail "off: the demand neither from the probes' loss nor moved"; }
+fi
 exit 0
