@@ -410,6 +410,11 @@ START_TEST(test_solve_edges)
 	fit_solve(&pl, &base, t, FIT_MODEL, &s);
 	ck_assert(s.p == 1);
 	ck_assert_ptr_nonnull(strstr(s.p_status, "p = 1"));
+	/* the status says how much faster, and what the model allows
+	   ("more than 2 times faster" was said of r2 = 0.52 before) */
+	ck_assert_msg(strstr(s.p_status, "was 2.5 times faster than run 1 "
+			     "(r2 = 0.4), more than the model allows even "
+			     "with p = 1 (2 times"), "%s", s.p_status);
 	fit_solution_release(&s);
 	/* no spread: no stated uncertainty */
 	fit_uncertainty(&pl, &base, t, d, FIT_MODEL, unc);

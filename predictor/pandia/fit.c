@@ -572,9 +572,12 @@ static void solve_p(const struct fit_plan *pl, struct model_params *prm,
 		s->p = unknown_solve(&ft, 0, 1, 1, false, t[PR2], &cl);
 	}
 	if (cl > 0)
-		s->p_status = xasprintf("run 2 (%g threads) was more than "
-					"%g times faster than run 1 (r2 = "
-					"%.4g): p = 1", n, n, st->r);
+		s->p_status = xasprintf("run 2 (%g threads) was %.3g times "
+					"faster than run 1 (r2 = %.4g), more "
+					"than the model allows even with p = 1 "
+					"(%.3g times, with the contention it "
+					"sees): p = 1", n, 1 / st->r, st->r,
+					n / st->k);
 	else if (cl < 0)
 		s->p_status = xasprintf("run 2 (%g threads) was no faster "
 					"than the model allows for p = 0 (r2 "
