@@ -55,7 +55,8 @@ const char usage_profile[] =
 "                          no placement of one thread per PU (one socket\n"
 "                          without SMT: runs 4 to 6; without SMT: run 6);\n"
 "                          about 3 to 6 times t1 (predict -k 2 then warns)\n"
-"      --no-check          no check runs after the fit (by default the\n"
+"      --no-check          no check runs after the fit, and no run 1 again\n"
+"                          at the end for the host's drift (by default the\n"
 "                          predicted best placement with the most threads\n"
 "                          and, where two explanations of the runs\n"
 "                          differ, the placement they differ on most are\n"
@@ -408,6 +409,13 @@ static void summary_checks(FILE *out, const struct pandia_workload *w)
 			"fit kept (the model misses it)" : "");
 		fprintf(out, "  %17s%s\n", "", r->purpose ? r->purpose : "");
 	}
+	for (i = 0; i < w->n_runs; i++)
+		if (!strcmp(w->runs[i].id, "drift") &&
+		    !isnan(counter_of(&w->runs[i], "drift")))
+			fprintf(out, "  %-17srun 1 again at the end: %.1f%% from "
+				"run 1, in every range (the host's drift "
+				"between runs)\n", "drift",
+				100 * counter_of(&w->runs[i], "drift"));
 	json_array_foreach(amb, k, o) {
 		json_t *note = json_object_get(o, "note");
 		json_t *chk = json_object_get(o, "checked");

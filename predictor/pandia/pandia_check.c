@@ -96,6 +96,28 @@ static void load_checks(const struct pandia_machine *m,
 	}
 }
 
+/*
+ * The host's drift: run 1 made again after every other run, against
+ * run 1's own median.  Each run's half range gains it in quadrature:
+ * the runs were made minutes apart, their repetitions seconds apart.
+ */
+static void add_drift(const struct pandia_workload *w, struct pandia_runs *r)
+{
+	const struct wl_run *d = workload_run_named(w, PANDIA_DRIFT_ID);
+	double td = median_times(d);
+	int x;
+
+	r->drift = 0;
+	if (!(td > 0) || !(r->t[PR1] > 0))
+		return;
+	r->drift = fabs(td - r->t[PR1]) / r->t[PR1];
+	for (x = 0; x < FIT_RUNS; x++)
+		if (r->t[x] > 0)
+			r->delta[x] = hypot(r->delta[x], r->drift * r->t[x]);
+	for (x = 0; x < r->n_ex; x++)
+		r->ex[x].delta = hypot(r->ex[x].delta, r->drift * r->ex[x].t);
+}
+
 int pandia_runs_load(const struct model_env *env,
 		     const struct pandia_workload *w, struct pandia_runs *r,
 		     struct pandia_error *err)
@@ -127,6 +149,7 @@ int pandia_runs_load(const struct model_env *env,
 	if (env->quick)
 		fit_plan_quick(&r->pl);
 	load_checks(env->m, w, r);
+	add_drift(w, r);
 	return 0;
 }
 
@@ -231,6 +254,31 @@ static void add_check(struct model_run *runs, int *nr,
 	(*nr)++;
 }
 
+/*
+ * Run 1 again, last: how far the host drifted while the profile ran,
+ * which the repetitions of each run, made close together, cannot see
+ * (docs/profiling.md, "Uncertainty").
+ */
+static void add_drift_run(struct model_run *runs, int *nr,
+			  const struct fit_plan *pl, double t1)
+{
+	struct model_run *r = &runs[*nr];
+
+	if (!pl->made[PR1] || pl->n_pus[PR1] < 1)
+		return;
+	memset(r, 0, sizeof(*r));
+	r->id = xstrdup(PANDIA_DRIFT_ID);
+	r->purpose = xstrdup("drift: run 1 again after every other run, "
+			     "for how far the host drifted meanwhile");
+	r->n = pl->n_pus[PR1];
+	r->pus = xmalloc(sizeof(int) * (size_t)r->n);
+	memcpy(r->pus, pl->pus[PR1], sizeof(int) * (size_t)r->n);
+	r->size = NAN;
+	r->optional = true;
+	r->expect = t1;
+	(*nr)++;
+}
+
 int pandia_check_plan(const struct model_env *env,
 		      const struct pandia_workload *w,
 		      struct model_run **runs, struct pandia_error *err)
@@ -245,7 +293,8 @@ int pandia_check_plan(const struct model_env *env,
 
 	*runs = NULL;
 	if (env->no_check || env->paper ||
-	    workload_run_named(w, check_ids[0]))
+	    workload_run_named(w, check_ids[0]) ||
+	    workload_run_named(w, PANDIA_DRIFT_ID))
 		return 0;
 	if (pandia_runs_load(env, w, &r, err) < 0)
 		return -1;
@@ -253,7 +302,7 @@ int pandia_check_plan(const struct model_env *env,
 	fit_solve(&r.pl, &r.base, r.t, FIT_MODEL, &sol);
 	fit_joint(&d, &sol, &jr);
 	fit_ambiguities(&d, &jr, amb);
-	*runs = xcalloc(PANDIA_CHECKS, sizeof(**runs));
+	*runs = xcalloc(PANDIA_CHECKS + 1, sizeof(**runs));
 	n = fit_best_placement(&r.pl, &jr.prm, &pus, &t);
 	if (n > 0 && !made_already(&r.pl, pus, n, *runs, nr))
 		add_check(*runs, &nr, env->m, pus, n, t, "the predicted best "
@@ -279,6 +328,7 @@ int pandia_check_plan(const struct model_env *env,
 	}
 	for (k = 0; k < AMB_KINDS; k++)
 		fit_amb_release(&amb[k]);
+	add_drift_run(*runs, &nr, &r.pl, r.t[PR1]);
 	fit_solution_release(&sol);
 	pandia_runs_release(&r);
 	if (!nr) {

@@ -39,13 +39,21 @@ struct pandia_runs {
 	struct fit_extra ex[PANDIA_CHECKS];
 	struct wl_run *ex_run[PANDIA_CHECKS];
 	int *ex_pus[PANDIA_CHECKS];	/* owned */
+	/* run 1 made again at the end ("drift"): its median against
+	   run 1's, relative; 0 when not made */
+	double drift;
 };
+
+/* The id of run 1 made again at the end, for the host's drift. */
+#define PANDIA_DRIFT_ID "drift"
 
 /*
  * The runs of w (pandia_check.c): the plan rebuilt from the demands
  * with the memory the profile found, less the runs --quick left out,
- * and the check runs.  0, or -1 with err (no run 1 or 2).  Release
- * with pandia_runs_release().
+ * and the check runs.  Where run 1 was made again at the end, the
+ * host's drift between the two widens every run's half range (what
+ * the repetitions of one run, made close together, cannot see).  0, or
+ * -1 with err (no run 1 or 2).  Release with pandia_runs_release().
  */
 int pandia_runs_load(const struct model_env *env,
 		     const struct pandia_workload *w, struct pandia_runs *r,

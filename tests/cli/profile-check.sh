@@ -56,9 +56,23 @@ grep -q '"model_predicted":' "$T/def.json" ||
 grep -q "the check runs favour the fit" "$T/def.out" ||
 	fail "def: the summary does not say what the check runs found"
 
+# run 1 again at the end: the host's drift, said, and in every range
+# (t1's at least the drift itself)
+grep -q '"id": "drift"' "$T/def.json" || fail "def: run 1 not made again"
+grep -q '^  drift  *run 1 again at the end: [0-9.]*% from run 1, in every range' \
+	"$T/def.out" || fail "def: the drift is not said"
+dr=$(awk '/"id": "drift"/ { f = 1 } f && /"drift":/ { gsub(/[,"]/, "");
+	print $2; exit }' "$T/def.json")
+t1=$("$J" model.t1 <"$T/def.json")
+t1u=$("$J" model.t1_uncertainty <"$T/def.json")
+awk -v d="$dr" -v t="$t1" -v u="$t1u" 'BEGIN { exit !(d != "" &&
+	u >= d * t * 0.999) }' ||
+	fail "def: t1's range +-$t1u is below the drift $dr of $t1 s"
+
 # --no-check: none, the ambiguity open, and predict says which depend
 prof nc --no-check
 grep -q '"id": "check' "$T/nc.json" && fail "--no-check made a check run"
+grep -q '"id": "drift"' "$T/nc.json" && fail "--no-check made run 1 again"
 [ "$("$J" model.ambiguities.0.resolved <"$T/nc.json")" = false ] ||
 	fail "nc: the ambiguity is not open"
 grep -q "ambiguity: b or memory bandwidth" "$T/nc.err" ||
