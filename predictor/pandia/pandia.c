@@ -211,8 +211,15 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	pp->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
 	pp->has_b_form = sol.b_core;
 	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
-	set_param(&pp->t1, true, t[PR1], delta[PR1] > 0 ? delta[PR1] : NAN,
-		  "run1", NULL);
+	/* t1's range carries what no repetition shows: the drift (in
+	   delta already) and the model's misfit on the check runs, so
+	   that every predicted time's range does */
+	{
+		double u = hypot(delta[PR1], rr.misfit * t[PR1]);
+
+		set_param(&pp->t1, true, t[PR1], u > 0 ? u : NAN, "run1",
+			  NULL);
+	}
 	set_param(&pp->p, true, sol.p, unc[0], "run1,run2", sol.p_status);
 	set_param(&pp->o_s, sol.have_o_s, sol.o_s, unc[1],
 		  sol.have_os_form ? "run1,run2,run3,run7" : "run1,run2,run3",

@@ -621,6 +621,26 @@ static int take_alternative(const struct model_env *env,
 	return pick;
 }
 
+/* The final fit's misfit on the check runs: the RMS of log(t / pred). */
+static double misfit_of(const struct pandia_runs *r,
+			const struct fit_result *jr)
+{
+	double sum = 0, pred, m;
+	int i, n = 0;
+
+	for (i = 0; i < r->n_ex; i++) {
+		const struct fit_extra *e = &r->ex[i];
+
+		pred = fit_time_pus(r->pl.sp, &jr->prm, e->pus, e->n);
+		if (!(pred > 0) || !(e->t > 0))
+			continue;
+		m = log(e->t / pred);
+		sum += m * m;
+		n++;
+	}
+	return n ? sqrt(sum / n) : 0;
+}
+
 void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 		      struct pandia_runs *r, struct fit_solution *sol,
 		      const double *unc)
@@ -654,6 +674,7 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 			taken = -1;	/* no ambiguity of its own */
 	}
 	take(sol, &jr);
+	r->misfit = misfit_of(r, &jr);
 	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, cost, taken);
 	for (k = 0; k < AMB_KINDS; k++) {
 		fit_amb_release(&amb[k]);

@@ -42,6 +42,10 @@ struct pandia_runs {
 	/* run 1 made again at the end ("drift"): its median against
 	   run 1's, relative; 0 when not made */
 	double drift;
+	/* the final fit's root mean square relative miss on the check
+	   runs (the model's own misfit, which no repetition shows); 0
+	   when none was made */
+	double misfit;
 };
 
 /* The id of run 1 made again at the end, for the host's drift. */
