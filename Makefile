@@ -55,7 +55,9 @@ TESTS := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TKIT_SRC := $(wildcard tests/lib/*.c)
 TKIT_OBJ := $(TKIT_SRC:%.c=$(B)/obj/%.o)
 TKIT := $(B)/tests/libtestkit.a
-TPROG_SRC := $(wildcard tests/progs/*.c)
+# mechsim_*.c are parts of mechsim, not programs of their own.
+MECHSIM_SRC := $(wildcard tests/progs/mechsim_*.c)
+TPROG_SRC := $(filter-out $(MECHSIM_SRC),$(wildcard tests/progs/*.c))
 TPROGS := $(TPROG_SRC:tests/progs/%.c=$(B)/tests/progs/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCHES := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
@@ -112,8 +114,11 @@ $(B)/tests/check_%: tests/check_%.c $(TKIT) $(B)/libpandia.a
 
 $(B)/tests/progs/%: tests/progs/%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ $< \
+	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ \
+		$(filter %.c,$^) \
 		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
+
+$(B)/tests/progs/mechsim: $(MECHSIM_SRC) tests/progs/mechsim.h
 
 $(B)/bench/%: bench/%.c $(B)/libpandia.a
 	@mkdir -p $(@D)
