@@ -138,8 +138,22 @@ done >"$T/drift"
 near "$(sed -n 7p "$T/drift")" 10.5 1e-6 "drift: run 6"
 near "$(sed -n 19p "$T/drift")" 9.5 1e-6 "drift: run 18"
 
+# probe noise 1%: each probe's rate its own draw about the exact one,
+# the time as without
+# shellcheck disable=SC2086
+sim stream 0-3 $PROBES --variant probe_noise=0.01 --state "$T/pn" \
+	>"$T/pn.out"
+[ "$(sed -n 's/^time: //p' "$T/pn.out")" = 9.704516129 ] ||
+	fail "probe_noise: the time changed"
+[ "$(sed -n 's/^pandia-stress: [0-9]* //p' "$T/pn.out" | sort -u |
+	wc -l)" = 14 ] || fail "probe_noise: the probes' rates not all drawn"
+sed -n 's/^pandia-stress: [0-9]* //p' "$T/pn.out" | while read -r r; do
+	near "$r" 4.134158e9 0.05 "probe_noise: a rate"
+	[ "$r" != 4.134158e+09 ] || fail "probe_noise: a rate is exact"
+done || exit 1
+
 # an unknown key or value is an error
-for v in bw=fastest nokey=1 turbo=-1 bw; do
+for v in bw=fastest nokey=1 turbo=-1 probe_noise=2 bw; do
 	"$MS" -m "$M" -w "$D/compute.sim" --cpus 0 --variant "$v" \
 		>/dev/null 2>&1 && fail "--variant $v accepted"
 done

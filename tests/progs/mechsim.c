@@ -103,6 +103,10 @@
  *                   RUN / drift_runs), RUN the count in --state
  *   drift_runs=24   its period, in runs (a default profile makes 24;
  *                   without --state: no drift)
+ *   probe_noise=0   each bandwidth stressor's reported rate times its
+ *                   own 1 + PROBE_NOISE x N(0, 1) (a probe measures
+ *                   its bandwidth as the run its time; --noise is on
+ *                   the time only)
  */
 #include <getopt.h>
 #include <math.h>
@@ -110,6 +114,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/machine.h"
 #include "common/util.h"
@@ -256,6 +261,8 @@ static void variant_parse(const char *spec, struct variant *v)
 			v->drift = d;
 		else if (!strcmp(tok, "drift_runs") && d >= 1)
 			v->drift_runs = d;
+		else if (!strcmp(tok, "probe_noise") && d >= 0 && d < 1)
+			v->probe_noise = d;
 		else
 			tk_die("--variant: unknown key or bad value '%s=%s'",
 			       tok, val);
@@ -263,23 +270,44 @@ static void variant_parse(const char *spec, struct variant *v)
 	free(copy);
 }
 
-/*
- * The slow drift of the run just counted in STATE (which holds the
- * next run's number): a factor on its time.
- */
-static double drift_of(const struct variant *v, const char *state)
+/* The number of the run just counted in STATE (which holds the next). */
+static unsigned long long run_number(const char *state)
 {
 	unsigned long long next = 0;
-	FILE *f;
+	FILE *f = fopen(state, "r");
 
-	if (!(v->drift > 0) || !state)
-		return 1;
-	f = fopen(state, "r");
 	if (!f || fscanf(f, "%llu", &next) != 1 || next < 1)
 		tk_die("cannot read the run count in '%s'", state);
 	fclose(f);
-	return 1 + v->drift * sin(2 * M_PI * (double)(next - 1) /
-				  v->drift_runs);
+	return next - 1;
+}
+
+/*
+ * The run's drift and the probes' noise: its TIME times the drift
+ * (1 without --state), each of the NS stressors' RATE times its own
+ * draw of probe_noise, seeded by SEED and the run's number (or, without
+ * --state, the pid).
+ */
+static void drift_and_probes(const struct variant *v, const char *state,
+			     uint64_t seed, double *time, double *rate,
+			     int ns)
+{
+	uint64_t st;
+	int i;
+
+	if (state && (v->drift > 0 || v->probe_noise > 0)) {
+		unsigned long long run = run_number(state);
+
+		*time *= 1 + v->drift * sin(2 * M_PI * (double)run /
+					    v->drift_runs);
+		st = seed ^ 0x9e3779b97f4a7c15ULL ^
+			((uint64_t)(run + 1) * 0xbf58476d1ce4e5b9ULL);
+	} else {
+		st = seed ^ ((uint64_t)getpid() << 20);
+	}
+	if (v->probe_noise > 0)
+		for (i = 0; i < ns; i++)
+			rate[i] *= 1 + v->probe_noise * tk_rng_normal(&st);
 }
 
 /* ---- arguments -------------------------------------------------- */
@@ -419,7 +447,7 @@ int main(int argc, char **argv)
 	time = ms_run(&s, rate);
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
-	time *= drift_of(&v, state);
+	drift_and_probes(&v, state, seed, &time, rate, ns);
 	for (i = 0; i < ns; i++)
 		if (s.f[n + i].level >= 0)
 			printf("pandia-stress: %d %.6e\n", i, rate[i]);

@@ -38,6 +38,7 @@ struct variant {
 	double turbo;		/* one busy core's rate over all busy, - 1 */
 	double drift;		/* amplitude of the slow drift */
 	double drift_runs;	/* its period, in runs */
+	double probe_noise;	/* on the stressors' reported rates */
 };
 
 /* ---- flows and resources ----------------------------------------- */
