@@ -43,8 +43,9 @@
  * busy loop, a flow at full speed on its PU; bw:LEVEL: a flow that
  * wants the level's per-core bandwidth on its core and shared
  * structure), "pandia-stress: I RATE" for each bandwidth stressor
- * (bytes/s, averaged over the run), and "time: SECONDS".  With
- * --numa-maps FILE it writes where its pages are, as
+ * (bytes/s, averaged over the run) and "pandia-stress-alone: I RATE"
+ * (its bandwidth with the workload not running), and "time: SECONDS".
+ * With --numa-maps FILE it writes where its pages are, as
  * /proc/PID/numa_maps shows them.
  *
  * The workload is a file of "key value" lines ('#' comments):
@@ -364,6 +365,22 @@ static void place_flows(struct sim *s, const int *pus, const int *spus,
 	}
 }
 
+/*
+ * Each stressor's bandwidth with the workload not running (into
+ * ALONE), as a runner reports it on a line 'pandia-stress-alone'.
+ */
+static void alone_rates(struct sim *s, double *alone)
+{
+	int i, n = s->n;
+
+	for (i = 0; i < s->nf; i++)
+		s->f[i].active = i >= n;
+	ms_solve(s);
+	for (i = n; i < s->nf; i++)
+		alone[i - n] = s->f[i].level < 0 ? 0 : s->f[i].x *
+			s->m->links[s->f[i].level].per_core_bw;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -383,7 +400,7 @@ int main(int argc, char **argv)
 	const char *mfile = NULL, *wfile = NULL, *cpus = NULL, *maps = NULL;
 	const char *scpus = NULL, *skind = NULL, *state = NULL;
 	const char *vspec = NULL;
-	double noise = 0, time, *rate;
+	double noise = 0, time, *rate, *alone;
 	unsigned long long seed = 1;
 	struct pandia_error err;
 	struct pandia_machine *m;
@@ -444,16 +461,22 @@ int main(int argc, char **argv)
 		ms_write_numa_maps(&s, maps);
 
 	rate = xcalloc((size_t)ns + 1, sizeof(double));
+	alone = xcalloc((size_t)ns + 1, sizeof(double));
+	if (ns)
+		alone_rates(&s, alone);
 	time = ms_run(&s, rate);
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
 	drift_and_probes(&v, state, seed, &time, rate, ns);
 	for (i = 0; i < ns; i++)
 		if (s.f[n + i].level >= 0)
-			printf("pandia-stress: %d %.6e\n", i, rate[i]);
+			printf("pandia-stress: %d %.6e\n"
+			       "pandia-stress-alone: %d %.6e\n", i, rate[i],
+			       i, alone[i]);
 	printf("time: %.9f\n", time);
 
 	free(rate);
+	free(alone);
 	free(s.share);
 	free(s.cap);
 	free(s.use);
