@@ -441,8 +441,10 @@ static void warnings(const struct run_opts *o, const struct run_result *r)
 	if (pinning && o->pin == RUN_PIN_WORKERS && r->threads_created >= 0 &&
 	    r->most_workers > 0 && r->most_workers < o->n_cpus)
 		warning("at most %d worker thread%s "
-			"at once for %d listed PUs: the command may not "
-			"honour {threads} or OMP_NUM_THREADS",
+			"at once for %d listed PUs: the command ignores "
+			"{threads} and OMP_NUM_THREADS, or had too little "
+			"work to keep more busy (a program that cuts its "
+			"input into jobs, given a small input)",
 			r->most_workers, r->most_workers == 1 ? "" : "s",
 			o->n_cpus);
 	if (r->leftovers)

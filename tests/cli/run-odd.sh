@@ -24,6 +24,10 @@ awk '$1 == 0 && $4 == 0 && $15 == 1 { ok = 1 } END { exit !ok }' \
 	"$T/threads" || fail "the main thread: a worker on PU 0"
 grep -q "warning: at most 1 worker thread at once for 2 listed PUs" \
 	"$T/err" || fail "no warning about the unused PU"
+# both causes said: a zstd given a small input runs one job at a time
+# and honours {threads} all the same
+grep -q "ignores {threads} and OMP_NUM_THREADS, or had too little work" \
+	"$T/err" || fail "the warning names one cause only"
 
 # hundreds of threads: every one accounted, the text table cut short
 run --cpus 0,1 -- "$TP" --many 300
