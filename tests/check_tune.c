@@ -1,0 +1,168 @@
+/*
+ * check_tune.c - the statistics of pandia tune (predictor/tune.c):
+ * Student's t against tabulated quantiles, Welch's comparison on log
+ * times worked by hand, which candidates a round drops, and the
+ * verdict on pinning.
+ */
+#include <check.h>
+#include <math.h>
+
+#include "common/util.h"
+#include "predictor/tune.h"
+#include "tests/lib/testkit.h"
+
+/* Quantiles of Student's t (any table, e.g. Abramowitz and Stegun
+   26.10), to the 6 digits given there. */
+static const struct {
+	int line;
+	double p, df, t;
+} t_rows[] = {
+	{ __LINE__, 0.975, 1, 12.706205 },
+	{ __LINE__, 0.975, 2, 4.302653 },
+	{ __LINE__, 0.975, 10, 2.228139 },
+	{ __LINE__, 0.95, 5, 2.015048 },
+	{ __LINE__, 0.995, 30, 2.749996 },
+	{ __LINE__, 0.5, 7, 0 },
+	{ __LINE__, 0.025, 10, -2.228139 },
+	/* a fractional df, as Welch's gives: Simpson's rule on the
+	   density, 200000 steps */
+	{ __LINE__, 0.975, 2.5, 3.574655 },
+};
+
+START_TEST(test_t_quantile)
+{
+	double q = tune_t_quantile(t_rows[_i].p, t_rows[_i].df);
+
+	ck_assert_msg(fabs(q - t_rows[_i].t) < 2e-6,
+		      "line %d: t(%g, %g) = %.7f, not %.7f", t_rows[_i].line,
+		      t_rows[_i].p, t_rows[_i].df, q, t_rows[_i].t);
+	ck_assert(fabs(tune_t_cdf(q, t_rows[_i].df) - t_rows[_i].p) < 1e-9);
+}
+END_TEST
+
+/*
+ * a = {e^0.1, e^0.2, e^0.3}, b = {e^0, e^0.1, e^0.2}: log means 0.2 and
+ * 0.1, variances 0.01 each; se = sqrt(0.01/3 + 0.01/3) = 0.0816497,
+ * t = 0.1 / se = 1.2247449, df = 4 (equal variances and sizes);
+ * ratio e^0.1 = 1.1051709; the 95% interval e^(0.1 +- 2.7764451 *
+ * 0.0816497) = [0.8775, 1.3919]; p = P(T > 1.2247) with 4 df = 0.14393.
+ */
+START_TEST(test_compare)
+{
+	const double a[] = { exp(0.1), exp(0.2), exp(0.3) };
+	const double b[] = { exp(0.0), exp(0.1), exp(0.2) };
+	struct tune_cmp c;
+
+	tune_compare(a, 3, b, 3, 0.95, &c);
+	ck_assert(c.valid);
+	ck_assert(fabs(c.ratio - 1.1051709) < 1e-6);
+	ck_assert_msg(fabs(c.lo - exp(0.1 - 2.7764451 * 0.0816497)) < 1e-5,
+		      "lo %.6f", c.lo);
+	ck_assert(fabs(c.hi - exp(0.1 + 2.7764451 * 0.0816497)) < 1e-5);
+	ck_assert_msg(fabs(c.p_slower - 0.14393) < 1e-4, "p %.6f",
+		      c.p_slower);
+	ck_assert(fabs(c.noise - 0.1) < 1e-9);
+	/* one run: nothing to compare */
+	tune_compare(a, 1, b, 3, 0.95, &c);
+	ck_assert(!c.valid);
+	ck_assert(c.p_slower == 1);
+}
+END_TEST
+
+/* TIME with relative deviations DEV into v[0..n). */
+static void fill(double *v, int n, double time, const double *dev)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		v[i] = time * (1 + dev[i]);
+}
+
+static const double dev[] = { 0.004, -0.006, 0.001, -0.002, 0.005,
+			      -0.003, 0.002, -0.001 };
+
+START_TEST(test_drop)
+{
+	double fast[8], slow[8], same[8];
+	struct tune_cand c[3] = {
+		{ TUNE_LIVE, false, 3, fast, 0 },
+		{ TUNE_LIVE, false, 3, slow, 0 },
+		{ TUNE_LIVE, true, 3, same, 0 },
+	};
+
+	fill(fast, 8, 1.0, dev);
+	fill(slow, 8, 1.2, dev + 1);
+	fill(same, 8, 1.0, dev + 2);
+	/* fewer than TUNE_MIN_RUNS: nobody is dropped */
+	c[0].n = c[1].n = c[2].n = 2;
+	ck_assert_int_eq(tune_drop(c, 3, 0.95, 2), 3);
+	c[0].n = c[1].n = c[2].n = 3;
+	ck_assert_int_eq(tune_drop(c, 3, 0.95, 3), 2);
+	ck_assert_int_eq(c[1].status, TUNE_DROPPED);
+	ck_assert_int_eq(c[1].dropped_round, 3);
+	ck_assert_int_eq(c[0].status, TUNE_LIVE);
+	ck_assert_int_eq(c[2].status, TUNE_LIVE);
+	ck_assert_int_eq(tune_leader(c, 3), 0);
+}
+END_TEST
+
+START_TEST(test_verdict)
+{
+	double pin[8], unp[8];
+	struct tune_cand c[2] = {
+		{ TUNE_LIVE, false, 8, pin, 0 },
+		{ TUNE_LIVE, true, 8, unp, 0 },
+	};
+	struct tune_verdict v;
+
+	/* the same times: pinning does not help, decided */
+	fill(pin, 8, 1.0, dev);
+	fill(unp, 8, 1.0, dev + 0);
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_NO_HELP);
+	ck_assert(v.decided);
+	ck_assert(v.within >= TUNE_MIN_DIFF);
+	/* 3% slower unpinned: it helps, by about 3% */
+	fill(unp, 8, 1.03, dev + 0);
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_HELPS);
+	ck_assert_int_eq(v.best, 0);
+	ck_assert(fabs(v.cmp.ratio - 1.03) < 1e-3);
+	ck_assert(v.cmp.lo > 1 && v.cmp.hi < 1.06);
+	/* 0.3% slower, below the 0.5% threshold: does not help */
+	fill(unp, 8, 1.003, dev + 0);
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_NO_HELP);
+	/* unpinned 4% faster */
+	fill(unp, 8, 0.96, dev + 0);
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_UNPINNED_BEST);
+	ck_assert_int_eq(v.best, 1);
+	/* no unpinned run: the best against the next */
+	c[1].unpinned = false;
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_NO_DEFAULT);
+	ck_assert_int_eq(v.best, 1);
+	ck_assert_int_eq(v.other, 0);
+	ck_assert(v.decided);
+	/* one run each: nothing to say */
+	c[0].n = c[1].n = 1;
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_int_eq(v.kind, TUNE_V_NONE);
+}
+END_TEST
+
+static Suite *tune_suite(void)
+{
+	Suite *s = suite_create("tune");
+	TCase *tc = tcase_create("tune");
+
+	tcase_add_loop_test(tc, test_t_quantile, 0, ARRAY_SIZE(t_rows));
+	tcase_add_test(tc, test_compare);
+	tcase_add_test(tc, test_drop);
+	tcase_add_test(tc, test_verdict);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+tk_suite_fn *const tk_suites[] = { tune_suite, NULL };
