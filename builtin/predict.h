@@ -1,7 +1,8 @@
 /*
- * predict.h - what the files of pandia predict share (builtin/predict*.c
- * only): the command line, the context of one prediction, a placement's
- * summary and the lines that pin it.
+ * predict.h - what the files of pandia predict share (builtin/predict*.c,
+ * and pandia tune's, which borrows the ranges and the pin lines): the
+ * command line, the context of one prediction, a placement's summary
+ * and the lines that pin it.
  */
 #ifndef PANDIA_BUILTIN_PREDICT_H
 #define PANDIA_BUILTIN_PREDICT_H
@@ -14,6 +15,7 @@
 #include "common/workload.h"
 #include "predictor/models.h"
 #include "predictor/pandia/model.h"
+#include "predictor/space.h"
 
 #define MAX_CORUN 8
 
@@ -108,6 +110,37 @@ double ambig_of(struct ambig *a, const int *pus, int n, double t,
 /* Whether a difference DIFF makes the placement depend on it. */
 bool ambig_depends(double diff);
 
+/* ---- the uncertainty of a prediction (predict_rank.c) ----------- */
+
+/*
+ * A placement's time range from the parameters' uncertainties (their
+ * "+-" in the workload description): p, o_s, l and b each moved by its
+ * uncertainty down and up alone, the placement predicted again, the
+ * changes each way added in quadrature, and t1's relative uncertainty
+ * (which moves every time alike) added the same way.  docs/model.md,
+ * "The uncertainty of a prediction".  Off (every range a point) for
+ * another model than the Pandia model (x->state set).
+ */
+#define URANGE_N 8
+
+struct urange {
+	bool on;		/* some parameter states an uncertainty */
+	bool have[URANGE_N];
+	struct model md[URANGE_N];	/* p-, p+, o_s-, o_s+, l-, l+, b-, b+ */
+	double t1_rel;
+};
+
+void urange_init(struct urange *u, const struct ctx *x,
+		 const struct space *sp);
+void urange_release(struct urange *u);
+/*
+ * The range [*lo, *hi] of placement PUS (m->pus indexes) of time T;
+ * with T1 false, without t1's part, which moves every placement alike
+ * and so never changes their order (ties are decided without it).
+ */
+void urange_of(struct urange *u, const int *pus, int n, double t, bool t1,
+	       double *lo, double *hi);
+
 /* ---- pin lines (predict_pins.c) --------------------------------- */
 
 struct pins {
@@ -122,6 +155,17 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 void pins_release(struct pins *p);
 json_t *pins_json(const struct pins *p);
 void pins_print(const struct pins *p);
+
+/* ---- the runs pandia tune measured (predict_tuned.c) ------------ */
+
+/*
+ * Each pinned run of purpose "tune" in x->w: its median, its
+ * prediction (MD, or the model chosen) and how far that missed, as
+ * lines after the ranking (none when there is no such run) or as a
+ * JSON array (new reference; empty when none).
+ */
+void tuned_print(const struct ctx *x, struct model *md);
+json_t *tuned_json(const struct ctx *x, struct model *md);
 
 /* ---- the three predictions: each returns the exit status -------- */
 

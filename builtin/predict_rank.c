@@ -28,32 +28,15 @@ static double vs_best(double time, double best)
 	return fabs(v) < 0.05 ? 0 : v;
 }
 
-/* ---- the uncertainty of a prediction ----------------------------- */
-
-/*
- * A placement's time range from the parameters' uncertainties (their
- * "+-" in the workload description): p, o_s, l and b each moved by its
- * uncertainty down and up alone, the placement predicted again, the
- * changes each way added in quadrature, and t1's relative uncertainty
- * (which moves every time alike) added the same way.  docs/model.md,
- * "The uncertainty of a prediction".
- */
-#define URANGE_N 8
-
-struct urange {
-	bool on;		/* some parameter states an uncertainty */
-	bool have[URANGE_N];
-	struct model md[URANGE_N];	/* p-, p+, o_s-, o_s+, l-, l+, b-, b+ */
-	double t1_rel;
-};
+/* ---- the uncertainty of a prediction (predict.h) ----------------- */
 
 static double clampd(double v, double lo, double hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void urange_init(struct urange *u, const struct ctx *x,
-			const struct space *sp)
+void urange_init(struct urange *u, const struct ctx *x,
+		 const struct space *sp)
 {
 	const struct wl_param *t1 = model_param(x->w, "t1");
 	const struct wl_param *q[4] = {
@@ -88,7 +71,7 @@ static void urange_init(struct urange *u, const struct ctx *x,
 	}
 }
 
-static void urange_release(struct urange *u)
+void urange_release(struct urange *u)
 {
 	int i;
 
@@ -97,13 +80,8 @@ static void urange_release(struct urange *u)
 			model_release(&u->md[i]);
 }
 
-/*
- * The range [*lo, *hi] of placement PUS (m->pus indexes) of time T;
- * with T1 false, without t1's part, which moves every placement alike
- * and so never changes their order (ties are decided without it).
- */
-static void urange_of(struct urange *u, const int *pus, int n, double t,
-		      bool t1, double *lo, double *hi)
+void urange_of(struct urange *u, const int *pus, int n, double t, bool t1,
+	       double *lo, double *hi)
 {
 	double up = 0, down = 0;
 	int k, s;
@@ -307,8 +285,12 @@ static json_t *entry_json(const struct ctx *x, const struct ranked *k,
 	return o;
 }
 
-/* The ranking, the best, within and the defaults as JSON on stdout. */
-static void rank_json(const struct ctx *x, const struct ranked *k)
+/*
+ * The ranking, the best, within, the defaults and the runs tune
+ * measured (TUNED, taken over) as JSON on stdout.
+ */
+static void rank_json(const struct ctx *x, const struct ranked *k,
+		      json_t *tuned)
 {
 	const struct ranking *r = &k->r;
 	json_t *root = json_object(), *a = json_array(), *o;
@@ -360,6 +342,7 @@ static void rank_json(const struct ctx *x, const struct ranked *k)
 	json_object_set_new(root, "chosen", json_string(
 		x->o->within_given ? "within" : "best"));
 	json_object_set_new(root, "pin", pins_json(&k->pins));
+	json_object_set_new(root, "tuned", tuned);
 	s = json_to_text(root);
 	fputs(s, stdout);
 	free(s);
@@ -483,8 +466,9 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 	free(ws);
 }
 
-/* The ranking as text on stdout. */
-static void rank_print(const struct ctx *x, const struct ranked *k)
+/* The ranking as text on stdout; MD predicts the runs tune measured. */
+static void rank_print(const struct ctx *x, const struct ranked *k,
+		       struct model *md)
 {
 	int d;
 
@@ -501,6 +485,7 @@ static void rank_print(const struct ctx *x, const struct ranked *k)
 		       vs_best(def->time, k->best.time), ds);
 		free(ds);
 	}
+	tuned_print(x, md);
 	printf("\nto run the %s placement:\n", x->o->within_given ?
 	       "cheapest-within" : "best");
 	pins_print(&k->pins);
@@ -543,9 +528,9 @@ int do_rank(struct ctx *x)
 	space_count_format(k.r.full, k.cnt, sizeof(k.cnt));
 	rank_ranges(x, &k);
 	if (x->o->json)
-		rank_json(x, &k);
+		rank_json(x, &k, tuned_json(x, &k.md));
 	else
-		rank_print(x, &k);
+		rank_print(x, &k, &k.md);
 	urange_release(&k.ur);
 	ambig_release(&k.amb);
 	free(k.adiff);
