@@ -20,6 +20,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_extrapolate(int argc, char **argv);
 int cmd_cpus(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 extern const char usage_machine[];
 extern const char usage_run[];
@@ -29,6 +30,7 @@ extern const char usage_validate[];
 extern const char usage_extrapolate[];
 extern const char usage_cpus[];
 extern const char usage_explain[];
+extern const char usage_tune[];
 
 /* ---- talking to people (builtin/usage.c) -------------------------- */
 

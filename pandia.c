@@ -31,6 +31,8 @@ static const struct cmd commands[] = {
 	  "predict and rank every placement" },
 	{ "validate", cmd_validate, usage_validate,
 	  "measure placements against their predictions" },
+	{ "tune", cmd_tune, usage_tune,
+	  "measure the few best candidates, report the best" },
 	{ "extrapolate", cmd_extrapolate, usage_extrapolate,
 	  "predict scaling past the cores measured (ESTIMA)" },
 	{ "cpus", cmd_cpus, usage_cpus,

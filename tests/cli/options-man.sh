@@ -25,7 +25,7 @@ man_opts() {
 }
 
 status=0
-for c in machine run profile predict validate extrapolate cpus explain; do
+for c in machine run profile predict validate tune extrapolate cpus explain; do
 	man="docs/man/pandia-$c.1"
 	[ -f "$man" ] || fail "no man page $man"
 	h=$(help_opts "$c") || fail "$c --help"

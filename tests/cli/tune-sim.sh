@@ -1,0 +1,78 @@
+#!/bin/sh
+# pandia tune through a runner template against the mechanistic
+# simulator (tests/progs/mechsim, which shares no formula with the
+# model) on a described two-socket machine of 16 PUs, 1% noise: for two
+# workloads, tune's choice is within 1% of the best of every canonical
+# placement measured noise-free (pandia validate -p all, its best of
+# all), at a cost within the default budget, 20 times the predicted
+# best's time.  The runs it measured are kept in the description, which
+# still loads and predicts the same, and predict says how far it
+# missed each of them.
+set -u
+B="${B:-build}"
+P="$B/pandia"
+MS="$B/tests/progs/mechsim"
+J="$B/tests/progs/jsonq"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$P" ] || fail "$P is not built (run make)"
+[ -x "$MS" ] || fail "$MS is not built (run make tests)"
+[ -x "$J" ] || fail "$J is not built (run make tests)"
+RE='time: ([0-9.eE+-]+)'
+"$P" machine -q --topology 'pack:2 core:4 pu:2' \
+	--assume tests/data/assume-full.json -o "$T/m.json" \
+	>/dev/null 2>"$T/err" ||
+	{ cat "$T/err"; fail "cannot describe the test machine"; }
+M="$T/m.json"
+
+for w in comm stream; do
+	sim="$MS -m $M -w tests/data/mechsim/$w.sim"
+	"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
+		-o "$T/$w.json" --runner "$sim --cpus {cpus} \
+--stress-cpus {stress_cpus} --stress-kind {stress_kind} \
+--numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/$w.pstate" \
+		>/dev/null 2>"$T/err" || { cat "$T/err"; fail "$w: profile"; }
+	# the true best: every canonical placement, noise-free
+	"$P" validate -q -m "$M" -w "$T/$w.json" -p all -r 1 --no-warmup \
+		--time-from "$RE" -o "$T/v-$w" --runner "$sim --cpus {cpus}" \
+		>/dev/null 2>"$T/err" || { cat "$T/err"; fail "$w: validate"; }
+	best=$("$J" best_of_all.measured <"$T/v-$w/validate.json")
+	"$P" tune -m "$M" -w "$T/$w.json" --json --time-from "$RE" \
+		-o "$T/$w-tuned.json" --runner "$sim --cpus {cpus} \
+--noise 0.01 --seed 11 --state $T/$w.tstate" >"$T/$w.out" 2>"$T/$w.err" ||
+		{ cat "$T/$w.err"; fail "$w: tune failed"; }
+	grep -q "pandia tune: round 1:" "$T/$w.err" ||
+		fail "$w: no progress line per round"
+	lead=$("$J" leader <"$T/$w.out")
+	cpus=$("$J" "candidates.$lead.cpus" <"$T/$w.out")
+	got=$($sim --cpus "$cpus" | sed -n 's/^time: //p')
+	spent=$("$J" spent_seconds <"$T/$w.out")
+	budget=$("$J" budget_seconds <"$T/$w.out")
+	echo "$w: tune chose $cpus: $got s noise-free, the best $best s;" \
+		"spent $spent s of $budget s"
+	awk -v g="$got" -v b="$best" 'BEGIN { exit !(g <= 1.01 * b) }' ||
+		fail "$w: the choice $cpus ($got s) is not within 1% of the" \
+			"best ($best s)"
+	awk -v s="$spent" -v b="$budget" 'BEGIN { exit !(s <= b) }' ||
+		fail "$w: spent $spent s, over the budget of $budget s"
+	"$J" verdict.text <"$T/$w.out" >/dev/null || fail "$w: no verdict"
+
+	# the runs kept: tune-1 ..., the description predicts the same
+	grep -q '"id": "tune-1"' "$T/$w-tuned.json" ||
+		fail "$w: no run tune-1 in the description written"
+	grep -q '"purpose": "tune"' "$T/$w-tuned.json" ||
+		fail "$w: no run of purpose tune"
+	"$P" predict -m "$M" -w "$T/$w.json" --force >"$T/p0" 2>/dev/null ||
+		fail "$w: predict"
+	"$P" predict -m "$M" -w "$T/$w-tuned.json" --force >"$T/p1" \
+		2>/dev/null || fail "$w: predict on the tuned description"
+	sed -n '/^rank/,/^$/p' "$T/p0" >"$T/r0"
+	sed -n '/^rank/,/^$/p' "$T/p1" >"$T/r1"
+	cmp -s "$T/r0" "$T/r1" || fail "$w: the ranking changed"
+	grep -q "^measured by pandia tune" "$T/p1" ||
+		fail "$w: predict does not say how far it missed the runs"
+	grep -q "^measured by pandia tune" "$T/p0" &&
+		fail "$w: predict speaks of tune runs that are not there"
+done
+exit 0
