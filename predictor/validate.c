@@ -648,6 +648,9 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 	for (i = 0; i < n_runs; i++) {
 		int j;
 
+		/* placements pandia tune measured are not the profile's */
+		if (runs[i].purpose && !strncmp(runs[i].purpose, "tune", 4))
+			continue;
 		for (j = 0; j < runs[i].n_times; j++)
 			s->profile_seconds += runs[i].times[j];
 		if (runs[i].n_times)

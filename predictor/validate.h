@@ -238,7 +238,9 @@ struct vsummary {
  * Summarise vs: the metrics over every measured pinned row, the best
  * of every measured row (unpinned ones too), each default's gap, the
  * sweep.  RUNS are the workload's recorded
- * profiling runs (N_RUNS may be 0), for the sweep's comparison.
+ * runs (N_RUNS may be 0), for the sweep's comparison with the
+ * profiling runs among them (those of pandia tune, purpose "tune...",
+ * are left out).
  * Release with vsummary_release().
  */
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,

@@ -535,8 +535,8 @@ START_TEST(test_summary)
 	struct ranked_space rs;
 	struct vsummary s;
 	struct vset vs;
-	struct wl_run runs[2];
-	double t1[] = { 1, 2, 3 }, t2[] = { 4 };
+	struct wl_run runs[3];
+	double t1[] = { 1, 2, 3 }, t2[] = { 4 }, t3[] = { 100 };
 	int a[2], ra, rb, rc, rd, re;
 	char *csv;
 	json_t *j;
@@ -576,7 +576,11 @@ START_TEST(test_summary)
 	runs[0].n_times = 3;
 	runs[1].times = t2;
 	runs[1].n_times = 1;
-	vset_summarise(&vs, runs, 2, &s);
+	/* a run pandia tune recorded is no profiling run */
+	runs[2].purpose = (char *)"tune";
+	runs[2].times = t3;
+	runs[2].n_times = 1;
+	vset_summarise(&vs, runs, 3, &s);
 	ck_assert_int_eq(s.rows, 5);
 	ck_assert_int_eq(s.measured, 3);
 	ck_assert_int_eq(s.failed, 1);
