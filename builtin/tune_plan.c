@@ -1,10 +1,11 @@
 /*
  * tune_plan.c - pandia tune: the candidates.  Every placement is
- * ranked as predict ranks them; the predicted best, the placements
- * whose range overlaps its range (predict's ties), the best of the
- * thread counts next to it and the defaults users get without pandia
- * are candidates, in that order of priority, as many as three runs of
- * each fit into the budget (docs/tune.md, "How it chooses").
+ * ranked as predict ranks them; the predicted best, every PU unpinned,
+ * the best of the thread counts next to the best's, the placements
+ * whose range overlaps the best's (predict's ties) and the other
+ * defaults users get without pandia are candidates, in that order of
+ * priority, as many as three runs of each fit into the budget
+ * (docs/tune.md, "How it chooses").
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include "predictor/defaults.h"
 
 /* Ties measured at most: the rest of a flat optimum adds nothing. */
-#define TUNE_MAX_TIES 6
+#define TUNE_MAX_TIES 4
 
 /* A placement proposed, with why, before the budget decides. */
 struct proposal {
@@ -81,9 +82,10 @@ static void propose_ties(struct tctx *t, struct plan *pl, struct ctx *cx,
 			continue;
 		n = space_pus(t->sp, rank_state(&t->r, idx[i]), &pus);
 		urange_of(&ur, pus, n, e->time, false, &lo, &hi);
-		/* equal predictions are ties too: only measuring parts
-		   them */
-		if (lo <= bhi || e->tq == t->r.e[bi].tq) {
+		/* equal times are equal, not uncertain (as predict
+		   says): measuring them would spend the budget on
+		   placements the model cannot tell apart */
+		if (lo <= bhi && e->tq != t->r.e[bi].tq) {
 			propose(t, pl, pus, n, true, "range overlaps the "
 				"best's", NULL);
 			ties++;
@@ -224,8 +226,8 @@ static void propose_all(struct tctx *t, struct plan *pl, struct ctx *cx)
 	propose_entry(t, pl, bi, "predicted best");
 	t->vs.pick = pl->p[0].row;
 	propose_defaults(t, pl, n, true);
-	propose_ties(t, pl, cx, bi);
 	propose_neighbours(t, pl, n);
+	propose_ties(t, pl, cx, bi);
 	propose_defaults(t, pl, n, false);
 	t->best_predicted = t->r.e[bi].time;
 }
