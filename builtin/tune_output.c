@@ -79,7 +79,7 @@ static const char *stop_reason(const struct tctx *t)
 		return "decided";
 	if (t->budget_spent)
 		return "budget";
-	return "no candidate left";
+	return "no other candidate left";
 }
 
 /* The verdict as a sentence (new string). */
@@ -181,7 +181,7 @@ static void tune_header(const struct tctx *t)
 	else if (t->budget_spent)
 		printf("stopped   the budget was spent\n");
 	else
-		printf("stopped   no candidate left to measure\n");
+		printf("stopped   no other candidate left to compare\n");
 }
 
 static void print_row(const struct tctx *t, int i)

@@ -144,8 +144,11 @@ int tune_measure(struct tctx *t)
 				 t->rounds);
 		if (!t->o->quiet)
 			round_progress(t, live);
-		if (live == 1) {
-			t->decided = true;
+		if (live <= 1) {
+			/* the others dropped, not failed */
+			for (i = 0; i < t->n_cands; i++)
+				t->decided |= t->st[i].status == TUNE_DROPPED;
+			t->decided &= live == 1;
 			break;
 		}
 	}
