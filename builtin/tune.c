@@ -173,7 +173,6 @@ static struct pandia_workload *quick_profile(struct tctx *t)
 	po.machine_file = o->machine_path;
 	po.argv = o->argv;
 	po.quick = true;
-	po.repetitions = 1;
 	po.budget = 6;		/* profile's --quick default */
 	po.runner = o->runner;
 	po.time_from = o->time_from;
