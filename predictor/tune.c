@@ -119,7 +119,7 @@ void tune_compare(const double *a, int na, const double *b, int nb,
 	c->nb = nb;
 	c->ratio = na && nb ? exp(ma - mb) : NAN;
 	c->lo = c->hi = c->ratio;
-	c->p_slower = 1;
+	c->p_slower = c->p_slower_min = 1;
 	c->noise = na > 1 && nb > 1 ? sqrt(fmax(va, vb)) : NAN;
 	c->valid = na > 1 && nb > 1;
 	if (!c->valid)
@@ -129,12 +129,14 @@ void tune_compare(const double *a, int na, const double *b, int nb,
 	se = sqrt(se2);
 	if (!(se > 0)) {	/* identical repetitions: no doubt at all */
 		c->p_slower = d > 0 ? 0 : 1;
+		c->p_slower_min = d > log1p(TUNE_MIN_DIFF) ? 0 : 1;
 		return;
 	}
 	/* Welch-Satterthwaite */
 	df = se2 * se2 / ((va / na) * (va / na) / (na - 1) +
 			  (vb / nb) * (vb / nb) / (nb - 1));
 	c->p_slower = 1 - tune_t_cdf(d / se, df);
+	c->p_slower_min = 1 - tune_t_cdf((d - log1p(TUNE_MIN_DIFF)) / se, df);
 	q = tune_t_quantile(1 - (1 - confidence) / 2, df);
 	c->lo = exp(d - q * se);
 	c->hi = exp(d + q * se);
@@ -198,7 +200,7 @@ int tune_drop(struct tune_cand *c, int n, double confidence, int round)
 		    c[lead].n >= TUNE_MIN_RUNS) {
 			tune_compare(c[i].times, c[i].n, c[lead].times,
 				     c[lead].n, confidence, &cmp);
-			if (cmp.valid && cmp.p_slower < alpha) {
+			if (cmp.valid && cmp.p_slower_min < alpha) {
 				c[i].status = TUNE_DROPPED;
 				c[i].dropped_round = round;
 				continue;
@@ -221,13 +223,14 @@ static void against_unpinned(const struct tune_cand *c, int u, int pin,
 			     double confidence, struct tune_verdict *v)
 {
 	struct tune_cmp cmp;
-	double d;
 
 	tune_compare(c[u].times, c[u].n, c[pin].times, c[pin].n, confidence,
 		     &cmp);
 	v->threshold = threshold(&cmp);
-	d = cmp.ratio - 1;
-	if (cmp.valid && cmp.lo > 1 && d > v->threshold) {
+	/* beyond the threshold over the whole interval: a difference the
+	   size of the noise, or one the interval cannot tell from it, is
+	   no reason to pin */
+	if (cmp.valid && cmp.lo - 1 > v->threshold) {
 		v->kind = TUNE_V_HELPS;
 		v->best = pin;
 		v->other = u;
@@ -235,7 +238,7 @@ static void against_unpinned(const struct tune_cand *c, int u, int pin,
 		v->decided = true;
 		return;
 	}
-	if (cmp.valid && cmp.hi < 1 && -d > v->threshold) {
+	if (cmp.valid && 1 - cmp.hi > v->threshold) {
 		v->kind = TUNE_V_UNPINNED_BEST;
 		v->best = u;
 		v->other = pin;
@@ -285,5 +288,5 @@ void tune_verdict(const struct tune_cand *c, int n, double confidence,
 	tune_compare(c[i].times, c[i].n, c[v->best].times, c[v->best].n,
 		     confidence, &v->cmp);
 	v->threshold = threshold(&v->cmp);
-	v->decided = v->cmp.valid && v->cmp.lo > 1;
+	v->decided = v->cmp.valid && v->cmp.lo - 1 > v->threshold;
 }

@@ -33,6 +33,8 @@ struct tune_cmp {
 				   confidence asked */
 	double p_slower;	/* one-sided p of "a is not slower than
 				   b": small when a is slower */
+	double p_slower_min;	/* the same of "a is not slower than b
+				   by more than TUNE_MIN_DIFF" */
 	double noise;		/* the larger of the two standard
 				   deviations of the log times (about
 				   their relative spread) */
@@ -72,10 +74,11 @@ int tune_leader(const struct tune_cand *c, int n);
 
 /*
  * After round ROUND: drop every live candidate that is slower than
- * the leader beyond doubt, the one-sided p of tune_compare() below
- * (1 - CONFIDENCE) / (N_COMPARED - 1) (Bonferroni over the candidates
- * compared; N_COMPARED the candidates measured at all), both with
- * TUNE_MIN_RUNS runs or more.  Returns how many candidates are still
+ * the leader beyond doubt, by more than TUNE_MIN_DIFF: p_slower_min
+ * of tune_compare() below (1 - CONFIDENCE) / (N_COMPARED - 1)
+ * (Bonferroni over the candidates compared; N_COMPARED the candidates
+ * measured at all), both with TUNE_MIN_RUNS runs or more.  Candidates
+ * within TUNE_MIN_DIFF of each other are never dropped: they tie.  Returns how many candidates are still
  * live: one means the leader leads every other with the confidence.
  */
 int tune_drop(struct tune_cand *c, int n, double confidence, int round);
@@ -106,9 +109,10 @@ struct tune_verdict {
 /*
  * The verdict: the best pinned candidate against the unpinned one
  * (when there is one with two runs or more), or the leader against
- * the next.  Pinning helps when the unpinned one is slower beyond the
- * interval and by more than max(TUNE_MIN_DIFF, the noise); otherwise
- * it does not (unpinned within that, or the interval's far end).
+ * the next.  Pinning helps when the unpinned one is slower by more
+ * than max(TUNE_MIN_DIFF, the noise) over the whole interval (its near
+ * end beyond that); otherwise it does not, the unpinned one within
+ * that or the interval's far end.
  */
 void tune_verdict(const struct tune_cand *c, int n, double confidence,
 		  struct tune_verdict *v);

@@ -45,7 +45,9 @@ END_TEST
  * 0.1, variances 0.01 each; se = sqrt(0.01/3 + 0.01/3) = 0.0816497,
  * t = 0.1 / se = 1.2247449, df = 4 (equal variances and sizes);
  * ratio e^0.1 = 1.1051709; the 95% interval e^(0.1 +- 2.7764451 *
- * 0.0816497) = [0.8775, 1.3919]; p = P(T > 1.2247) with 4 df = 0.14393.
+ * 0.0816497) = [0.8775, 1.3919]; p = P(T > 1.2247) with 4 df = 0.14393;
+ * slower by more than 0.5%: t = (0.1 - ln 1.005) / se = 1.1636602,
+ * p = 0.154621 (both by Simpson's rule on the density).
  */
 START_TEST(test_compare)
 {
@@ -61,6 +63,8 @@ START_TEST(test_compare)
 	ck_assert(fabs(c.hi - exp(0.1 + 2.7764451 * 0.0816497)) < 1e-5);
 	ck_assert_msg(fabs(c.p_slower - 0.14393) < 1e-4, "p %.6f",
 		      c.p_slower);
+	ck_assert_msg(fabs(c.p_slower_min - 0.154621) < 1e-5, "p %.6f",
+		      c.p_slower_min);
 	ck_assert(fabs(c.noise - 0.1) < 1e-9);
 	/* one run: nothing to compare */
 	tune_compare(a, 1, b, 3, 0.95, &c);
@@ -83,12 +87,29 @@ static const double dev[] = { 0.004, -0.006, 0.001, -0.002, 0.005,
 
 START_TEST(test_drop)
 {
-	double fast[8], slow[8], same[8];
+	double fast[8], slow[8], same[8], a[8], b[8];
 	struct tune_cand c[3] = {
 		{ TUNE_LIVE, false, 3, fast, 0 },
 		{ TUNE_LIVE, false, 3, slow, 0 },
 		{ TUNE_LIVE, true, 3, same, 0 },
 	};
+	struct tune_cand d[2] = {
+		{ TUNE_LIVE, false, 8, a, 0 },
+		{ TUNE_LIVE, false, 8, b, 0 },
+	};
+	int i;
+
+	/* 0.3% slower, spreads far below that: slower beyond doubt, but
+	   within TUNE_MIN_DIFF, a tie; 0.8% slower alike: dropped */
+	for (i = 0; i < 8; i++) {
+		a[i] = 1 + 1e-4 * dev[i];
+		b[i] = 1.003 + 1e-4 * dev[(i + 3) % 8];
+	}
+	ck_assert_int_eq(tune_drop(d, 2, 0.95, 1), 2);
+	for (i = 0; i < 8; i++)
+		b[i] = 1.008 + 1e-4 * dev[(i + 3) % 8];
+	ck_assert_int_eq(tune_drop(d, 2, 0.95, 2), 1);
+	ck_assert_int_eq(d[1].status, TUNE_DROPPED);
 
 	fill(fast, 8, 1.0, dev);
 	fill(slow, 8, 1.2, dev + 1);
@@ -114,6 +135,7 @@ START_TEST(test_verdict)
 		{ TUNE_LIVE, true, 8, unp, 0 },
 	};
 	struct tune_verdict v;
+	int i;
 
 	/* the same times: pinning does not help, decided */
 	fill(pin, 8, 1.0, dev);
@@ -133,6 +155,16 @@ START_TEST(test_verdict)
 	fill(unp, 8, 1.003, dev + 0);
 	tune_verdict(c, 2, 0.95, &v);
 	ck_assert_int_eq(v.kind, TUNE_V_NO_HELP);
+	/* 1.5% slower beyond doubt, but with a noise of about 1.1% the
+	   interval's near end is within it: does not help, undecided */
+	for (i = 0; i < 8; i++)
+		unp[i] = 1.015 * (1 + 3 * dev[i]);
+	tune_verdict(c, 2, 0.95, &v);
+	ck_assert_msg(v.cmp.lo > 1 && v.cmp.ratio - 1 > v.threshold,
+		      "ratio %g [%g, %g], threshold %g", v.cmp.ratio,
+		      v.cmp.lo, v.cmp.hi, v.threshold);
+	ck_assert_int_eq(v.kind, TUNE_V_NO_HELP);
+	ck_assert(!v.decided);
 	/* unpinned 4% faster */
 	fill(unp, 8, 0.96, dev + 0);
 	tune_verdict(c, 2, 0.95, &v);
