@@ -202,7 +202,6 @@ static struct pandia_workload *quick_profile(struct tctx *t)
 		progress("tune", "profiled in %.1f s", res.seconds);
 	w = res.w;
 	res.w = NULL;
-	t->profiled = true;
 out:
 	free(shim);
 	profile_result_release(&res);

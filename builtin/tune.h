@@ -71,7 +71,6 @@ struct tctx {
 	int failed;		/* candidates whose command failed */
 	struct tune_verdict v;
 	double t0;
-	bool profiled;		/* the description is a --quick profile's */
 };
 
 /* ---- the candidates (tune_plan.c) ------------------------------- */

@@ -375,7 +375,8 @@ int tune_save(struct tctx *t, const char *path)
 	if (workload_save(w, path, &err) < 0)
 		return error_perr(&err);
 	if (!t->o->quiet)
-		progress("tune", "%d run%s of its own added to the description, "
-			 "written to %s", added, added == 1 ? "" : "s", path);
+		progress("tune", "%d run%s of its own added to the "
+			 "description, written to %s", added,
+			 added == 1 ? "" : "s", path);
 	return 0;
 }

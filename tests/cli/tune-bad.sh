@@ -39,8 +39,9 @@ FAIL=99 tune -o "$T/tuned.json" >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out" "$T/err"
 [ $rc -eq 0 ] || fail "identical placements: exit status $rc"
-grep -q "^verdict   pinning does not help this program here: the OS scheduler is within" \
-	"$T/out" || fail "identical placements: not 'pinning does not help'"
+V="pinning does not help this program here: the OS scheduler is within"
+grep -q "^verdict   $V" "$T/out" ||
+	fail "identical placements: not 'pinning does not help'"
 grep -q "tied" "$T/out" || fail "identical placements: no tie"
 grep -q "^ *1  0 .* dropped" "$T/out" ||
 	fail "one thread (twice as slow) is not dropped"
@@ -80,7 +81,8 @@ grep -q "placement 0 (1 threads) failed" "$T/err" ||
 	fail "the failing candidate is not named"
 grep -q "boom at 1 threads" "$T/err" || fail "its stderr is not shown"
 grep -q "^ *1  0 .* failed" "$T/out" || fail "the table lacks the failure"
-grep -Eq "^ *2  (0,1|unpinned) .* leader" "$T/out" || fail "the others are not reported"
+grep -Eq "^ *2  (0,1|unpinned) .* leader" "$T/out" ||
+	fail "the others are not reported"
 grep -q "^verdict" "$T/out" || fail "no verdict after a failure"
 none_left "failing candidate"
 
