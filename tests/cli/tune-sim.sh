@@ -7,7 +7,7 @@
 # all), at a cost within the default budget, 20 times the predicted
 # best's time.  The runs it measured are kept in the description, which
 # still loads and predicts the same, and predict says how far it
-# missed each of them.
+# missed each of them.  Without -w, a --quick profile is made first.
 set -u
 B="${B:-build}"
 P="$B/pandia"
@@ -75,4 +75,17 @@ for w in comm stream; do
 	grep -q "^measured by pandia tune" "$T/p0" &&
 		fail "$w: predict speaks of tune runs that are not there"
 done
+
+# without -w: a --quick profile first, said
+sim="$MS -m $M -w tests/data/mechsim/mixed.sim"
+"$P" tune -m "$M" --time-from "$RE" -o "$T/quick.json" --runner "$sim \
+--cpus {cpus} --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
+--numa-maps {numa_maps} --noise 0.01 --seed 5 --state $T/quick.state" \
+	>"$T/quick.out" 2>"$T/quick.err" ||
+	{ cat "$T/quick.err"; fail "tune without -w failed"; }
+grep -q "no workload description (-w): profiling the command first" \
+	"$T/quick.err" || fail "without -w: the profile is not said"
+grep -q "^verdict" "$T/quick.out" || fail "without -w: no verdict"
+grep -q '"model"' "$T/quick.json" && grep -q '"id": "tune-1"' \
+	"$T/quick.json" || fail "without -w: no profile and runs written"
 exit 0
