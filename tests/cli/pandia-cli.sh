@@ -5,7 +5,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$P" --version | grep -Eq '^pandia [0-9]+\.[0-9]+' || fail "--version"
 "$P" --help | grep -q 'commands:' || fail "--help"
-for c in machine run profile predict validate extrapolate cpus explain; do
+for c in machine run profile predict validate tune extrapolate cpus explain; do
 	a=$("$P" help "$c") || fail "help $c"
 	b=$("$P" "$c" --help) || fail "$c --help"
 	[ "$a" = "$b" ] || fail "'help $c' and '$c --help' differ"
@@ -30,7 +30,7 @@ grep -q "'frobnicate' is not a pandia command" err.$$ || fail "message"
 "$P" machine --frob 2>err.$$; [ $? -eq 2 ] || fail "unknown option: exit 2"
 grep -q "see 'pandia machine --help'" err.$$ || fail "usage hint"
 # one wording for a bad option, in every command (one option layer)
-for c in machine run profile predict validate extrapolate cpus explain; do
+for c in machine run profile predict validate tune extrapolate cpus explain; do
 	"$P" $c --frob 2>err.$$
 	[ $? -eq 2 ] || fail "$c --frob: exit status, expected 2"
 	[ "$(cat err.$$)" = "pandia $c: unknown option '--frob'
