@@ -103,6 +103,22 @@ int *os_of(const struct pandia_machine *m, const int *pus, int n)
 	return os;
 }
 
+void ctx_borrow(struct ctx *x, struct cli *o, struct pandia_machine *m,
+		struct pandia_workload *w, const struct model_def *model,
+		const struct pandia_mempolicy *mem, void *state)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = NAN;
+	o->model = model;
+	memset(x, 0, sizeof(*x));
+	x->o = o;
+	x->m = m;
+	x->w = w;
+	x->mem = *mem;
+	x->state = state;
+	model_params_of(w, &x->prm);
+}
+
 const char *plural(int n)
 {
 	return n == 1 ? "" : "s";

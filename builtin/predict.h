@@ -46,6 +46,17 @@ struct ctx {
 
 /* ---- small helpers (predict.c) ---------------------------------- */
 
+/*
+ * A context for another command that borrows predict's ranges and pin
+ * lines (pandia tune), which then needs no model header of its own: O
+ * empty but for MODEL and no --size, the Pandia model's parameters of
+ * W in x->prm, the memory policy MEM; STATE another model's instance
+ * (its ranges are then points), or NULL.
+ */
+void ctx_borrow(struct ctx *x, struct cli *o, struct pandia_machine *m,
+		struct pandia_workload *w, const struct model_def *model,
+		const struct pandia_mempolicy *mem, void *state);
+
 /* OS indexes of m->pus indexes: a new array. */
 int *os_of(const struct pandia_machine *m, const int *pus, int n);
 const char *plural(int n);

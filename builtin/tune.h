@@ -54,6 +54,8 @@ struct tctx {
 	struct tune_cli *o;
 	struct pandia_machine *m;
 	struct pandia_workload *w;
+	struct pandia_mempolicy mem;	/* predicted with: --memory, or
+					   the workload's */
 	struct space *sp;
 	struct ranking r;
 	bool have_ranking;

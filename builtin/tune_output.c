@@ -142,14 +142,7 @@ static void pin_lines(const struct tctx *t, int i, struct pins *p)
 	struct cli pc;
 	struct ctx cx;
 
-	memset(&pc, 0, sizeof(pc));
-	pc.size = NAN;
-	memset(&cx, 0, sizeof(cx));
-	cx.o = &pc;
-	cx.m = t->m;
-	cx.w = t->w;
-	cx.mem = t->o->has_memory ? t->o->memory : t->w->has_memory ?
-		t->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
+	ctx_borrow(&cx, &pc, t->m, t->w, t->o->model, &t->mem, NULL);
 	memset(&pi, 0, sizeof(pi));
 	pi.n = rw->n;
 	pi.os = os_of(t->m, rw->pus, rw->n);

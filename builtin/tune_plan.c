@@ -235,28 +235,19 @@ static void propose_all(struct tctx *t, struct plan *pl, struct ctx *cx)
 int tune_plan(struct tctx *t)
 {
 	struct pandia_error err;
-	struct pandia_mempolicy mem;
 	struct cli pc;
 	struct ctx cx;
 	struct plan pl = { NULL, 0, 0 };
 	void *state;
 	int ret = -1;
 
-	mem = t->o->has_memory ? t->o->memory : t->w->has_memory ?
+	t->mem = t->o->has_memory ? t->o->memory : t->w->has_memory ?
 		t->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
-	memset(&pc, 0, sizeof(pc));
-	pc.size = NAN;
-	pc.model = t->o->model;
-	memset(&cx, 0, sizeof(cx));
-	cx.o = &pc;
-	cx.m = t->m;
-	cx.w = t->w;
-	cx.mem = mem;
-	model_params_of(t->w, &cx.prm);
-	t->sp = space_new(t->m, t->o->k, &mem, &err);
+	ctx_borrow(&cx, &pc, t->m, t->w, t->o->model, &t->mem, NULL);
+	t->sp = space_new(t->m, t->o->k, &t->mem, &err);
 	if (!t->sp)
 		return error_perr(&err);
-	state = t->o->model->open(t->m, t->w, &mem, &err);
+	state = t->o->model->open(t->m, t->w, &t->mem, &err);
 	if (!state)
 		return error_perr(&err);
 	{
