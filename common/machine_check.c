@@ -21,6 +21,22 @@ static bool figure_ok(double v)
 }
 
 /*
+ * The most any figure of a machine may be: 1e15 ops/s for one core, or
+ * bytes/s for a link (a petabyte a second), beyond anything built by
+ * orders of magnitude.  A description that says more is broken, and
+ * would make every prediction of it a number without meaning.
+ */
+#define FIGURE_MAX 1e15
+
+static int too_large(double v, const char *unit, struct pandia_error *err)
+{
+	if (!(v > FIGURE_MAX))
+		return 0;
+	return perr_set(err, "%g %s is more than any machine has (at most "
+			"%g)", v, unit, FIGURE_MAX);
+}
+
+/*
  * Whether how a figure was measured is wrong: its unit not UNIT, a
  * count or a number out of range.  Sets err's text when it is.
  */
@@ -508,6 +524,10 @@ static int check_core_rates(const struct pandia_machine *m, char *path,
 			 m->peak_rate);
 		BAD("core.peak_rate");
 	}
+	if (too_large(m->peak_rate, "ops/s", err))
+		BAD("core.peak_rate");
+	if (m->smt_applicable && too_large(m->smt_rate, "ops/s", err))
+		BAD("core.smt_aggregate_rate");
 	if (m->smt_applicable && !figure_ok(m->smt_rate)) {
 		perr_set(err, "must be positive (at least 1 op/s), got %g",
 			 m->smt_rate);
@@ -539,6 +559,19 @@ static int check_links(const struct pandia_machine *m, char *path,
 		if (!figure_ok(l->aggregate_bw)) {
 			perr_set(err, "must be positive (at least 1 byte/s), "
 				 "got %g", l->aggregate_bw);
+			BAD("links[%d].aggregate_bw", j);
+		}
+		if (too_large(l->per_core_bw, "bytes/s", err))
+			BAD("links[%d].per_core_bw", j);
+		if (too_large(l->aggregate_bw, "bytes/s", err))
+			BAD("links[%d].aggregate_bw", j);
+		/* all cores together take at least what one does (half of
+		   it: two measurements' noise on a busy host) */
+		if (l->aggregate_bw < 0.5 * l->per_core_bw) {
+			perr_set(err, "%g bytes/s for every core together is "
+				 "less than half of one core's %g: the two "
+				 "contradict each other", l->aggregate_bw,
+				 l->per_core_bw);
 			BAD("links[%d].aggregate_bw", j);
 		}
 		if (measure_bad(&l->per_core, "bytes/s", err))
