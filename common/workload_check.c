@@ -7,9 +7,12 @@
 #include "common/workload.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/cpulist.h"
 #include "common/util.h"
 #include "common/workload_internal.h"
 
@@ -20,6 +23,13 @@ bool workload_has_model(const struct pandia_workload *w)
 	if (!w->models)
 		return true;
 	return ops ? ops->present(w) : w->model_section != NULL;
+}
+
+static int cmp_pu(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
 static const struct pandia_workload *cmp_w;
@@ -55,6 +65,22 @@ static int first_duplicate_id(const struct pandia_workload *w)
 	return first;
 }
 
+/* Whether a PU of R is not among W's machine.pus (a sorted set; none
+   given: no test), the first such into *pu. */
+static bool outside_pus(const struct pandia_workload *w,
+			const struct wl_run *r, int *pu)
+{
+	int i;
+
+	for (i = 0; w->n_pus > 0 && i < r->n_cpus; i++)
+		if (!bsearch(&r->cpus[i], w->pus, (size_t)w->n_pus,
+			     sizeof(int), cmp_pu)) {
+			*pu = r->cpus[i];
+			return true;
+		}
+	return false;
+}
+
 int workload_check_at(const struct pandia_workload *w, char *path, size_t plen,
 		      struct pandia_error *err)
 {
@@ -84,9 +110,19 @@ int workload_check_at(const struct pandia_workload *w, char *path, size_t plen,
 			snprintf(path, plen, "runs[%d].times", i);
 			return perr_set(err, "a run needs at least one time");
 		}
-		if (r->has_size && !isfinite(r->size)) {
+		if (r->has_size && !(isfinite(r->size) && r->size >= 0)) {
 			snprintf(path, plen, "runs[%d].size", i);
-			return perr_set(err, "must be a finite number");
+			return perr_set(err, "must be a finite number, 0 or "
+					"more, got %g", r->size);
+		}
+		if (outside_pus(w, r, &j)) {
+			char *l = cpulist_format(w->pus, w->n_pus);
+
+			snprintf(path, plen, "runs[%d].cpus", i);
+			perr_set(err, "PU %d is not one of the machine's "
+				 "(machine.pus: %s)", j, l);
+			free(l);
+			return -1;
 		}
 		for (j = 0; j < r->n_times; j++)
 			if (!(r->times[j] > 0) || !isfinite(r->times[j])) {
@@ -96,9 +132,14 @@ int workload_check_at(const struct pandia_workload *w, char *path, size_t plen,
 						"got %g", r->times[j]);
 			}
 	}
-	if (w->has_size && !isfinite(w->size)) {
+	if (w->has_size && !(isfinite(w->size) && w->size >= 0)) {
 		snprintf(path, plen, "size");
-		return perr_set(err, "must be a finite number");
+		return perr_set(err, "must be a finite number, 0 or more, got "
+				"%g", w->size);
+	}
+	if (w->n_command && (!w->command[0] || !*w->command[0])) {
+		snprintf(path, plen, "command[0]");
+		return perr_set(err, "the program to run is an empty word");
 	}
 	for (i = 1; i < w->n_pus; i++)
 		if (w->pus[i] <= w->pus[i - 1]) {

@@ -380,6 +380,8 @@ static int check_param(const struct pandia_workload *w,
 {
 	const char *sep = res ? "." : "";
 	const char *r = res ? res : "";
+	/* a fraction's bounds with the rounding of text (1.0000001) */
+	double tol = lo == 0 && hi == 1 ? 1e-6 : 0;
 
 	if (!prm->known) {
 		snprintf(path, plen, "model.%s%s%s", name, sep, r);
@@ -389,12 +391,15 @@ static int check_param(const struct pandia_workload *w,
 			return perr_set(err, "null (not measured) needs "
 					"model.%s_status%s%s saying why", name,
 					sep, r);
-	} else if (!isfinite(prm->value) || prm->value < lo ||
-		   prm->value > hi) {
+	} else if (!isfinite(prm->value) || prm->value < lo - tol ||
+		   prm->value > hi + tol) {
 		snprintf(path, plen, "model.%s%s%s", name, sep, r);
 		if (lo == 0 && hi == 1)
-			return perr_set(err, "must be between 0 and 1, got %g",
-					prm->value);
+			return perr_set(err, "must be between 0 and 1, got "
+					"%.10g", prm->value);
+		if (prm->value > hi)
+			return perr_set(err, "%g is more than any machine "
+					"has (at most %g)", prm->value, hi);
 		if (lo == 0 && !strcmp(name, "t1"))
 			return perr_set(err, "must be positive, got %g",
 					prm->value);
@@ -443,6 +448,10 @@ static bool params_present(const struct pandia_workload *w)
 	return false;
 }
 
+/* The most a demand may be: 1e15 ops/s or bytes/s (a petabyte a
+   second), beyond any machine by orders of magnitude. */
+#define DEMAND_MAX 1e15
+
 static int params_check(const struct pandia_workload *w, char *path,
 			size_t plen, struct pandia_error *err)
 {
@@ -462,8 +471,8 @@ static int params_check(const struct pandia_workload *w, char *path,
 		if (!pp->listed[i])
 			continue;
 		if (check_param(w, &pp->demand[i], "demands",
-				wl_resource_name(i), 0, INFINITY, true, path,
-				plen, err) < 0)
+				wl_resource_name(i), 0, DEMAND_MAX, true,
+				path, plen, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -66,3 +66,10 @@ grep -q '04-p-above-one.json:24:10: model.p: must be between 0 and 1' \
 cmp -s "$T/h1" "$T/h2" || fail "--help and help differ"
 grep -q '^usage: pandia predict \[-m MACHINE\] -w WORKLOAD' "$T/h1" || fail "usage"
 echo ok
+# a fraction written with the rounding of text is taken (1.0000001
+# was refused as "must be between 0 and 1, got 1")
+sed 's/"p": 0.9,/"p": 1.0000001,/' tests/data/paper-section4-workload.json \
+	>"$T/p1.json"
+grep -q '"p": 1.0000001' "$T/p1.json" || fail "p not planted"
+"$P" predict -m machines/paper-figure3.json -w "$T/p1.json" --top 1 \
+	>/dev/null 2>"$T/err" || fail "p = 1.0000001 refused"
