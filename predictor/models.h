@@ -57,6 +57,9 @@ struct model_run {
 	 */
 	bool optional;
 	double expect;
+	/* an optional run that only widens the ranges (the drift): when
+	   the budget is spent it is left out without a warning */
+	bool quiet;
 };
 
 void model_runs_free(struct model_run *runs, int n);

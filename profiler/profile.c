@@ -348,9 +348,10 @@ static int check_stage(struct prof *P, const struct model_def *model,
 
 		if (P->budget > 0 &&
 		    now_seconds() - P->start + call > P->budget) {
-			prof_warn(P->res, "%s dropped: the budget of %g x t1 "
-				  "is spent (%s)", mr[i].id, P->o->budget,
-				  mr[i].purpose);
+			if (!mr[i].quiet)
+				prof_warn(P->res, "%s dropped: the budget of "
+					  "%g x t1 is spent (%s)", mr[i].id,
+					  P->o->budget, mr[i].purpose);
 			P->total--;
 			continue;
 		}

@@ -275,6 +275,7 @@ static void add_drift_run(struct model_run *runs, int *nr,
 	memcpy(r->pus, pl->pus[PR1], sizeof(int) * (size_t)r->n);
 	r->size = NAN;
 	r->optional = true;
+	r->quiet = true;
 	r->expect = t1;
 	(*nr)++;
 }
