@@ -268,16 +268,22 @@ struct shown {
 	bool backend;
 };
 
+/* NOTE, which backend and why: why perf cannot, in full once a host */
+static void say_note(const char *note)
+{
+	if (strncmp(note, SAID_NO_PERF, strlen(SAID_NO_PERF)) ||
+	    said_in_full(SAID_NO_PERF))
+		fprintf(stderr, "pandia: %s\n", note);
+	else
+		fprintf(stderr, "pandia: perf counters unavailable: "
+			"using the probe backend (-v says why)\n");
+}
+
 static void show_backend(struct shown *sh)
 {
 	if (sh->backend || !sh->res->backend_note)
 		return;
-	if (strncmp(sh->res->backend_note, SAID_NO_PERF,
-		    strlen(SAID_NO_PERF)) || said_in_full(SAID_NO_PERF))
-		fprintf(stderr, "pandia: %s\n", sh->res->backend_note);
-	else
-		fprintf(stderr, "pandia: perf counters unavailable: "
-			"using the probe backend (-v says why)\n");
+	say_note(sh->res->backend_note);
 	sh->backend = true;
 }
 
@@ -705,8 +711,11 @@ static void say_backend(const struct profile_opts *o, struct shown *sh)
 	if (o->counters != COUNTERS_AUTO || o->runner)
 		return;
 	if (!counters_perf_available(&kernel, &why)) {
-		fprintf(stderr, "pandia: %s (--counters auto: using the probe "
-			"backend)\n", why);
+		char *note = xasprintf("%s (--counters auto: using the probe "
+				       "backend)", why);
+
+		say_note(note);
+		free(note);
 		sh->backend = true;
 	}
 	free(why);

@@ -63,4 +63,24 @@ grep -qx 'pandia: perf counters unavailable: using the probe backend (-v says wh
 prof -v
 grep -q '^pandia: perf counters unavailable: a command run through --runner' \
 	"$T/err" || fail "profile -v does not say why in full"
+# the same note where this host cannot count (said before any run):
+# in full the first time, in one line after
+"$P" machine --topology 'pack:1 core:2 pu:1' -q -o "$T/h.json" \
+	--assume tests/data/assume-full.json >/dev/null 2>&1 ||
+	fail "cannot describe two cores"
+XDG_STATE_HOME="$T/state2"
+hp() {
+	"$P" profile -m "$T/h.json" --force -r 1 --no-warmup --keep-unreliable \
+		--quick -o "$T/hp.json" -- "$WL/compute" --work 10 \
+		--threads '{threads}' >/dev/null 2>"$T/err" ||
+		{ cat "$T/err"; fail "profile on this host"; }
+}
+if taskset -c 0,1 true 2>/dev/null; then
+	hp
+	if grep -q '^pandia: perf counters unavailable: ..*(--counters auto' "$T/err"; then
+		hp
+		grep -qx 'pandia: perf counters unavailable: using the probe backend (-v says why)' \
+			"$T/err" || { cat "$T/err"; fail "this host: not said in one line"; }
+	fi
+fi
 exit 0
