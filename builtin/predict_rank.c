@@ -365,7 +365,8 @@ static void print_table(const struct ctx *x, const struct ranked *k)
 		       "in at most %d layout%s)", r->max_layouts,
 		       r->max_layouts == 1 ? "" : "s");
 	if (x->o->threads)
-		printf(", %d threads only", x->o->threads);
+		printf(", %d thread%s only", x->o->threads,
+		       x->o->threads == 1 ? "" : "s");
 	printf("\n");
 	if (k->sp->symmetry_note)
 		printf("symmetry  %s\n", k->sp->symmetry_note);

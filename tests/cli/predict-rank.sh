@@ -68,4 +68,7 @@ sed 's/"p": 0.9,/"p": 0.9, "p_uncertainty": 0.0001,/' $W >"$T/u.json"
 grep -q "from the parameters' uncertainty; 2 placement(s) shown predicted equal to it, no slower one's range reaching it" \
 	"$T/out" || fail "no tie: not said in words"
 grep -q " 0 of the placements shown tie" "$T/out" && fail "'0 of the placements'"
+# one thread: said in the singular
+"$P" predict -m $M -w $W --threads 1 >"$T/out" 2>"$T/err" || fail "--threads 1"
+grep -q ', 1 thread only$' "$T/out" || fail "'1 threads only'"
 echo ok
