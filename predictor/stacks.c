@@ -213,6 +213,10 @@ static void sweep(const struct stack_run *run, int workers, double *serial,
  * and what it was is kept as the stack's noise and taken off the base,
  * the one part whose excess the noise made (docs/stacks.md).
  */
+/* what a part below zero can come from, as the text says it */
+#define NOISE_WHY "the threads needed less CPU time than t1 (noise " \
+	"between these runs and t1's, or data shared in a cache)"
+
 static void noise_out(struct stack *st)
 {
 	size_t len = 0;
@@ -655,10 +659,10 @@ char *stacks_table(const struct stack *const *st, int n)
 	for (i = 0; i < n; i++)
 		if (st[i] && st[i]->noise > 0)
 			strbuf_printf(&b, "noise at %s: %.3f of parts measured "
-				      "below zero (%s: run-to-run noise), set "
-				      "to 0 and taken off the base\n",
+				      "below zero (%s), set to 0 and taken off "
+				      "the base: %s\n",
 				      st[i]->cpus, st[i]->noise,
-				      st[i]->noise_parts);
+				      st[i]->noise_parts, NOISE_WHY);
 	strbuf_printf(&b, "\ncomponents, in units of speedup (a row adds up "
 		      "to N; \"-\": not of that kind):\n");
 	for (j = 0; j < n_col; j++)
@@ -695,8 +699,8 @@ char *stack_text(const struct stack *st, int indent)
 		      100 * stack_total(st) / st->threads);
 	if (st->noise > 0)
 		strbuf_printf(&b, "%*s%-14s %.3f of parts measured below zero "
-			      "(%s: run-to-run noise), set to 0 and taken "
-			      "off the base\n", indent, "", "noise", st->noise,
-			      st->noise_parts);
+			      "(%s), set to 0 and taken off the base: %s\n",
+			      indent, "", "noise", st->noise, st->noise_parts,
+			      NOISE_WHY);
 	return b.s;
 }
