@@ -303,21 +303,23 @@ void fit_unmeasured(const struct pandia_workload *w,
 
 	decides(m, k, &l, &b);
 	if (!pp->o_s.known && m->n_sockets > 1) {
-		t = xasprintf("o_s was not measured (%s): predicting without "
-			      "inter-socket overhead",
-			      why_not_measured(&pp->o_s));
+		t = xasprintf("o_s was not measured (%s; on the machine "
+			      "profiled): predicting without inter-socket "
+			      "overhead", why_not_measured(&pp->o_s));
 		say(arg, t);
 		free(t);
 	}
 	if (!pp->l.known && l) {
-		t = xasprintf("l was not measured (%s): predicting with l = 0 "
-			      "(lock-step)", why_not_measured(&pp->l));
+		t = xasprintf("l was not measured (%s; on the machine "
+			      "profiled): predicting with l = 0 (lock-step)",
+			      why_not_measured(&pp->l));
 		say(arg, t);
 		free(t);
 	}
 	if (!pp->b.known && b) {
-		t = xasprintf("b was not measured (%s): predicting without "
-			      "burstiness", why_not_measured(&pp->b));
+		t = xasprintf("b was not measured (%s; on the machine "
+			      "profiled): predicting without burstiness",
+			      why_not_measured(&pp->b));
 		say(arg, t);
 		free(t);
 	}
