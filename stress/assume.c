@@ -32,6 +32,10 @@ static int positive(struct json_src *c, json_t *obj, const char *opath,
 	if (!(*out >= 1) || !isfinite(*out))
 		return json_fail(c, path, "must be positive (at least 1), got "
 				 "%g", *out);
+	/* as the machine description's check (common/machine_check.c) */
+	if (*out > 1e15)
+		return json_fail(c, path, "%g is more than any machine has (at "
+				 "most 1e+15)", *out);
 	return 0;
 }
 
@@ -268,6 +272,15 @@ static int apply_link(struct json_src *c, struct pandia_machine *m,
 	    positive(c, l, path, "aggregate_bw", &lk->aggregate_bw,
 		     true) < 0)
 		return -1;
+	if (lk->aggregate_bw < 0.5 * lk->per_core_bw) {
+		char ap[160];
+
+		json_path_join(ap, sizeof(ap), path, "aggregate_bw");
+		return json_fail(c, ap, "%g bytes/s for every core together "
+				 "is less than half of one core's %g: the two "
+				 "contradict each other", lk->aggregate_bw,
+				 lk->per_core_bw);
+	}
 	v = json_get(c, l, path, "note", JSON_STRING, false);
 	if (json_failed(c))
 		return -1;
