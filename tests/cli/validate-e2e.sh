@@ -81,8 +81,12 @@ fi
 grep -q "the command differs from the one" "$T/stderr" ||
 	{ cat "$T/stderr"; fail "no warning about the command"; }
 
-# no command: the workload's own
+# no command: the workload's own, with --recorded only
 "$P" validate -m "$T/m.json" -w "$T/compute.json" --force \
+	-p top:1 -r 1 --no-warmup --time-from "$RE" -q \
+	>/dev/null 2>"$T/stderr"
+[ $? -eq 2 ] || { cat "$T/stderr"; fail "the recorded command ran unasked"; }
+"$P" validate -m "$T/m.json" -w "$T/compute.json" --force --recorded \
 	-p top:1 -r 1 --no-warmup --time-from "$RE" -q \
 	>/dev/null 2>"$T/stderr" ||
 	{ cat "$T/stderr"; fail "validate without a command"; }
