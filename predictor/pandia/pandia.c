@@ -163,9 +163,8 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 
 	if (pandia_runs_load(env, w, &rr, err) < 0)
 		return -1;
-	if (rr.drift > 0 || workload_run_named(w, PANDIA_DRIFT_ID))
-		wl_run_add_counter((struct wl_run *)workload_run_named(w,
-				   PANDIA_DRIFT_ID), "drift", rr.drift);
+	if (rr.drift_run)
+		wl_run_add_counter(rr.drift_run, "drift", rr.drift);
 	memset(&sol, 0, sizeof(sol));
 	fit_solve(plp, &rr.base, t, mode, &sol);
 	fit_uncertainty(plp, &rr.base, t, delta, mode, unc);

@@ -103,10 +103,12 @@ static void load_checks(const struct pandia_machine *m,
  */
 static void add_drift(const struct pandia_workload *w, struct pandia_runs *r)
 {
-	const struct wl_run *d = workload_run_named(w, PANDIA_DRIFT_ID);
+	struct wl_run *d = (struct wl_run *)workload_run_named(w,
+							       PANDIA_DRIFT_ID);
 	double td = median_times(d);
 	int x;
 
+	r->drift_run = d;
 	r->drift = 0;
 	if (!(td > 0) || !(r->t[PR1] > 0))
 		return;

@@ -42,6 +42,7 @@ struct pandia_runs {
 	/* run 1 made again at the end ("drift"): its median against
 	   run 1's, relative; 0 when not made */
 	double drift;
+	struct wl_run *drift_run;	/* that run, or NULL */
 	/* the final fit's root mean square relative miss on the check
 	   runs (the model's own misfit, which no repetition shows); 0
 	   when none was made */
