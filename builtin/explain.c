@@ -25,6 +25,7 @@
 #include "predictor/pandia/model.h"
 #include "predictor/stacks.h"
 #include "profiler/stalls.h"
+#include "profiler/run.h"
 
 const char usage_explain[] =
 "usage: pandia explain [-m MACHINE] -w WORKLOAD [options] [-- CMD [ARG...]]\n"
@@ -354,6 +355,8 @@ static int explain(struct xctx *x)
 			 " after a warm-up" : "", x->t1_text);
 	for (i = 0; i < x->n_pl && !sig; i++)
 		sig = explain_measure(x, i);
+	if (!sig)
+		sig = run_caught_signal();
 	if (sig) {
 		error("interrupted by signal %d", sig);
 		run_reraise(sig);

@@ -577,6 +577,8 @@ static int collect_runs(struct collect *x)
 		if (sig)
 			break;
 	}
+	if (!sig)
+		sig = run_caught_signal();
 	if (sig > 0) {
 		error("interrupted by signal %d: %d of %d thread counts "
 		      "measured%s%s", sig, x->s->n_runs, x->n_threads,

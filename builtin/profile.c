@@ -803,6 +803,11 @@ int cmd_profile(int argc, char **argv)
 			run_reraise(res.interrupted);
 		goto out;
 	}
+	if (run_caught_signal()) {
+		error("interrupted by signal %d: nothing written",
+		      run_caught_signal());
+		run_reraise(run_caught_signal());
+	}
 	show_backend(&sh);
 	for (i = 0; i < res.n_warnings; i++)
 		warning("%s", res.warnings[i]);

@@ -15,6 +15,7 @@
 #include "builtin/validate.h"
 #include "common/cpulist.h"
 #include "common/util.h"
+#include "profiler/run.h"
 
 /* A validation context that runs t's rows one repetition at a time. */
 static void as_validation(const struct tctx *t, struct cli *vo,
@@ -152,6 +153,8 @@ int tune_measure(struct tctx *t)
 			break;
 		}
 	}
+	if (!t->interrupted)
+		t->interrupted = run_caught_signal();
 	free(vx.shim);
 	return 0;
 }

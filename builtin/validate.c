@@ -450,6 +450,8 @@ static int validate(struct vctx *x)
 		if (validate_save_now(x) < 0)
 			goto out;
 	}
+	if (!sig)
+		sig = run_caught_signal();
 	x->info.complete = !sig;
 	x->info.interrupted = sig;
 	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);

@@ -599,6 +599,8 @@ int validate_corun(const struct corun_cli *given)
 				goto out;
 		}
 	read_loadavg(x.load[1]);
+	if (!sig && !o->dry_run)
+		sig = run_caught_signal();
 	if (sig) {
 		if (o->dir)
 			save_report(&x);

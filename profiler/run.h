@@ -33,7 +33,11 @@
  * run: everything is killed, run_execute() fails with r->interrupted
  * set to the signal, and the caller should exit as that signal would
  * have made it (run_reraise()).  A signal that was ignored on entry
- * stays ignored.  run_execute() reads those signals and SIGCHLD with
+ * stays ignored.  Once run_execute() has been called, those signals
+ * are also caught between runs: one that comes then makes the next
+ * run_execute() fail at once with r->interrupted set, and a command
+ * asks run_caught_signal() after its last run.  run_execute() reads
+ * those signals and SIGCHLD with
  * signalfd, blocked, so call it from a process whose other threads
  * block them too; it reaps only the children it started.
  */
@@ -373,6 +377,13 @@ int run_execute(const struct run_opts *o, char *const *argv,
  * reported r->interrupted = SIG).  Does not return.
  */
 void run_reraise(int sig) __attribute__((noreturn));
+
+/*
+ * The signal caught between two run_execute() calls (see above), or
+ * 0: a command that ran its last run asks it before it reports, and
+ * stops as an interrupted run would.
+ */
+int run_caught_signal(void);
 
 /*
  * Whether CPUS[0..N-1] name one PU, however many times: every thread

@@ -8,9 +8,11 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -271,6 +273,54 @@ START_TEST(test_run_ok)
 	ck_assert_int_eq(r.failed_run, -1);
 	ck_assert_str_eq(r.command, "true");
 	run_result_release(&r);
+}
+END_TEST
+
+/*
+ * A signal that comes between two runs is kept, not fatal: the next
+ * run does not start and reports it; a second one ends the process.
+ */
+START_TEST(test_run_caught_between)
+{
+	char mark[] = "/tmp/pandia-caught.XXXXXX";
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	int fd = mkstemp(mark), st;
+	pid_t pid;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(mark);
+	run_opts_init(&o);
+	o.cpus = cpu0;
+	o.n_cpus = 1;
+	o.pin = RUN_PIN_NONE;
+	o.warmup = false;
+	o.repetitions = 1;
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, tk_argv("true", NULL, NULL), &r,
+				  &err) == 0, "%s", err.text);
+	run_result_release(&r);
+	ck_assert_int_eq(run_caught_signal(), 0);
+	raise(SIGINT);
+	ck_assert_int_eq(run_caught_signal(), SIGINT);
+	run_result_init(&r);
+	ck_assert_int_eq(run_execute(&o, tk_argv("touch", mark, NULL), &r,
+				     &err), -1);
+	ck_assert_int_eq(r.interrupted, SIGINT);
+	ck_assert_msg(strstr(err.text, "interrupted"), "%s", err.text);
+	ck_assert_msg(access(mark, F_OK) < 0, "the run started");
+	run_result_release(&r);
+	/* the second one is not kept */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		raise(SIGINT);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
 }
 END_TEST
 
@@ -763,6 +813,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, test_bad_regex);
 	tcase_add_test(tc, test_stats);
 	tcase_add_test(tc, test_run_ok);
+	tcase_add_test(tc, test_run_caught_between);
 	tcase_add_test(tc, test_run_exit_status);
 	tcase_add_test(tc, test_run_timeout);
 	tcase_add_test(tc, test_run_env_time_from);

@@ -657,6 +657,12 @@ static int run_all(struct ctx *c)
 			  !run_one_pu(o->cpus, o->n_cpus);
 	if (setup_signals(c) < 0)
 		return -1;
+	/* a signal caught since the last run: this one does not start */
+	if (r->interrupted) {
+		restore_signals(c);
+		return perr_set(c->err, "interrupted by %s",
+				strsignal(r->interrupted));
+	}
 	for (run = o->warmup || c->pin.discover ? 0 : 1;
 	     run <= o->repetitions; run++) {
 		int again = one_run(c, run);

@@ -23,6 +23,51 @@
 
 static const int watched_signals[3] = { SIGINT, SIGTERM, SIGHUP };
 
+/*
+ * Between two runs of one command the watched signals are caught, not
+ * fatal: a Ctrl-C that falls between runs (or while a command prints a
+ * run's progress) is kept and stops the next run_execute() before it
+ * starts, so the command keeps what it measured.  A second one, or one
+ * the command never asks about, ends the process as before.
+ */
+static volatile sig_atomic_t caught_signal;
+static struct sigaction caught_old[3];
+static bool catching[3];
+
+static void on_caught(int sig)
+{
+	struct sigaction sa;
+
+	if (caught_signal) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+		raise(sig);
+		return;
+	}
+	caught_signal = sig;
+}
+
+static void catch_between_runs(const bool *watch)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_caught;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(watched_signals); i++)
+		if (watch[i] && !catching[i]) {
+			sigaction(watched_signals[i], &sa, &caught_old[i]);
+			catching[i] = true;
+		}
+}
+
+int run_caught_signal(void)
+{
+	return caught_signal;
+}
+
 /* process pending signals; true when pandia was asked to stop */
 bool read_signals(struct ctx *c)
 {
@@ -154,7 +199,10 @@ int setup_signals(struct ctx *c)
 	/* children are not reaped by the kernel while we wait for them */
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGCHLD, &sa, &c->sig.old_chld);
+	catch_between_runs(c->sig.watch);
 	sigprocmask(SIG_BLOCK, &c->sig.mask, &c->sig.oldmask);
+	if (caught_signal && !c->r->interrupted)
+		c->r->interrupted = caught_signal;
 	c->sig.sfd = signalfd(-1, &c->sig.mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (c->sig.sfd < 0) {
 		perr_errno(c->err, "cannot watch signals (signalfd)");
@@ -185,9 +233,13 @@ void restore_signals(struct ctx *c)
 void child_signals(const struct ctx *c)
 {
 	struct sigaction sa = { 0 };
+	size_t i;
 
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGCHLD, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(watched_signals); i++)
+		if (catching[i])
+			sigaction(watched_signals[i], &caught_old[i], NULL);
 	sigprocmask(SIG_SETMASK, &c->sig.oldmask, NULL);
 }
 
