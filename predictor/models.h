@@ -57,8 +57,10 @@ struct model_run {
 	 */
 	bool optional;
 	double expect;
-	/* an optional run that only widens the ranges (the drift): when
-	   the budget is spent it is left out without a warning */
+	/* an optional run that only widens the ranges (the drift), the
+	   last: the profile holds back one call of run 1 for it from the
+	   start; when the budget is spent even so it is left out without
+	   a warning */
 	bool quiet;
 };
 

@@ -224,6 +224,11 @@ static int after_first_stage(struct prof *P, const struct model_def *model,
 	res->t1 = prof_med(R1->times, R1->n_times);
 	if (P->o->budget > 0)
 		P->budget = P->o->budget * res->t1;
+	/* one call of run 1 kept for the drift run, which the model's
+	   check stage makes last (docs/profiling.md, "Uncertainty") */
+	if (P->budget > 0 && model->check_runs && !P->o->no_check &&
+	    R1->calls > 0)
+		P->reserve = R1->wall / R1->calls;
 	if (!model->demands)
 		return 0;
 	/* the demands, beside the first run */
@@ -346,8 +351,11 @@ static int check_stage(struct prof *P, const struct model_def *model,
 	for (i = 0; i < n; i++) {
 		double call = mr[i].expect > 0 ? mr[i].expect : P->res->t1;
 
-		if (P->budget > 0 &&
-		    now_seconds() - P->start + call > P->budget) {
+		/* the reserve is the quiet run's (the drift's), made last */
+		if (mr[i].quiet)
+			P->reserve = 0;
+		if (P->budget > 0 && now_seconds() - P->start + call >
+		    P->budget - P->reserve) {
 			if (!mr[i].quiet)
 				prof_warn(P->res, "%s dropped: the budget of "
 					  "%g x t1 is spent (%s)", mr[i].id,

@@ -79,6 +79,9 @@ struct prof {
 	bool warm_helpers;	/* found by the warm-up: not yet checked
 				   against the run that needs them */
 	double budget;		/* seconds of wall time; 0: none */
+	/* of it, held back for the model's last run (the drift: run 1
+	   again) until the check stage makes it; 0: none */
+	double reserve;
 	int min_reps;
 };
 

@@ -56,7 +56,7 @@ bool prof_budget_left(const struct prof *P, const struct prun *R)
 		return true;
 	if (!isfinite(call))
 		call = 0;
-	return now_seconds() - P->start + call <= P->budget;
+	return now_seconds() - P->start + call <= P->budget - P->reserve;
 }
 
 char *prof_os_list(const struct pandia_machine *m, const int *pus, int n)
