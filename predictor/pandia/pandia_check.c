@@ -152,6 +152,7 @@ int pandia_runs_load(const struct model_env *env,
 		fit_plan_quick(&r->pl);
 	load_checks(env->m, w, r);
 	add_drift(w, r);
+	pandia_runs_ranges(r);
 	return 0;
 }
 

@@ -33,6 +33,11 @@ struct pandia_runs {
 	struct wl_run *xr[FIT_RUNS];	/* the plan's runs, or NULL */
 	double t[FIT_RUNS];		/* median times; NAN: none */
 	double delta[FIT_RUNS];		/* half their range */
+	/* what each run's median may move by for the ranges stated
+	   (ranges.c): 0 for none */
+	double range[FIT_RUNS];
+	double sigma;			/* the noise pooled for them */
+	int sigma_dof;			/* its degrees of freedom */
 	struct model_params base;	/* t1 and the demands */
 	struct fit_plan pl;
 	int n_ex;			/* check runs with times */
@@ -64,6 +69,12 @@ int pandia_runs_load(const struct model_env *env,
 		     const struct pandia_workload *w, struct pandia_runs *r,
 		     struct pandia_error *err);
 void pandia_runs_release(struct pandia_runs *r);
+
+/*
+ * r->range, r->sigma and r->sigma_dof from the runs' repetitions and
+ * the drift (ranges.c; pandia_runs_load() calls it).
+ */
+void pandia_runs_ranges(struct pandia_runs *r);
 
 /*
  * The check runs (env->checking): the predicted best placement with
