@@ -174,6 +174,9 @@ static struct pandia_workload *quick_profile(struct tctx *t)
 	po.argv = o->argv;
 	po.quick = true;
 	po.budget = 6;		/* profile's --quick default */
+	/* the profile only picks the candidates, which tune measures: a
+	   parameter too uncertain to rank with is said, not refused */
+	po.keep_unreliable = true;
 	po.runner = o->runner;
 	po.time_from = o->time_from;
 	po.timeout = o->timeout;
