@@ -168,7 +168,8 @@ int prof_unreliable(struct prof *P, const struct model_def *model,
 		if (!(u > checks[k].max))
 			continue;
 		if (!ranked) {
-			prof_warn(P->res, "%s = %.3g +- %.2g is uncertain "
+			prof_warn(P->res, "%s = %.3g +- %.2g (the "
+				  "repetitions' spread) is uncertain "
 				  "(more than %g): %s", checks[k].name,
 				  q->value, u, checks[k].max, kept);
 			continue;
@@ -182,7 +183,8 @@ int prof_unreliable(struct prof *P, const struct model_def *model,
 		probe_disturbance_text(R ? &R->worst : &(struct
 				       probe_disturbance){ 0, 0, 0, 0 },
 				       dist, sizeof(dist));
-		return perr_set(err, "%s = %.3g +- %.2g is too uncertain to "
+		return perr_set(err, "%s = %.3g +- %.2g (the repetitions' "
+				"spread) is too uncertain to "
 				"rank placements with (more than %g%s): %s "
 				"(%s) took %s s%s%s; profile again at a quieter "
 				"time, with more repetitions (-r %d), at a "

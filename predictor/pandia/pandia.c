@@ -233,6 +233,10 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 		  sol.l_status);
 	set_param(&pp->b, sol.have_b, sol.b, stated[3], "run1,run2,run6",
 		  sol.b_status);
+	pp->have_spread = true;
+	pp->spread[0] = hypot(delta[PR1], rr.misfit * t[PR1]);
+	pp->spread[1] = unc[0] >= 0 ? unc[0] : NAN;
+	pp->spread[2] = unc[2] >= 0 ? unc[2] : NAN;
 	sol.p_status = sol.o_s_status = sol.l_status = sol.b_status = NULL;
 	fit_solution_release(&sol);
 	pandia_runs_release(&rr);
@@ -528,13 +532,13 @@ static const char *pandia_fit_note(const struct model_env *env)
 }
 
 /*
- * The 90% range beyond which a parameter is refused (docs/profiling.md):
- * p and l where a ranking changes; t1, which scales every prediction
- * alike, only where the host is too noisy to time at all.
+ * The uncertainty beyond which a parameter is refused (docs/profiling.md),
+ * made from the repetitions' half ranges (pandia_params' spread), not
+ * the 90% range stated.
  */
 #define MAX_UNC_P 0.1
 #define MAX_UNC_L 0.3
-#define MAX_UNC_T1 0.25		/* relative */
+#define MAX_UNC_T1 0.1		/* relative */
 
 /*
  * t1, p and l: too uncertain, or measured too disturbed, to rank
@@ -551,13 +555,23 @@ static int pandia_fit_checks(const struct model_env *env,
 		"thread per PU on this machine: predict -k 2 shows it in the "
 		"ranges of the placements that time-share a PU (for a firmer "
 		"l, profile at a quieter time or with more repetitions)";
-	const struct pandia_params *pp = pandia_params(w);
+	struct pandia_params *pp = pandia_params(w);
+	const struct wl_param *q[3] = { &pp->t1, &pp->p, &pp->l };
+	int k;
 
-	out[0] = (struct model_check){ "t1", &pp->t1, MAX_UNC_T1, true,
-				       NULL };
-	out[1] = (struct model_check){ "p", &pp->p, MAX_UNC_P, false, NULL };
-	out[2] = (struct model_check){ "l", &pp->l, MAX_UNC_L, false,
-				       fit_l_decides(env->m, 1) ? NULL : kept };
+	/* the spread of the repetitions, where the fit left it */
+	for (k = 0; k < 3; k++) {
+		pp->checked[k] = *q[k];
+		if (pp->have_spread)
+			pp->checked[k].uncertainty = pp->spread[k];
+	}
+	out[0] = (struct model_check){ "t1", &pp->checked[0], MAX_UNC_T1,
+				       true, NULL };
+	out[1] = (struct model_check){ "p", &pp->checked[1], MAX_UNC_P,
+				       false, NULL };
+	out[2] = (struct model_check){ "l", &pp->checked[2], MAX_UNC_L,
+				       false, fit_l_decides(env->m, 1) ? NULL :
+				       kept };
 	return 3;
 }
 

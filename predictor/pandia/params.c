@@ -129,6 +129,7 @@ static void params_reset(struct pandia_params *pp)
 	}
 	json_decref(pp->ambiguities);
 	pp->ambiguities = NULL;
+	pp->have_spread = false;
 }
 
 static void *params_new(void)

@@ -60,6 +60,17 @@ struct pandia_params {
 	 * an array of objects, kept as read; NULL when none (owned).
 	 */
 	json_t *ambiguities;
+	/*
+	 * What the profile's refusal tests (pandia_fit_checks()): the
+	 * uncertainty of t1, p and l made from the repetitions' half
+	 * ranges, as the fit weighs the runs, not the 90% range stated;
+	 * set by the fit (have_spread), never written.  checked[]: the
+	 * parameters with it, shallow copies made by each call of
+	 * pandia_fit_checks().
+	 */
+	bool have_spread;
+	double spread[3];
+	struct wl_param checked[3];
 };
 
 /*

@@ -146,7 +146,7 @@ noisy() {	# NAME MACHINE SEED
 }
 noisy flatn "$T/flat.json" 10 ||
 	{ cat "$T/flatn.err"; fail "flatn: the profile was refused"; }
-grep -q 'l = [0-9.]* +- [0-9.]* is uncertain (more than 0.3): kept, since l changes no placement with one thread per PU' \
+grep -q "l = [0-9.]* +- [0-9.]* (the repetitions' spread) is uncertain (more than 0.3): kept, since l changes no placement with one thread per PU" \
 	"$T/flatn.err" || { cat "$T/flatn.err"; fail "flatn: l's uncertainty not said"; }
 u=$(wl_get "$T/flatn.w.json" l_uncertainty)
 echo "flatn: l $(wl_get "$T/flatn.w.json" l) +- $u, kept"
@@ -164,7 +164,7 @@ describe two4 "Package:2 [NUMANode(memory=1073741824)] Core:4 PU:1"
 if noisy two4n "$T/two4.json" 1; then
 	fail "two4n: an l too uncertain to rank with was written"
 fi
-grep -q 'l = [0-9.]* +- [0-9.]* is too uncertain to rank placements' \
+grep -q "l = [0-9.]* +- [0-9.]* (the repetitions' spread) is too uncertain to rank placements" \
 	"$T/two4n.err" || { cat "$T/two4n.err"; fail "two4n: not refused for l"; }
 [ ! -e "$T/two4n.w.json" ] || fail "two4n: a refused profile was written"
 exit 0
