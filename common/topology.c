@@ -381,13 +381,29 @@ static void load_caches(struct pandia_machine *m, hwloc_topology_t topo,
 }
 
 /*
+ * Core J's PUs in SET: all (1), none (0), or some (-1: the core mixes
+ * kinds).
+ */
+static int core_in_kind(const struct pandia_machine *m, int j,
+			hwloc_const_bitmap_t set)
+{
+	int q, in = 0;
+
+	for (q = 0; q < m->cores[j].n_pus; q++)
+		in += hwloc_bitmap_isset(set, (unsigned)m->pus[
+						 m->cores[j].pus[q]].os_index);
+	return in == m->cores[j].n_pus ? 1 : in ? -1 : 0;
+}
+
+/*
  * Hybrid machines: hwloc's CPU kinds (lower efficiency first), those
- * that hold a core kept; every core gets the kind of its first PU.
- * One kind (or none reported) leaves n_kinds 0.
+ * that hold a core kept; every core gets the kind of its PUs.  One
+ * kind (or none reported) leaves n_kinds 0; so do kinds that leave a
+ * core out or split one, said in a note (described as one kind).
  */
 static void load_kinds(struct pandia_machine *m, hwloc_topology_t topo)
 {
-	int nr = hwloc_cpukinds_get_nr(topo, 0), i, j, *map;
+	int nr = hwloc_cpukinds_get_nr(topo, 0), i, j, *map, mixed = -1;
 	hwloc_bitmap_t set;
 
 	if (nr < 2)
@@ -407,11 +423,12 @@ static void load_kinds(struct pandia_machine *m, hwloc_topology_t topo)
 		if (hwloc_cpukinds_get_info(topo, (unsigned)i, set, &eff,
 					    &ninfos, &infos, 0) < 0)
 			continue;
-		for (j = 0; j < m->n_cores; j++) {
-			int os = m->pus[m->cores[j].pus[0]].os_index;
+		for (j = 0; j < m->n_cores && mixed < 0; j++) {
+			int in = core_in_kind(m, j, set);
 
-			if (m->cores[j].kind < 0 &&
-			    hwloc_bitmap_isset(set, (unsigned)os)) {
+			if (in < 0)
+				mixed = j;
+			else if (in && m->cores[j].kind < 0) {
 				m->cores[j].kind = m->n_kinds;
 				used++;
 			}
@@ -431,11 +448,18 @@ static void load_kinds(struct pandia_machine *m, hwloc_topology_t topo)
 	for (j = 0; j < m->n_cores; j++)
 		if (m->cores[j].kind < 0)
 			break;
-	if (j < m->n_cores || m->n_kinds < 2) {
-		if (j < m->n_cores)
-			note(m, "hwloc's CPU kinds leave core %d (PU %d) "
-			     "out: described as one kind", j,
-			     m->pus[m->cores[j].pus[0]].os_index);
+	if (mixed >= 0) {
+		int os[2] = { m->pus[m->cores[mixed].pus[0]].os_index,
+			      m->pus[m->cores[mixed].pus[1]].os_index };
+
+		note(m, "hwloc's CPU kinds split core %d (PUs %d and %d "
+		     "and maybe more) between kinds: described as one kind",
+		     mixed, os[0], os[1]);
+	} else if (j < m->n_cores)
+		note(m, "hwloc's CPU kinds leave core %d (PU %d) out: "
+		     "described as one kind", j,
+		     m->pus[m->cores[j].pus[0]].os_index);
+	if (mixed >= 0 || j < m->n_cores || m->n_kinds < 2) {
 		for (j = 0; j < m->n_cores; j++)
 			m->cores[j].kind = 0;
 		free(m->kinds);

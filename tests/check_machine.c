@@ -246,6 +246,14 @@ static const struct mem_row {
 	/* three kinds: rates from --assume's peak by FrequencyMaxMHz */
 	{ __LINE__, "tests/data/topologies/hybrid-3kinds.xml",
 	  "0:0:1073741824", "0,0,0,0,0,0,0,0", "5 7.5 10", NULL },
+	/* kinds that split every core, or leave cores out: one kind,
+	   said */
+	{ __LINE__, "tests/data/topologies/hybrid-mixed.xml",
+	  "0:0:1073741824", "0,0,0,0", "",
+	  "split core 0 (PUs 0 and 1 and maybe more) between kinds" },
+	{ __LINE__, "tests/data/topologies/hybrid-leftout.xml",
+	  "0:0:1073741824", "0,0,0,0,0,0,0,0", "",
+	  "leave core 6 (PU 6) out" },
 };
 
 START_TEST(test_topology_memory)
