@@ -139,6 +139,11 @@ fuzz-build:
 fuzz: fuzz-build
 	@FUZZ_N=$(FUZZ_N) scripts/fuzz
 
+# The loaders' error paths under valgrind's memcheck, no byte lost
+# (scripts/valgrind-loaders; needs valgrind, which make check does not).
+valgrind: all
+	@scripts/valgrind-loaders -q
+
 # check and demo install what is missing first, then build in a
 # second make so that pkg-config sees the freshly installed packages.
 check: deps
@@ -179,6 +184,6 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all deps check tests demo bench machines install clean fuzz \
-	fuzz-build
+	fuzz-build valgrind
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
