@@ -88,13 +88,12 @@ END_TEST
 
 START_TEST(test_single_runs)
 {
-	double a[] = { 1.0 }, b[] = { 0.5 }, c[] = { 2.0 };
+	/* two of each, of which the runs keep one */
+	double a[] = { 1.0, 1.0 }, b[] = { 0.5, 0.5 }, c[] = { 2.0 };
 	struct pandia_runs r;
 
 	three_runs(&r, a, b, c);
 	run_a.n_times = run_b.n_times = 1;
-	r.t[PR1] = 1.0;
-	r.t[PR2] = 0.5;
 	pandia_runs_ranges(&r);
 	ck_assert(r.range[PR1] == 0 && r.range[PR4] == 0);
 	ck_assert(r.sigma == 0);
