@@ -293,6 +293,21 @@ static int bb_predict(void *model, const int *pus, int n, double size,
 				"input size: give one (--size X)");
 	if (blackbox_predict(&s->bb, size, p, &t, &warn, err) < 0)
 		return -1;
+	/* a time the polynomial gives below zero is no prediction */
+	if (!(t > 0)) {
+		char seen[96] = "no one-thread size recorded";
+
+		if (s->bb.size_min <= s->bb.size_max)
+			snprintf(seen, sizeof(seen), "fitted on the one-thread "
+				 "sizes %g to %g", s->bb.size_min,
+				 s->bb.size_max);
+		return perr_set(err, "the black-box model gives one thread "
+				"%.3g s at size %g: its polynomial (%s) is not "
+				"positive there; predict nearer the sizes "
+				"measured, or measure this one (pandia run "
+				"--record)", blackbox_tseq(&s->bb, size), size,
+				seen);
+	}
 	out->time = t;
 	out->speedup = blackbox_tseq(&s->bb, size) / t;
 	out->bottleneck = NULL;

@@ -165,6 +165,28 @@ bad 2 "another model than pandia" profile -m "$T/m48.json" \
 	2>"$T/err" && fail "the Pandia model predicted without one"
 grep -q "no Pandia model" "$T/err" || fail "$(cat "$T/err")"
 
+# a polynomial below zero at the size asked: refused, not ranked
+cat >"$T/wneg.json" <<EOF
+{
+  "schema": "pandia-workload/1",
+  "command": ["app", "-n", "{size}", "-t", "{threads}"],
+  "models": { "blackbox": { "degree": 1,
+    "coefficients": [-0.01, 1e-4], "alpha": 0.9,
+    "alpha_key": { "threads": 8, "size": 400, "count": 1 },
+    "sums": { "scale_exp": 0, "size_powers": [0, 0, 0],
+      "time_moments": [0, 0], "sizes_seen": [],
+      "size_range": null } } }
+}
+EOF
+"$P" predict -m "$T/m48.json" -w "$T/wneg.json" --model blackbox \
+	--size 50 >"$T/out" 2>"$T/err" &&
+	fail "a negative time was ranked: $(cat "$T/out")"
+grep -q "gives one thread -0.005 s at size 50: its polynomial (no one-thread size recorded) is not positive there" "$T/err" ||
+	fail "negative time: $(cat "$T/err")"
+"$P" predict -m "$T/m48.json" -w "$T/wneg.json" --model blackbox \
+	--size 400 >/dev/null 2>"$T/err" ||
+	fail "size 400: $(cat "$T/err")"
+
 # ---- online: pandia run --record ------------------------------------
 cp "$T/w.json" "$T/r.json"
 "$P" run -q -m "$T/m48.json" --record "$T/r.json" --size 1234 --cpus 0-7 \
@@ -253,12 +275,14 @@ bad 1 "ill-conditioned" predict -m "$T/m48.json" -w "$T/ill.json" \
 	--model blackbox --size 3
 grep -q "[0-9]" "$T/out" && fail "a number printed: $(cat "$T/out")"
 
-# a negative time: warned, the polynomial used outside the sizes measured
+# a negative time, the polynomial used outside the sizes measured:
+# refused, nothing ranked
 sed 's/\[1e-3, 2e-6, 5e-9, 3e-10\]/[1, -1e-3, 0, 0]/' "$T/wp.json" \
 	>"$T/neg.json"
 "$P" predict -m "$T/m48.json" -w "$T/neg.json" --model blackbox \
-	--size 5000 --top 1 >/dev/null 2>"$T/err" || fail "$(cat "$T/err")"
-grep -q "not positive: the polynomial is used outside" "$T/err" ||
-	fail "no warning of a negative time: $(cat "$T/err")"
+	--size 5000 --top 1 >"$T/out" 2>"$T/err" &&
+	fail "a negative time was ranked: $(cat "$T/out")"
+grep -q "gives one thread -4 s at size 5000.*is not positive there" \
+	"$T/err" || fail "no error for a negative time: $(cat "$T/err")"
 bad 1 "not a time" predict -m "$T/m48.json" -w "$T/neg.json" --size 5000
 echo "ok"
