@@ -293,6 +293,11 @@ static int bb_predict(void *model, const int *pus, int n, double size,
 				"input size: give one (--size X)");
 	if (blackbox_predict(&s->bb, size, p, &t, &warn, err) < 0)
 		return -1;
+	if (!isfinite(t))
+		return perr_set(err, "the black-box model's time at size %g "
+				"on %d cores is not finite (alpha %g): the "
+				"description's alpha is beyond any a fit gives",
+				size, p, s->bb.alpha);
 	/* a time the polynomial gives below zero is no prediction */
 	if (!(t > 0)) {
 		char seen[96] = "no one-thread size recorded";
