@@ -1,12 +1,17 @@
 /*
- * fuzz - a mutation fuzzer over pandia's four loaders: the machine
+ * fuzz - a mutation fuzzer over pandia's loaders: the machine
  * description (pandia-machine/1), the workload description
- * (pandia-workload/1), the --assume file (pandia-assume/1) and the
- * runs file (pandia-scaling/1).
+ * (pandia-workload/1) with the Pandia model or the black-box model's
+ * state ("models.blackbox"), the --assume file (pandia-assume/1) and
+ * the runs file (pandia-scaling/1).
  *
  *   fuzz [-n N] [-s SEED] [-o DIR] KIND:FILE...
  *
- * KIND is machine, workload, assume or runs; each FILE a valid seed.
+ * KIND is machine, workload, assume, runs or blackbox; each FILE a
+ * valid seed.  A black-box input is sound when the model, opened on
+ * the machine its seed names (machine.file), either refuses in one
+ * line or predicts a finite time above zero for every thread count at
+ * every size tried.
  * Every loader gets N mutated inputs (JSON-aware mutations: a value
  * replaced by an odd one, a key or element dropped or doubled, a key
  * added; and one input in eight with bytes flipped, cut or inserted).
@@ -40,11 +45,14 @@
 #include "predictor/scaling.h"
 #include "stress/assume.h"
 
-enum kind { K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_COUNT };
+enum kind { K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_BLACKBOX, K_COUNT };
 
 static const char *const kind_names[K_COUNT] = {
-	"machine", "workload", "assume", "runs"
+	"machine", "workload", "assume", "runs", "blackbox"
 };
+
+/* the machine a black-box seed was profiled on (its machine.file) */
+static struct pandia_machine *bb_machine;
 
 struct figures {
 	long inputs, accepted, rejected, wrong, bad_error, seeds;
@@ -477,6 +485,39 @@ static bool one_line(const struct pandia_error *err)
  * Load TEXT as KIND.  Returns 1 accepted and sound, 0 rejected with a
  * good error, -1 wrong accepted (why says what), -2 a bad error.
  */
+/*
+ * W's black-box model on bb_machine: 0 when open() refuses it (err
+ * set), else 1 when every thread count 1 to 64 at every size tried
+ * predicts a finite time above zero or refuses, -1 (why set) when one
+ * does not.
+ */
+static int blackbox_sound(const struct pandia_workload *w,
+			  struct pandia_error *err)
+{
+	static const double sizes[] = { 1, 200, 555, 1000, 1e6 };
+	const struct model_def *md = model_find("blackbox");
+	void *st = md->open(bb_machine, w, NULL, err);
+	int pus[64], n, s, ret = 1;
+
+	if (!st)
+		return 0;
+	for (n = 1; n <= 64 && ret == 1; n++) {
+		pus[n - 1] = (n - 1) % bb_machine->n_pus;
+		for (s = 0; s < (int)ARRAY_SIZE(sizes) && ret == 1; s++) {
+			struct model_prediction out;
+			struct pandia_error e2;
+
+			if (md->predict(st, pus, n, sizes[s], &out, &e2) < 0)
+				continue;
+			if (!isfinite(out.time) || !(out.time > 0))
+				ret = fail_why("%d threads at size %g: %g s", n,
+					       sizes[s], out.time) ? 1 : -1;
+		}
+	}
+	md->close(st);
+	return ret;
+}
+
 static int try_input(enum kind k, const char *text, const char *name)
 {
 	struct pandia_error err;
@@ -556,6 +597,21 @@ static int try_input(enum kind k, const char *text, const char *name)
 			break;
 		ret = runs_ok(s) ? 1 : -1;
 		scaling_free(s);
+		goto out;
+	}
+	case K_BLACKBOX: {
+		struct pandia_workload *w = workload_parse(text, name, &err);
+
+		if (!w)
+			break;
+		ret = blackbox_sound(w, &err);
+		workload_free(w);
+		if (ret != 0)
+			goto out;
+		/* refused when opened: one line, about the model */
+		ret = err.text[0] && !strchr(err.text, '\n') ? 0 : -2;
+		if (ret == -2)
+			fail_why("open's error not one line: '%s'", err.text);
 		goto out;
 	}
 	default:
@@ -699,6 +755,24 @@ static int targeted(enum kind k, const char *seed_text, const char *seed)
 	return bad;
 }
 
+/* bb_machine from SEED's machine.file.  0, or -1 said. */
+static int load_bb_machine(const char *seed)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(seed, 0, &je);
+	const char *path = json_string_value(json_object_get(
+		json_object_get(doc, "machine"), "file"));
+	struct pandia_error err;
+
+	if (path)
+		bb_machine = machine_load(path, &err);
+	if (!bb_machine)
+		fprintf(stderr, "fuzz: %s: %s\n", seed, path ? err.text :
+			"no machine.file to open the black-box model on");
+	json_decref(doc);
+	return bb_machine ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct figures fig[K_COUNT];
@@ -751,6 +825,8 @@ int main(int argc, char **argv)
 
 		if (!nseeds[c])
 			continue;
+		if (c == K_BLACKBOX && load_bb_machine(seeds[c][0]) < 0)
+			return 2;
 		for (s = 0; s < nseeds[c]; s++) {
 			struct pandia_error err;
 
@@ -805,5 +881,6 @@ int main(int argc, char **argv)
 		bad += fig[c].wrong + fig[c].bad_error;
 	}
 	unlink(tmpfile_path);
+	machine_free(bb_machine);
 	return bad ? 1 : 0;
 }
