@@ -86,6 +86,9 @@ static bool field_used(const struct mva_params *p, enum mva_field f)
  * The checks, with messages about the field *bad without its name
  * (the JSON reader puts the path in front); MVA_NFIELDS: the whole.
  */
+/* The largest service demand a description may give, seconds. */
+#define MVA_DEMAND_MAX 1e9
+
 static int check_bare(const struct mva_params *p, enum mva_field *bad,
 		      struct pandia_error *err)
 {
@@ -104,6 +107,12 @@ static int check_bare(const struct mva_params *p, enum mva_field *bad,
 		if (v < 0)
 			return perr_set(err, "must not be negative, got %g",
 					v);
+		/* no run was measured for that long: a typing error, and
+		   beyond it the queues' sums overflow */
+		if (v > MVA_DEMAND_MAX)
+			return perr_set(err, "%g s is more than %g s (about 30 "
+					"years): not a measured demand", v,
+					MVA_DEMAND_MAX);
 		sum += v;
 	}
 	*bad = MVA_NFIELDS;

@@ -203,6 +203,12 @@ printf '{\n  "schema": "pandia-workload/1",\n  "models": {"mva": {"cpu_demand": 
 	>"$T/out" 2>"$T/err" && fail "bad models.mva"
 grep -q "bad.json:3:36: models.mva.cpu_demand: must be a number, not a string" \
 	"$T/err" || fail "bad models.mva: line and column"
+# a demand no run measured (it overflowed the queues' sums): refused
+wl huge 6 1e308 0
+"$P" predict --model mva -m "$T/m4.json" -w "$T/huge.json" --copies 2 \
+	>"$T/out" 2>"$T/err" && fail "a demand of 1e308 s: $(cat "$T/out")"
+grep -q "models.mva.mem_demand: 1e+308 s is more than 1e+09 s" "$T/err" ||
+	fail "a demand of 1e308 s: $(cat "$T/err")"
 "$P" predict --model mva -m "$T/m4.json" -w "$T/sb.json" -w "$T/sb.json" \
 	--copies 1,2,3 >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] || fail "--copies count: exit 2"
