@@ -17,7 +17,7 @@ for w in 'links\[0\].unit = \[1\]' 'links\[0\].unit = "furlongs"' \
 	grep -q "^refused .*$w: " "$T/out" || fail "not refused: $w"
 done
 [ "$(grep -c ' 300 inputs from .* 0 wrong accepted, 0 bad errors' \
-	"$T/out")" -eq 5 ] || fail "figures"
+	"$T/out")" -eq 6 ] || fail "figures"
 grep -q "^fuzz: $B/fuzz/" "$T/out" ||
 	echo "note: the fuzzer ran without sanitizers (make fuzz-build)"
 exit 0

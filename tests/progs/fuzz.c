@@ -7,11 +7,12 @@
  *
  *   fuzz [-n N] [-s SEED] [-o DIR] KIND:FILE...
  *
- * KIND is machine, workload, assume, runs or blackbox; each FILE a
- * valid seed.  A black-box input is sound when the model, opened on
- * the machine its seed names (machine.file), either refuses in one
- * line or predicts a finite time above zero for every thread count at
- * every size tried.
+ * KIND is machine, workload, assume, runs, blackbox or mva (a workload
+ * description with that model's state); each FILE a valid seed.  A
+ * blackbox or mva input is sound when the model, opened on the machine
+ * its seed names (machine.file), either refuses in one line or
+ * predicts a finite time above zero, or refuses, for every thread
+ * count at every size tried.
  * Every loader gets N mutated inputs (JSON-aware mutations: a value
  * replaced by an odd one, a key or element dropped or doubled, a key
  * added; and one input in eight with bytes flipped, cut or inserted).
@@ -45,14 +46,22 @@
 #include "predictor/scaling.h"
 #include "stress/assume.h"
 
-enum kind { K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_BLACKBOX, K_COUNT };
-
-static const char *const kind_names[K_COUNT] = {
-	"machine", "workload", "assume", "runs", "blackbox"
+enum kind {
+	K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_BLACKBOX, K_MVA, K_COUNT
 };
 
-/* the machine a black-box seed was profiled on (its machine.file) */
-static struct pandia_machine *bb_machine;
+static const char *const kind_names[K_COUNT] = {
+	"machine", "workload", "assume", "runs", "blackbox", "mva"
+};
+
+/* the model a workload kind's state is for, or NULL (the Pandia
+   model's, checked by workload_ok()) */
+static const char *const kind_model[K_COUNT] = {
+	NULL, NULL, NULL, NULL, "blackbox", "mva"
+};
+
+/* the machine a model kind's seed names (its machine.file) */
+static struct pandia_machine *model_machine;
 
 struct figures {
 	long inputs, accepted, rejected, wrong, bad_error, seeds;
@@ -486,23 +495,22 @@ static bool one_line(const struct pandia_error *err)
  * good error, -1 wrong accepted (why says what), -2 a bad error.
  */
 /*
- * W's black-box model on bb_machine: 0 when open() refuses it (err
- * set), else 1 when every thread count 1 to 64 at every size tried
- * predicts a finite time above zero or refuses, -1 (why set) when one
- * does not.
+ * W's model MD on model_machine: 0 when open() refuses it (err set),
+ * else 1 when every thread count 1 to 64 at every size tried predicts
+ * a finite time above zero or refuses, -1 (why set) when one does not.
  */
-static int blackbox_sound(const struct pandia_workload *w,
-			  struct pandia_error *err)
+static int model_sound(const struct model_def *md,
+		       const struct pandia_workload *w,
+		       struct pandia_error *err)
 {
-	static const double sizes[] = { 1, 200, 555, 1000, 1e6 };
-	const struct model_def *md = model_find("blackbox");
-	void *st = md->open(bb_machine, w, NULL, err);
+	static const double sizes[] = { NAN, 1, 200, 555, 1000, 1e6 };
+	void *st = md->open(model_machine, w, NULL, err);
 	int pus[64], n, s, ret = 1;
 
 	if (!st)
 		return 0;
 	for (n = 1; n <= 64 && ret == 1; n++) {
-		pus[n - 1] = (n - 1) % bb_machine->n_pus;
+		pus[n - 1] = (n - 1) % model_machine->n_pus;
 		for (s = 0; s < (int)ARRAY_SIZE(sizes) && ret == 1; s++) {
 			struct model_prediction out;
 			struct pandia_error e2;
@@ -599,12 +607,13 @@ static int try_input(enum kind k, const char *text, const char *name)
 		scaling_free(s);
 		goto out;
 	}
-	case K_BLACKBOX: {
+	case K_BLACKBOX:
+	case K_MVA: {
 		struct pandia_workload *w = workload_parse(text, name, &err);
 
 		if (!w)
 			break;
-		ret = blackbox_sound(w, &err);
+		ret = model_sound(model_find(kind_model[k]), w, &err);
 		workload_free(w);
 		if (ret != 0)
 			goto out;
@@ -755,8 +764,8 @@ static int targeted(enum kind k, const char *seed_text, const char *seed)
 	return bad;
 }
 
-/* bb_machine from SEED's machine.file.  0, or -1 said. */
-static int load_bb_machine(const char *seed)
+/* model_machine from SEED's machine.file.  0, or -1 said. */
+static int load_model_machine(const char *seed)
 {
 	json_error_t je;
 	json_t *doc = json_load_file(seed, 0, &je);
@@ -764,13 +773,13 @@ static int load_bb_machine(const char *seed)
 		json_object_get(doc, "machine"), "file"));
 	struct pandia_error err;
 
-	if (path)
-		bb_machine = machine_load(path, &err);
-	if (!bb_machine)
+	machine_free(model_machine);
+	model_machine = path ? machine_load(path, &err) : NULL;
+	if (!model_machine)
 		fprintf(stderr, "fuzz: %s: %s\n", seed, path ? err.text :
-			"no machine.file to open the black-box model on");
+			"no machine.file to open its model on");
 	json_decref(doc);
-	return bb_machine ? 0 : -1;
+	return model_machine ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -825,7 +834,7 @@ int main(int argc, char **argv)
 
 		if (!nseeds[c])
 			continue;
-		if (c == K_BLACKBOX && load_bb_machine(seeds[c][0]) < 0)
+		if (kind_model[c] && load_model_machine(seeds[c][0]) < 0)
 			return 2;
 		for (s = 0; s < nseeds[c]; s++) {
 			struct pandia_error err;
@@ -881,6 +890,6 @@ int main(int argc, char **argv)
 		bad += fig[c].wrong + fig[c].bad_error;
 	}
 	unlink(tmpfile_path);
-	machine_free(bb_machine);
+	machine_free(model_machine);
 	return bad ? 1 : 0;
 }
