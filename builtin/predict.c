@@ -66,6 +66,9 @@ const char usage_predict[] =
 "      --within PCT        pin the placement with the fewest cores whose\n"
 "                          time is within PCT% of the best (without it:\n"
 "                          the best; the 5% one is shown either way)\n"
+"      --lines LIST        the pin lines to print: all, or of taskset,\n"
+"                          numactl, omp, gomp, kmp, hwloc, likwid, srun\n"
+"                          and run (default taskset,numactl,omp,run)\n"
 "  -k, --oversubscribe K   up to K threads per PU (default 1)\n"
 "      --memory POLICY     where the workload's memory lives: local,\n"
 "                          interleave, spread (first touch by the threads\n"
@@ -427,6 +430,16 @@ static void within_cb(const char *cmd, const struct option *opt,
 	o->within_given = true;
 }
 
+static void lines_cb(const char *cmd, const struct option *opt,
+		     void *field, const char *arg)
+{
+	(void)opt;
+	if (pin_lines_parse(arg, field) < 0)
+		usage_error(cmd, "--lines takes 'all' or a comma-separated "
+			    "list of taskset, numactl, omp, gomp, kmp, hwloc, "
+			    "likwid, srun and run, not '%s'", arg);
+}
+
 static void max_placements_cb(const char *cmd, const struct option *opt,
 			      void *field, const char *arg)
 {
@@ -450,6 +463,7 @@ static const struct option predict_options[] = {
 	OPT_CALLBACK_VAL('t', "threads", O, threads, opt_int_min, 1),
 	OPT_CALLBACK(0, "top", O, top, top_cb),
 	OPT_CALLBACK(0, "within", O, within, within_cb),
+	OPT_CALLBACK(0, "lines", O, lines, lines_cb),
 	OPT_CALLBACK(0, "max-placements", O, max_placements,
 		     max_placements_cb),
 	OPT_CALLBACK_VAL('j', "jobs", O, jobs, opt_int_min, 1),

@@ -33,6 +33,7 @@ struct cli {
 	struct pandia_mempolicy memory;
 	const struct model_def *model;
 	double size;		/* --size; NAN: as profiled */
+	unsigned lines;		/* --lines: PIN_* bits; 0: the default */
 };
 
 struct ctx {
@@ -154,11 +155,25 @@ void urange_of(struct urange *u, const int *pus, int n, double t, bool t1,
 
 /* ---- pin lines (predict_pins.c) --------------------------------- */
 
+/* The pin lines predict can print (--lines), in the order printed. */
+enum pin_line {
+	PIN_TASKSET, PIN_NUMACTL, PIN_OMP, PIN_GOMP, PIN_KMP, PIN_HWLOC,
+	PIN_LIKWID, PIN_SRUN, PIN_RUN, PIN_LINES
+};
+#define PIN_DEFAULT (1u << PIN_TASKSET | 1u << PIN_NUMACTL | \
+		     1u << PIN_OMP | 1u << PIN_RUN)
+
+/* The name --lines takes for line L ("taskset"). */
+const char *pin_line_name(enum pin_line l);
+/* --lines LIST|all into *BITS.  0, or -1 (TEXT names no line). */
+int pin_lines_parse(const char *text, unsigned *bits);
+
 struct pins {
-	char *taskset, *numactl, *omp, *run;
-	char *loses;		/* what taskset and numactl cannot say;
-				   NULL when nothing */
-	const char *omp_why;	/* why there is no OMP line */
+	char *line[PIN_LINES];	/* NULL: not made, or cannot be */
+	char *loses;		/* what the lines that take a set cannot
+				   say; NULL when nothing */
+	const char *omp_why;	/* why there are no OpenMP lines */
+	unsigned shown;		/* PIN_* bits to print and write */
 };
 
 void pins_make(const struct ctx *x, const struct placement_info *pi,

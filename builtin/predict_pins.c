@@ -1,7 +1,8 @@
 /*
  * predict_pins.c - pandia predict: the lines that pin a placement
- * (taskset, numactl, OpenMP's variables and pandia run), and what each
- * one cannot say.
+ * (taskset, numactl, OpenMP's variables, libgomp's, LLVM's and Intel's,
+ * hwloc-bind, likwid-pin, srun and pandia run; --lines chooses), and
+ * what each one cannot say.
  */
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +72,116 @@ static char *set_loses(const int *os, int n)
 	return out;
 }
 
+static const char *const line_names[PIN_LINES] = {
+	"taskset", "numactl", "omp", "gomp", "kmp", "hwloc", "likwid",
+	"srun", "run"
+};
+
+const char *pin_line_name(enum pin_line l)
+{
+	return line_names[l];
+}
+
+int pin_lines_parse(const char *text, unsigned *bits)
+{
+	char *copy = xstrdup(text), *tok, *save = NULL;
+	int l, ret = 0;
+
+	*bits = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			*bits |= (1u << PIN_LINES) - 1;
+			continue;
+		}
+		for (l = 0; l < PIN_LINES && strcmp(tok, line_names[l]); l++)
+			;
+		if (l == PIN_LINES)
+			ret = -1;
+		else
+			*bits |= 1u << l;
+	}
+	free(copy);
+	return ret || !*bits ? -1 : 0;
+}
+
+/* PI's OS indexes in thread order, SEP between them (new string). */
+static char *os_joined(const struct placement_info *pi, const char *sep)
+{
+	size_t cap = 12 * (size_t)pi->n + 4, len = 0;
+	char *out = xmalloc(cap);
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < pi->n; i++) {
+		snprintf(out + len, cap - len, "%s%d", i ? sep : "",
+			 pi->os[i]);
+		len += strlen(out + len);
+	}
+	return out;
+}
+
+/* The lines of OpenMP runtimes, each keeping the threads' order. */
+static void omp_lines(struct pins *p, const struct placement_info *pi,
+		      const char *cmd)
+{
+	char *places = omp_places(pi->os, pi->n);
+	char *spaced = os_joined(pi, " "), *commas = os_joined(pi, ",");
+
+	p->line[PIN_OMP] = xasprintf("OMP_NUM_THREADS=%d OMP_PLACES='%s' "
+				     "OMP_PROC_BIND=close %s", pi->n, places,
+				     cmd);
+	/* libgomp: thread i on the i-th CPU of the list */
+	p->line[PIN_GOMP] = xasprintf("OMP_NUM_THREADS=%d "
+				      "GOMP_CPU_AFFINITY='%s' %s", pi->n,
+				      spaced, cmd);
+	/* LLVM's and Intel's runtime: the same, as a proclist */
+	p->line[PIN_KMP] = xasprintf("OMP_NUM_THREADS=%d KMP_AFFINITY="
+				     "'explicit,proclist=[%s]' %s", pi->n,
+				     commas, cmd);
+	free(places);
+	free(spaced);
+	free(commas);
+}
+
+/* A set as hwloc's PU locations by OS index, and as a hex mask. */
+static void set_lines(struct pins *p, const struct placement_info *pi,
+		      const char *cmd)
+{
+	size_t cap = 16 * (size_t)pi->n + 8, len = 0;
+	char *pus = xmalloc(cap), *mask;
+	int i, j, max = 0;
+
+	pus[0] = '\0';
+	for (i = 0; i < pi->n; i++) {
+		for (j = 0; j < i && pi->os[j] != pi->os[i]; j++)
+			;
+		if (j < i)
+			continue;
+		snprintf(pus + len, cap - len, "%spu:%d", len ? " " : "",
+			 pi->os[i]);
+		len += strlen(pus + len);
+		max = pi->os[i] > max ? pi->os[i] : max;
+	}
+	/* --physical: the indexes are the OS's, as everywhere here */
+	p->line[PIN_HWLOC] = xasprintf("hwloc-bind --physical %s -- %s", pus,
+				       cmd);
+	mask = xcalloc((size_t)max / 4 + 2, 1);
+	for (i = 0; i <= max / 4; i++) {
+		int nib = 0, b;
+
+		for (j = 0; j < pi->n; j++)
+			for (b = 0; b < 4; b++)
+				nib |= pi->os[j] == 4 * i + b ? 1 << b : 0;
+		mask[max / 4 - i] = "0123456789abcdef"[nib];
+	}
+	/* one task, all of its threads in the set */
+	p->line[PIN_SRUN] = xasprintf("srun -n 1 --cpu-bind=mask_cpu:0x%s %s",
+				      mask, cmd);
+	free(mask);
+	free(pus);
+}
+
 void pins_make(const struct ctx *x, const struct placement_info *pi,
 	       struct pins *p)
 {
@@ -78,9 +189,10 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	char *cmd = command_line(x->w, pi->n, pi->list,
 				 isnan(x->o->size) && x->w->has_size ?
 				 x->w->size : x->o->size);
-	char *places, mem[48];
+	char mem[48], *list;
 
 	memset(p, 0, sizeof(*p));
+	p->shown = x->o->lines ? x->o->lines : PIN_DEFAULT;
 	switch (x->mem.kind) {
 	case MEM_INTERLEAVE:
 		snprintf(mem, sizeof(mem), "--interleave=all");
@@ -93,72 +205,86 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 		break;
 	}
 	p->loses = set_loses(pi->os, pi->n);
-	p->taskset = xasprintf("taskset -c %s %s", set, cmd);
-	p->numactl = xasprintf("numactl --physcpubind=%s %s %s", set, mem,
-			       cmd);
-	/* OMP_PLACES only binds OpenMP threads: for other programs the
-	   line would pin nothing */
+	p->line[PIN_TASKSET] = xasprintf("taskset -c %s %s", set, cmd);
+	p->line[PIN_NUMACTL] = xasprintf("numactl --physcpubind=%s %s %s",
+					 set, mem, cmd);
+	set_lines(p, pi, cmd);
+	/* OpenMP's variables only bind OpenMP threads: for other programs
+	   the lines would pin nothing */
 	if (!x->w->n_command)
 		p->omp_why = "the workload's command is not known";
 	else if (!elf_is_openmp(x->w->command[0]))
 		p->omp_why = "the command is not an OpenMP program (its ELF "
 			"needs neither libgomp nor libomp)";
-	if (!p->omp_why) {
-		places = omp_places(pi->os, pi->n);
-		p->omp = xasprintf("OMP_NUM_THREADS=%d OMP_PLACES='%s' "
-				   "OMP_PROC_BIND=close %s", pi->n, places,
-				   cmd);
-		free(places);
-	}
-	p->run = xasprintf("pandia run --cpus %s -- %s", pi->list, cmd);
+	if (!p->omp_why)
+		omp_lines(p, pi, cmd);
+	/* likwid-pin: thread i, main first, on the i-th of the list */
+	list = os_joined(pi, ",");
+	p->line[PIN_LIKWID] = xasprintf("likwid-pin -q -c %s %s", list, cmd);
+	free(list);
+	p->line[PIN_RUN] = xasprintf("pandia run --cpus %s -- %s", pi->list,
+				     cmd);
 	free(set);
 	free(cmd);
 }
 
 void pins_release(struct pins *p)
 {
-	free(p->taskset);
-	free(p->numactl);
-	free(p->omp);
-	free(p->run);
+	int l;
+
+	for (l = 0; l < PIN_LINES; l++)
+		free(p->line[l]);
 	free(p->loses);
+}
+
+/* Whether line L takes a set (loses the order and the sharing). */
+static bool takes_set(int l)
+{
+	return l == PIN_TASKSET || l == PIN_NUMACTL || l == PIN_HWLOC ||
+		l == PIN_SRUN;
+}
+
+/* The JSON key of line L: the default lines keep their old names. */
+static const char *json_key(int l)
+{
+	return l == PIN_RUN ? "pandia_run" : line_names[l];
 }
 
 json_t *pins_json(const struct pins *p)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *n = json_object();
+	int l;
 
-	json_object_set_new(o, "taskset", json_string(p->taskset));
-	json_object_set_new(o, "numactl", json_string(p->numactl));
-	json_object_set_new(o, "omp", p->omp ? json_string(p->omp) :
-			    json_null());
-	json_object_set_new(o, "pandia_run", json_string(p->run));
-	/* what each line cannot express, by line */
-	if (p->loses || p->omp_why) {
-		json_t *n = json_object();
-
-		if (p->loses) {
-			json_object_set_new(n, "taskset",
+	for (l = 0; l < PIN_LINES; l++) {
+		if (!(p->shown & 1u << l))
+			continue;
+		json_object_set_new(o, json_key(l), p->line[l] ?
+				    json_string(p->line[l]) : json_null());
+		/* what each line cannot express, by line */
+		if (p->loses && takes_set(l))
+			json_object_set_new(n, json_key(l),
 					    json_string(p->loses + 2));
-			json_object_set_new(n, "numactl",
-					    json_string(p->loses + 2));
-		}
-		if (p->omp_why)
-			json_object_set_new(n, "omp",
+		else if (!p->line[l] && p->omp_why)
+			json_object_set_new(n, json_key(l),
 					    json_string(p->omp_why));
-		json_object_set_new(o, "notes", n);
 	}
+	if (json_object_size(n))
+		json_object_set_new(o, "notes", n);
+	else
+		json_decref(n);
 	return o;
 }
 
 void pins_print(const struct pins *p)
 {
-	if (p->loses)
-		printf("  %s  %s\n  %s  %s\n", p->taskset, p->loses,
-		       p->numactl, p->loses);
-	else
-		printf("  %s\n  %s\n", p->taskset, p->numactl);
-	if (p->omp)
-		printf("  %s\n", p->omp);
-	printf("  %s\n", p->run);
+	int l;
+
+	for (l = 0; l < PIN_LINES; l++) {
+		if (!(p->shown & 1u << l) || !p->line[l])
+			continue;
+		if (p->loses && takes_set(l))
+			printf("  %s  %s\n", p->line[l], p->loses);
+		else
+			printf("  %s\n", p->line[l]);
+	}
 }

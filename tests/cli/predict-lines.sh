@@ -1,0 +1,111 @@
+#!/bin/sh
+# pandia predict --lines: every pin line whose tool this host has is run
+# and puts each thread where pandia said (tests/progs/showaffinity, an
+# OpenMP program, prints every thread's CPUs); the others are checked
+# against their grammar.  The placement 1,0 (thread 0 on PU 1) tells
+# the lines that keep the threads' order from those that take a set.
+set -u
+B="${B:-build}"
+P="$B/pandia"
+SA="$B/tests/progs/showaffinity"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+[ -x "$SA" ] || fail "$SA is not built (make tests)"
+for pu in 0 1; do
+	taskset -c "$pu" true 2>/dev/null || skip "PU $pu is not available"
+done
+"$P" machine --topology 'pack:1 core:2 pu:1' \
+	--assume tests/data/assume-full.json -o "$T/m.json" >/dev/null \
+	2>"$T/err" || fail "machine: $(cat "$T/err")"
+cat >"$T/w.json" <<EOF
+{
+  "schema": "pandia-workload/1",
+  "command": ["$SA", "--omp", "--hold", "0", "--threads", "{threads}"],
+  "machine": {"host": "testhost", "cpu_model": "test CPU, 2.5 GHz",
+              "pus": "0-1"},
+  "model": {"t1": 1, "p": 0.9, "o_s": null,
+    "o_s_status": "not measured: one socket", "l": 0, "b": null,
+    "b_status": "not measured: no SMT", "demands": {"instructions": 1e9}}
+}
+EOF
+
+# line NAME: the line predict prints for NAME at placement 1,0
+line() {
+	"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 --lines "$1" \
+		>"$T/out" 2>"$T/err" || fail "--lines $1: $(cat "$T/err")"
+	sed -n '/^to run it:/,$p' "$T/out" | sed -n '2s/^  //p' |
+		sed 's/  # a set.*//'
+}
+
+# runs NAME WANT: the line run, each OpenMP thread's CPUs as WANT says
+# ("1 0": thread 0 on 1, thread 1 on 0; "set": both on 0,1)
+runs() {
+	l=$(line "$1")
+	[ -n "$l" ] || fail "$1: no line printed"
+	PATH="$B:$PATH" sh -c "$l" >"$T/run" 2>"$T/rerr" ||
+		fail "$1: '$l' failed: $(cat "$T/rerr")"
+	got=$(sed -n 's/^omp \([0-9]*\) cpus \(.*\)$/\1:\2/p' "$T/run" |
+		sort | tr '\n' ' ')
+	case $2 in
+	set) want="0:0,1 1:0,1 " ;;
+	*) want="0:$(echo "$2" | cut -d' ' -f1) 1:$(echo "$2" | cut -d' ' -f2) " ;;
+	esac
+	[ "$got" = "$want" ] || fail "$1: '$l' put the threads at $got, not $want"
+	echo "ok: $1: $l"
+}
+
+runs taskset set
+runs omp "1 0"
+runs gomp "1 0"
+# pandia run keeps the command's output to itself: its pinning is
+# run-pin's; here its grammar
+l=$(line run)
+[ "$l" = "pandia run --cpus 1,0 -- $SA --omp --hold 0 --threads 2" ] ||
+	fail "run: $l"
+if command -v numactl >/dev/null 2>&1; then
+	runs numactl set
+else
+	echo "numactl not installed: its line not run"
+fi
+if command -v hwloc-bind >/dev/null 2>&1; then
+	runs hwloc set
+else
+	echo "hwloc-bind not installed: its line not run"
+fi
+if command -v likwid-pin >/dev/null 2>&1 &&
+	likwid-pin -q -c 0 true >/dev/null 2>&1; then
+	runs likwid "1 0"
+else
+	echo "likwid-pin not installed or not working here: its line not run"
+fi
+
+# the lines no tool here runs: their grammar
+l=$(line kmp)
+[ "$l" = "OMP_NUM_THREADS=2 KMP_AFFINITY='explicit,proclist=[1,0]' $SA --omp --hold 0 --threads 2" ] ||
+	fail "kmp: $l"
+l=$(line srun)
+[ "$l" = "srun -n 1 --cpu-bind=mask_cpu:0x3 $SA --omp --hold 0 --threads 2" ] ||
+	fail "srun: $l"
+"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1 --lines srun,hwloc \
+	>"$T/out" 2>"$T/err" || fail "-p 1: $(cat "$T/err")"
+grep -q "hwloc-bind --physical pu:1 -- " "$T/out" || fail "hwloc at 1"
+grep -q "srun -n 1 --cpu-bind=mask_cpu:0x2 " "$T/out" || fail "srun at 1"
+
+# the default is unchanged; JSON has the lines asked; a bad name
+"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 >"$T/out" 2>&1 ||
+	fail "default: $(cat "$T/out")"
+grep -q "GOMP_CPU_AFFINITY\|hwloc-bind\|likwid-pin" "$T/out" &&
+	fail "the default prints more than it did"
+"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 --lines gomp,srun \
+	--json >"$T/out" 2>"$T/err" || fail "--json: $(cat "$T/err")"
+grep -q '"gomp": "OMP_NUM_THREADS=2 GOMP_CPU_AFFINITY=' "$T/out" &&
+	grep -q '"srun": ' "$T/out" || fail "--json: the lines asked"
+grep -q '"taskset"' "$T/out" && fail "--json: a line not asked"
+"$P" predict -m "$T/m.json" -w "$T/w.json" --lines tasket \
+	>"$T/out" 2>"$T/err" && fail "--lines tasket accepted"
+grep -q "\-\-lines takes 'all' or a comma-separated list" "$T/err" ||
+	fail "--lines tasket: $(cat "$T/err")"
+exit 0
