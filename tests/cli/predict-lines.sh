@@ -75,7 +75,10 @@ if command -v hwloc-bind >/dev/null 2>&1; then
 else
 	echo "hwloc-bind not installed: its line not run"
 fi
-if command -v likwid-pin >/dev/null 2>&1 &&
+if ldd "$SA" 2>/dev/null | grep -q libasan; then
+	# likwid-pin preloads its library, which ASan will not follow
+	echo "a sanitized build: likwid-pin's line not run"
+elif command -v likwid-pin >/dev/null 2>&1 &&
 	likwid-pin -q -c 0 true >/dev/null 2>&1; then
 	runs likwid "1 0"
 else
