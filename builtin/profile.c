@@ -765,7 +765,7 @@ int cmd_profile(int argc, char **argv)
 	struct pandia_error err;
 	char *machine_path = NULL, *shim = NULL;
 	int *threads = NULL;
-	int ret = 1, i, first;
+	int ret = 1, i, first, sig;
 
 	profile_result_init(&res);
 	first = parse_args(argc, argv, &a, &c);
@@ -803,10 +803,10 @@ int cmd_profile(int argc, char **argv)
 			run_reraise(res.interrupted);
 		goto out;
 	}
-	if (run_caught_signal()) {
-		error("interrupted by signal %d: nothing written",
-		      run_caught_signal());
-		run_reraise(run_caught_signal());
+	sig = run_caught_signal();
+	if (sig) {
+		error("interrupted by signal %d: nothing written", sig);
+		run_reraise(sig);
 	}
 	show_backend(&sh);
 	for (i = 0; i < res.n_warnings; i++)
