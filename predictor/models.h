@@ -139,6 +139,8 @@ struct model_check {
 	 * kept, and this (static) text says why in the warning.
 	 */
 	const char *kept;
+	/* the uncertainty tested, when not the parameter's own (NULL) */
+	const double *unc;
 };
 
 #define MODEL_MAX_CHECKS 8

@@ -126,7 +126,9 @@ int prof_unreliable(struct prof *P, const struct model_def *model,
 	for (k = 0; k < n; k++) {
 		const struct wl_param *q = checks[k].param;
 		const char *kept = checks[k].kept;
-		double u = q->uncertainty;
+		const double tested = checks[k].unc ? *checks[k].unc :
+			q->uncertainty;
+		double u = tested;
 		bool ranked = !kept;
 
 		if (!q->known)
@@ -192,7 +194,7 @@ int prof_unreliable(struct prof *P, const struct model_def *model,
 				"other tenants kept off the PUs it uses "
 				"(taskset); --keep-unreliable writes it "
 				"anyway, marked", checks[k].name, q->value,
-				q->uncertainty, checks[k].max,
+				tested, checks[k].max,
 				checks[k].relative ? " of itself" : "",
 				R ? R->id : "a run", R ? R->purpose : "?",
 				times, R && R->worst.share > 0.01 ?

@@ -555,23 +555,17 @@ static int pandia_fit_checks(const struct model_env *env,
 		"thread per PU on this machine: predict -k 2 shows it in the "
 		"ranges of the placements that time-share a PU (for a firmer "
 		"l, profile at a quieter time or with more repetitions)";
-	struct pandia_params *pp = pandia_params(w);
-	const struct wl_param *q[3] = { &pp->t1, &pp->p, &pp->l };
-	int k;
-
+	const struct pandia_params *pp = pandia_params(w);
 	/* the spread of the repetitions, where the fit left it */
-	for (k = 0; k < 3; k++) {
-		pp->checked[k] = *q[k];
-		if (pp->have_spread)
-			pp->checked[k].uncertainty = pp->spread[k];
-	}
-	out[0] = (struct model_check){ "t1", &pp->checked[0], MAX_UNC_T1,
-				       true, NULL };
-	out[1] = (struct model_check){ "p", &pp->checked[1], MAX_UNC_P,
-				       false, NULL };
-	out[2] = (struct model_check){ "l", &pp->checked[2], MAX_UNC_L,
-				       false, fit_l_decides(env->m, 1) ? NULL :
-				       kept };
+	const double *sp = pp->have_spread ? pp->spread : NULL;
+
+	out[0] = (struct model_check){ "t1", &pp->t1, MAX_UNC_T1, true,
+				       NULL, sp ? &sp[0] : NULL };
+	out[1] = (struct model_check){ "p", &pp->p, MAX_UNC_P, false, NULL,
+				       sp ? &sp[1] : NULL };
+	out[2] = (struct model_check){ "l", &pp->l, MAX_UNC_L, false,
+				       fit_l_decides(env->m, 1) ? NULL : kept,
+				       sp ? &sp[2] : NULL };
 	return 3;
 }
 

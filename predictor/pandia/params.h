@@ -64,13 +64,10 @@ struct pandia_params {
 	 * What the profile's refusal tests (pandia_fit_checks()): the
 	 * uncertainty of t1, p and l made from the repetitions' half
 	 * ranges, as the fit weighs the runs, not the 90% range stated;
-	 * set by the fit (have_spread), never written.  checked[]: the
-	 * parameters with it, shallow copies made by each call of
-	 * pandia_fit_checks().
+	 * set by the fit (have_spread), never written.
 	 */
 	bool have_spread;
 	double spread[3];
-	struct wl_param checked[3];
 };
 
 /*
