@@ -150,35 +150,35 @@ static void set_lines(struct pins *p, const struct placement_info *pi,
 {
 	size_t cap = 16 * (size_t)pi->n + 8, len = 0;
 	char *pus = xmalloc(cap), *mask;
-	int i, j, max = 0;
+	bool *in;
+	int i, max = 0;
 
+	for (i = 0; i < pi->n; i++)
+		max = pi->os[i] > max ? pi->os[i] : max;
+	in = xcalloc((size_t)max + 4, sizeof(bool));
 	pus[0] = '\0';
 	for (i = 0; i < pi->n; i++) {
-		for (j = 0; j < i && pi->os[j] != pi->os[i]; j++)
-			;
-		if (j < i)
+		if (in[pi->os[i]])
 			continue;
+		in[pi->os[i]] = true;
 		snprintf(pus + len, cap - len, "%spu:%d", len ? " " : "",
 			 pi->os[i]);
 		len += strlen(pus + len);
-		max = pi->os[i] > max ? pi->os[i] : max;
 	}
 	/* --physical: the indexes are the OS's, as everywhere here */
 	p->line[PIN_HWLOC] = xasprintf("hwloc-bind --physical %s -- %s", pus,
 				       cmd);
 	mask = xcalloc((size_t)max / 4 + 2, 1);
-	for (i = 0; i <= max / 4; i++) {
-		int nib = 0, b;
-
-		for (j = 0; j < pi->n; j++)
-			for (b = 0; b < 4; b++)
-				nib |= pi->os[j] == 4 * i + b ? 1 << b : 0;
-		mask[max / 4 - i] = "0123456789abcdef"[nib];
-	}
+	for (i = 0; i <= max / 4; i++)
+		mask[max / 4 - i] = "0123456789abcdef"[in[4 * i] |
+						       in[4 * i + 1] << 1 |
+						       in[4 * i + 2] << 2 |
+						       in[4 * i + 3] << 3];
 	/* one task, all of its threads in the set */
 	p->line[PIN_SRUN] = xasprintf("srun -n 1 --cpu-bind=mask_cpu:0x%s %s",
 				      mask, cmd);
 	free(mask);
+	free(in);
 	free(pus);
 }
 
