@@ -126,6 +126,25 @@ double fit_score(const struct fit_data *d, const struct fit_result *r,
 	return cost;
 }
 
+double fit_misfit(const struct fit_data *d, const struct fit_result *r)
+{
+	double sum = 0, v;
+	int x, n = 0;
+
+	for (x = PR2; x < FIT_RUNS + d->n_ex; x++) {
+		if (x < FIT_RUNS && (!d->pl->made[x] || !(d->t[x] > 0) ||
+				     ((x == PR4 || x == PR5) &&
+				      isnan(r->corun))))
+			continue;
+		v = fit_residual(d, r, x < FIT_RUNS ? x : -1 - (x - FIT_RUNS));
+		if (!isfinite(v))
+			continue;
+		sum += v * v;
+		n++;
+	}
+	return n > r->n_free ? sqrt(sum / (n - r->n_free)) : 0;
+}
+
 /* The weighted residuals R of TH; the sum of their squares. */
 static double cost_of(const struct jprob *jp, const double *th, double *r)
 {
@@ -357,6 +376,37 @@ static double lm(const struct jprob *jp, double *th)
 	return c;
 }
 
+/*
+ * The unknowns of JP that set some run at TH (residuals R): those that
+ * move a run's time and are not held at a bound the runs push against
+ * (b at 0 for a program faster two threads to a PU than the model can
+ * make it), which set nothing.
+ */
+static int free_unknowns(const struct jprob *jp, const double *th,
+			 const double *r)
+{
+	double j[FIT_RUNS + 8][JP_N], g;
+	int k, i, n = 0;
+
+	jacobian(jp, th, r, j);
+	for (k = 0; k < JP_N; k++) {
+		bool moves = false;
+
+		if (!jp->fit[k])
+			continue;
+		g = 0;
+		for (i = 0; i < jp->nr; i++) {
+			moves |= fabs(j[i][k]) * jp->scale[k] > 1e-6;
+			g += j[i][k] * r[i];
+		}
+		if (!moves || (th[k] <= jp->lo[k] && g > 0) ||
+		    (th[k] >= jp->hi[k] && g < 0))
+			continue;
+		n++;
+	}
+	return n;
+}
+
 static void result_of(const struct jprob *jp, const double *th, double c,
 		      struct fit_result *out)
 {
@@ -374,6 +424,7 @@ static void result_of(const struct jprob *jp, const double *th, double c,
 		if (fabs(r[i]) > out->worst)
 			out->worst = fabs(r[i]);
 	out->n_res = jp->nr;
+	out->n_free = free_unknowns(jp, th, r);
 }
 
 void fit_joint(const struct fit_data *d, const struct fit_solution *seq,

@@ -53,6 +53,10 @@ struct fit_result {
 	double cost;		/* sum of squared residuals / sigma */
 	double worst;		/* largest |residual| / sigma */
 	int n_res;		/* runs fitted */
+	/* unknowns that move some run's time (the others cannot be told
+	   from the runs: b without SMT), so n_res - n_free runs test the
+	   model rather than set it */
+	int n_free;
 };
 
 /*
@@ -127,6 +131,17 @@ int fit_best_placement(const struct fit_plan *pl,
  */
 double fit_residual(const struct fit_data *d, const struct fit_result *r,
 		    int x);
+
+/*
+ * The model's misfit on the runs of D under R: the root of the
+ * squared residuals (log(model / measured)) of the runs after run 1
+ * (which sets t1) and the extra ones, over their number less the
+ * unknowns that moved them (r->n_free); 0 when the runs only set the
+ * parameters.  A model that cannot express what a run shows (a
+ * program faster two threads to a PU than alone) misses that run
+ * whatever its parameters, and every range should say so.
+ */
+double fit_misfit(const struct fit_data *d, const struct fit_result *r);
 
 /*
  * The sum of squared residuals / sigma of R over the runs of D (the

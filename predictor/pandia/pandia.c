@@ -214,10 +214,13 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	pp->has_b_form = sol.b_core;
 	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
 	/* t1's range carries what no repetition shows: the drift (in
-	   the range already) and the model's misfit on the check runs,
-	   so that every predicted time's range does */
+	   the range already) and the model's misfit on the check runs
+	   and on every run it did not need, so that every predicted
+	   time's range does */
 	{
-		double u = hypot(rr.range[PR1], rr.misfit * t[PR1]);
+		double mf = rr.misfit_all > rr.misfit ? rr.misfit_all :
+			rr.misfit;
+		double u = hypot(rr.range[PR1], mf * t[PR1]);
 
 		set_param(&pp->t1, true, t[PR1], u > 0 ? u : NAN, "run1",
 			  NULL);

@@ -679,6 +679,7 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 	}
 	take(sol, &jr);
 	r->misfit = misfit_of(r, &jr);
+	r->misfit_all = fit_misfit(&d1, &jr);
 	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, cost, taken);
 	for (k = 0; k < AMB_KINDS; k++) {
 		fit_amb_release(&amb[k]);

@@ -52,6 +52,12 @@ struct pandia_runs {
 	   runs (the model's own misfit, which no repetition shows); 0
 	   when none was made */
 	double misfit;
+	/* the same over every run the fit did not need to set its
+	   parameters: the root of the squared relative misses of the
+	   runs after run 1 and the check runs, over their number less
+	   the unknowns that moved them (fit_result.n_free); 0 when the
+	   runs only set the parameters */
+	double misfit_all;
 };
 
 /* The id of run 1 made again at the end, for the host's drift. */
