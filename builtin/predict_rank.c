@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "builtin/predict.h"
+#include "builtin/stated.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/util.h"
@@ -114,6 +115,32 @@ void urange_of(struct urange *u, const int *pus, int n, double t, bool t1,
 	*lo = t - sqrt(down);
 	if (*lo < 0)
 		*lo = 0;
+}
+
+void vset_stated_ranges(struct vset *vs, struct pandia_machine *m,
+			struct pandia_workload *w,
+			const struct model_def *model,
+			const struct pandia_mempolicy *mem, void *state)
+{
+	struct cli o;
+	struct ctx x;
+	struct urange u;
+	int i;
+
+	ctx_borrow(&x, &o, m, w, model, mem,
+		   model->model_section ? NULL : state);
+	urange_init(&u, &x, vs->sp);
+	for (i = 0; u.on && i < vs->n_rows; i++) {
+		struct vrow *rw = &vs->rows[i];
+
+		if (!rw->pinned || !(rw->predicted > 0))
+			continue;
+		urange_of(&u, rw->pus, rw->n, rw->predicted, true, &rw->lo,
+			  &rw->hi);
+		urange_of(&u, rw->pus, rw->n, rw->predicted, false,
+			  &rw->tie_lo, &rw->tie_hi);
+	}
+	urange_release(&u);
 }
 
 /* ---- ranking ---------------------------------------------------- */

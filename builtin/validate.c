@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "builtin/parse-options.h"
+#include "builtin/stated.h"
 #include "builtin/validate.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
@@ -396,6 +397,9 @@ static int validate(struct vctx *x)
 	vset_init(&x->vs, x->sp);
 	plan(x);
 	ret = vset_predict(&x->vs, x->o->model, state, &err);
+	if (ret == 0)
+		vset_stated_ranges(&x->vs, x->m, x->w, x->o->model, &mem,
+				   state);
 	x->o->model->close(state);
 	if (ret < 0) {
 		perr_print(&err, stderr);

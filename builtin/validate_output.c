@@ -243,6 +243,17 @@ void validate_print_report(const struct vctx *x, const struct vsummary *s)
 	else
 		printf(" - (pandia's pick was not measured)\n");
 	print_best_of_all(vs, s);
+	if (s->range_rows) {
+		printf("in range          %d of %d measured (%.0f%%) inside "
+		       "the 90%% range predicted", s->range_in, s->range_rows,
+		       100.0 * s->range_in / s->range_rows);
+		if (isfinite(s->mt.best_gap) && s->mt.best != vs->pick)
+			printf("; the best measured %s",
+			       s->best_tied ? "was among the placements "
+			       "predicted to tie with the pick" :
+			       "was not predicted to tie with the pick");
+		putchar('\n');
+	}
 	printf("rank correlation ");
 	if (isfinite(s->mt.spearman))
 		printf(" %.3f (Spearman, predicted vs measured)\n",

@@ -411,7 +411,7 @@ int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 	rw->pinned = pinned;
 	rw->st = st;
 	rw->roles = roles;
-	rw->predicted = NAN;
+	rw->predicted = rw->lo = rw->hi = rw->tie_lo = rw->tie_hi = NAN;
 	rw->measured = rw->min = rw->max = NAN;
 	rw->bottleneck = "-";
 	row_shape(m, rw);
@@ -555,6 +555,31 @@ static void best_of_all(const struct vset *vs, struct vsummary *s)
 		s->best_gap_all > rows_noise(pk, b);
 }
 
+/* The stated ranges against the measured times (s->range_*). */
+static void ranges_covered(const struct vset *vs, struct vsummary *s)
+{
+	const struct vrow *pk, *b;
+	int i;
+
+	for (i = 0; i < vs->n_rows; i++) {
+		const struct vrow *rw = &vs->rows[i];
+
+		if (rw->state != VROW_OK || !rw->pinned ||
+		    !isfinite(rw->lo) || !isfinite(rw->hi))
+			continue;
+		s->range_rows++;
+		s->range_in += rw->lo <= rw->measured &&
+			rw->measured <= rw->hi;
+	}
+	if (!s->have_metrics || vs->pick < 0)
+		return;
+	pk = &vs->rows[vs->pick];
+	b = &vs->rows[s->mt.best];
+	s->best_tied = b == pk || (isfinite(pk->tie_hi) &&
+				   isfinite(b->tie_lo) &&
+				   b->tie_lo <= pk->tie_hi);
+}
+
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 		    int n_runs, struct vsummary *s)
 {
@@ -593,6 +618,7 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 	}
 	best = s->have_metrics ? s->mt.best : -1;
 	best_of_all(vs, s);
+	ranges_covered(vs, s);
 
 	/*
 	 * The noise: a default beats the pick only by more than the

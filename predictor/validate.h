@@ -136,6 +136,10 @@ struct vrow {
 	int cores, sockets;
 	int per_pu;		/* most threads on one PU */
 	double predicted;	/* seconds */
+	/* the range the model states for it (predict's), and the same
+	   without t1's part, which moves every placement alike; NAN: none
+	   stated */
+	double lo, hi, tie_lo, tie_hi;
 	const char *bottleneck;	/* static string */
 	int x;			/* position in the figure order, from 1 */
 
@@ -232,6 +236,16 @@ struct vsummary {
 	int best_all;
 	double best_gap_all;
 	bool unpinned_beats_pick;
+	/*
+	 * The stated ranges against what was measured: of the measured
+	 * pinned rows with a range, how many (range_rows), and how many
+	 * of them fell inside it (range_in); and whether the best
+	 * measured pinned row's range, without t1's part, overlaps the
+	 * pick's, so that pandia said the two might tie (false when
+	 * either has no range).
+	 */
+	int range_rows, range_in;
+	bool best_tied;
 };
 
 /*
@@ -270,7 +284,8 @@ struct vinfo {
 /*
  * validate.json (schema "pandia-validate/1"): metrics (median_error,
  * mean_error, max_error, offset, offset_error, offset_error_mean,
- * best_gap, spearman, placements, failed), best, pick, heuristics
+ * best_gap, spearman, placements, failed; range_rows, range_coverage
+ * and best_tied where ranges were stated), best, pick, heuristics
  * [{name, cpus, threads, pinned, predicted, measured, gap, pick_vs}],
  * sweep, and every row.  New reference.
  */

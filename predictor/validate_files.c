@@ -69,6 +69,14 @@ static json_t *row_json(const struct vset *vs, int i,
 	if (rw->names)
 		json_object_set_new(o, "defaults", json_string(rw->names));
 	json_object_set_new(o, "predicted", jnum(rw->predicted));
+	if (isfinite(rw->lo) && isfinite(rw->hi)) {
+		json_object_set_new(o, "time_low", json_real(rw->lo));
+		json_object_set_new(o, "time_high", json_real(rw->hi));
+		if (rw->state == VROW_OK)
+			json_object_set_new(o, "in_range", json_boolean(
+				rw->lo <= rw->measured &&
+				rw->measured <= rw->hi));
+	}
 	json_object_set_new(o, "bottleneck", json_string(rw->bottleneck));
 	json_object_set_new(o, "status", json_string(state_name(rw->state)));
 	if (rw->state == VROW_OK) {
@@ -156,6 +164,15 @@ static json_t *metrics_json(const struct vsummary *s)
 				    jnum(mt->offset_error_mean));
 		json_object_set_new(o, "best_gap", jnum(mt->best_gap));
 		json_object_set_new(o, "spearman", jnum(mt->spearman));
+	}
+	if (s->range_rows) {
+		json_object_set_new(o, "range_rows",
+				    json_integer(s->range_rows));
+		json_object_set_new(o, "range_coverage", json_real(
+			(double)s->range_in / s->range_rows));
+		if (s->have_metrics)
+			json_object_set_new(o, "best_tied",
+					    json_boolean(s->best_tied));
 	}
 	return o;
 }

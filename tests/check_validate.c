@@ -714,6 +714,78 @@ START_TEST(test_summary_unpinned_best)
 }
 END_TEST
 
+/*
+ * The stated ranges against what was measured: two of three pinned
+ * rows inside theirs; the best measured, not the pick, counts as tied
+ * with it only when its range without t1's part reaches the pick's.
+ */
+START_TEST(test_summary_ranges)
+{
+	struct ranked_space rs;
+	struct vsummary s;
+	struct vset vs;
+	int a[2], r1, r2, r3;
+	struct vinfo info;
+	json_t *j, *mt;
+
+	ranked_space_make(&rs);
+	vset_init(&vs, rs.sp);
+	a[0] = pu(rs.m, 0);
+	a[1] = pu(rs.m, 2);
+	r1 = vset_add(&vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
+	vs.pick = r1;
+	r2 = vset_add(&vs, a, 1, true, VROLE_SELECTED);
+	a[1] = pu(rs.m, 1);
+	r3 = vset_add(&vs, a, 2, true, VROLE_SELECTED);
+	set_measured(&vs.rows[r1], 1.0, 1.05);	/* inside */
+	set_measured(&vs.rows[r2], 2.0, 2.50);	/* outside */
+	set_measured(&vs.rows[r3], 1.1, 1.00);	/* inside, the best */
+	vs.rows[r1].lo = 0.9, vs.rows[r1].hi = 1.1;
+	vs.rows[r1].tie_lo = 0.95, vs.rows[r1].tie_hi = 1.05;
+	vs.rows[r2].lo = 1.8, vs.rows[r2].hi = 2.2;
+	vs.rows[r3].lo = 0.95, vs.rows[r3].hi = 1.2;
+	vs.rows[r3].tie_lo = 1.06, vs.rows[r3].tie_hi = 1.15;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.mt.best, r3);
+	ck_assert_int_eq(s.range_rows, 3);
+	ck_assert_int_eq(s.range_in, 2);
+	ck_assert(!s.best_tied);
+	memset(&info, 0, sizeof(info));
+	j = vset_to_json(&vs, &s, &info);
+	mt = json_object_get(j, "metrics");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(mt,
+		"range_coverage")), 2.0 / 3, EPS);
+	ck_assert(json_is_false(json_object_get(mt, "best_tied")));
+	{
+		json_t *rows = json_object_get(j, "rows"), *r;
+		size_t k;
+		int out = 0;
+
+		json_array_foreach(rows, k, r)
+			out += json_is_false(json_object_get(r, "in_range"));
+		ck_assert_int_eq(out, 1);
+	}
+	json_decref(j);
+	vsummary_release(&s);
+	/* its range reaches the pick's: said to tie */
+	vs.rows[r3].tie_lo = 1.04;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert(s.best_tied);
+	vsummary_release(&s);
+	/* no ranges stated: nothing counted, nothing in the file */
+	vs.rows[r1].lo = vs.rows[r2].lo = vs.rows[r3].lo = NAN;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.range_rows, 0);
+	j = vset_to_json(&vs, &s, &info);
+	ck_assert_ptr_null(json_object_get(json_object_get(j, "metrics"),
+					   "range_coverage"));
+	json_decref(j);
+	vsummary_release(&s);
+	vset_release(&vs);
+	ranked_space_free(&rs);
+}
+END_TEST
+
 START_TEST(test_figure_order)
 {
 	struct ranked_space rs;
@@ -772,6 +844,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_vset_rows);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_unpinned_best);
+	tcase_add_test(tc, test_summary_ranges);
 	tcase_add_test(tc, test_figure_order);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

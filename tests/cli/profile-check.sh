@@ -124,4 +124,22 @@ if ! grep -q 'moved from [0-9.e+]* by the joint fit' "$T/off.w.json"; then
 		"$T/off.w.json" || { grep '"dram": "' "$T/off.w.json";
 		fail "off: the demand neither from the probes' loss nor moved"; }
 fi
+
+# validate states how many measured times fell in the ranges predict
+# states (docs/validation.md, "in range"): the mechanistic simulator's
+# times against the profile of it
+"$P" validate -q -m "$T/off.json" -w "$T/off.w.json" -p sample:20 -r 1 \
+	--no-warmup --time-from 'time: ([0-9.eE+-]+)' -o "$T/val" \
+	--runner "$MS -m $M -w tests/data/mechsim/stream.sim --cpus {cpus} \
+--noise 0.002 --seed 8 --state $T/val.state" >"$T/val.out" 2>"$T/val.err" ||
+	{ cat "$T/val.err"; fail "validate failed"; }
+grep -q '^in range  *[0-9]* of [0-9]* measured ([0-9]*%) inside the 90% range' \
+	"$T/val.out" || { cat "$T/val.out"; fail "validate: no in-range line"; }
+n=$("$J" metrics.range_rows <"$T/val/validate.json")
+c=$("$J" metrics.range_coverage <"$T/val/validate.json")
+echo "validate: $c of $n measured inside the range stated"
+awk -v n="$n" -v c="$c" 'BEGIN { exit !(n >= 20 && c >= 0 && c <= 1) }' ||
+	fail "validate: range_rows $n, range_coverage $c"
+grep -q '"in_range": ' "$T/val/validate.json" ||
+	fail "validate.json: no row says whether it was in its range"
 exit 0
