@@ -27,9 +27,15 @@ static int get_cpus(struct json_src *c, json_t *obj, const char *opath,
 
 	*out = NULL;
 	*n = 0;
+	json_path_join(path, sizeof(path), opath, key);
+	/* a PU list that is null contradicts itself: absent says "not
+	   known", null would say "no PUs" */
+	if (!v && !json_failed(c) && json_is_null(json_object_get(obj, key)))
+		return json_fail(c, path, "must be a CPU list such as "
+				 "\"0-3\", not null (leave it out when the "
+				 "PUs are not known)");
 	if (!v)
 		return json_failed(c) ? -1 : 0;
-	json_path_join(path, sizeof(path), opath, key);
 	if (cpulist_parse(json_string_value(v), out, n, &e) < 0)
 		return json_fail(c, path, "%s", e.text);
 	return 0;
