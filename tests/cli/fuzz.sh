@@ -1,4 +1,5 @@
-# The loaders under the fuzzer, briefly (make fuzz runs it long): the
+# The loaders under the fuzzer, briefly (make fuzz runs it long), the
+# seven kinds, co-run pairs included: the
 # wrong-but-accepted values of issue 18 refused with one line each, no
 # sanitizer report, nothing wrong accepted.  Sanitized when make check
 # built $B/fuzz.
@@ -17,7 +18,7 @@ for w in 'links\[0\].unit = \[1\]' 'links\[0\].unit = "furlongs"' \
 	grep -q "^refused .*$w: " "$T/out" || fail "not refused: $w"
 done
 [ "$(grep -c ' 300 inputs from .* 0 wrong accepted, 0 bad errors' \
-	"$T/out")" -eq 6 ] || fail "figures"
+	"$T/out")" -eq 7 ] || fail "figures"
 grep -q "^fuzz: $B/fuzz/" "$T/out" ||
 	echo "note: the fuzzer ran without sanitizers (make fuzz-build)"
 exit 0

@@ -2,17 +2,22 @@
  * fuzz - a mutation fuzzer over pandia's loaders: the machine
  * description (pandia-machine/1), the workload description
  * (pandia-workload/1) with the Pandia model or the black-box model's
- * state ("models.blackbox"), the --assume file (pandia-assume/1) and
- * the runs file (pandia-scaling/1).
+ * state ("models.blackbox"), the --assume file (pandia-assume/1), the
+ * runs file (pandia-scaling/1), and co-run pairs (a workload predicted
+ * beside another, pandia predict -w A -w B).
  *
  *   fuzz [-n N] [-s SEED] [-o DIR] KIND:FILE...
  *
  * KIND is machine, workload, assume, runs, blackbox or mva (a workload
- * description with that model's state); each FILE a valid seed.  A
- * blackbox or mva input is sound when the model, opened on the machine
- * its seed names (machine.file), either refuses in one line or
+ * description with that model's state), or corun; each FILE a valid
+ * seed.  A blackbox or mva input is sound when the model, opened on the
+ * machine its seed names (machine.file), either refuses in one line or
  * predicts a finite time above zero, or refuses, for every thread
- * count at every size tried.
+ * count at every size tried.  A corun input (a Pandia model's
+ * description) is sound when, beside its own seed unchanged, every
+ * division of that machine's PUs between the two (and the two on the
+ * same PUs) gives both a finite time above zero or is refused in one
+ * line.
  * Every loader gets N mutated inputs (JSON-aware mutations: a value
  * replaced by an odd one, a key or element dropped or doubled, a key
  * added; and one input in eight with bytes flipped, cut or inserted).
@@ -47,18 +52,22 @@
 #include "stress/assume.h"
 
 enum kind {
-	K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_BLACKBOX, K_MVA, K_COUNT
+	K_MACHINE, K_WORKLOAD, K_ASSUME, K_RUNS, K_BLACKBOX, K_MVA, K_CORUN,
+	K_COUNT
 };
 
 static const char *const kind_names[K_COUNT] = {
-	"machine", "workload", "assume", "runs", "blackbox", "mva"
+	"machine", "workload", "assume", "runs", "blackbox", "mva", "corun"
 };
 
 /* the model a workload kind's state is for, or NULL (the Pandia
    model's, checked by workload_ok()) */
 static const char *const kind_model[K_COUNT] = {
-	NULL, NULL, NULL, NULL, "blackbox", "mva"
+	NULL, NULL, NULL, NULL, "blackbox", "mva", "pandia"
 };
+
+/* the co-run kind's partner: its first seed, as loaded */
+static struct pandia_workload *corun_partner;
 
 /* the machine a model kind's seed names (its machine.file) */
 static struct pandia_machine *model_machine;
@@ -526,6 +535,62 @@ static int model_sound(const struct model_def *md,
 	return ret;
 }
 
+/*
+ * W beside corun_partner on model_machine, both with the Pandia model:
+ * 0 when open() refuses W (err set), else 1 when every division of the
+ * PUs between the two (W on the first n, the partner on the rest), and
+ * both on every PU, predicts finite times above zero for both or is
+ * refused in one line; -1 (why set) when not.
+ */
+static int corun_sound(const struct pandia_workload *w,
+		       struct pandia_error *err)
+{
+	const struct model_def *md = model_find("pandia");
+	const struct pandia_machine *m = model_machine;
+	void *a = md->open(m, w, NULL, err), *b;
+	int *pus = xcalloc((size_t)m->n_pus + 1, sizeof(int)), n, i, ret = 1;
+	struct pandia_error e2;
+
+	if (!a) {
+		free(pus);
+		return 0;
+	}
+	b = md->open(m, corun_partner, NULL, &e2);
+	if (!b) {
+		fprintf(stderr, "fuzz: the co-run seed does not open: %s\n",
+			e2.text);
+		exit(2);
+	}
+	for (i = 0; i < m->n_pus; i++)
+		pus[i] = i;
+	for (n = 1; n <= m->n_pus && ret == 1; n++) {
+		struct model_corun_part parts[2] = {
+			{ a, pus, n < m->n_pus ? n : m->n_pus },
+			{ b, n < m->n_pus ? pus + n : pus,
+			  n < m->n_pus ? m->n_pus - n : m->n_pus }
+		};
+		struct model_prediction out[2];
+
+		memset(&e2, 0, sizeof(e2));
+		if (md->corun(parts, 2, out, &e2) < 0) {
+			if (!e2.text[0] || strchr(e2.text, '\n'))
+				ret = fail_why("co-run error not one line: "
+					       "'%s'", e2.text) ? 1 : -2;
+			continue;
+		}
+		for (i = 0; i < 2 && ret == 1; i++)
+			if (!isfinite(out[i].time) || !(out[i].time > 0))
+				ret = fail_why("co-run of %d and %d threads: "
+					       "workload %d %g s", parts[0].n,
+					       parts[1].n, i + 1, out[i].time) ?
+					1 : -1;
+	}
+	md->close(b);
+	md->close(a);
+	free(pus);
+	return ret;
+}
+
 static int try_input(enum kind k, const char *text, const char *name)
 {
 	struct pandia_error err;
@@ -608,12 +673,14 @@ static int try_input(enum kind k, const char *text, const char *name)
 		goto out;
 	}
 	case K_BLACKBOX:
-	case K_MVA: {
+	case K_MVA:
+	case K_CORUN: {
 		struct pandia_workload *w = workload_parse(text, name, &err);
 
 		if (!w)
 			break;
-		ret = model_sound(model_find(kind_model[k]), w, &err);
+		ret = k == K_CORUN ? corun_sound(w, &err) :
+			model_sound(model_find(kind_model[k]), w, &err);
 		workload_free(w);
 		if (ret != 0)
 			goto out;
@@ -836,6 +903,16 @@ int main(int argc, char **argv)
 			continue;
 		if (kind_model[c] && load_model_machine(seeds[c][0]) < 0)
 			return 2;
+		if (c == K_CORUN) {
+			struct pandia_error err;
+
+			workload_free(corun_partner);
+			corun_partner = workload_load(seeds[c][0], &err);
+			if (!corun_partner) {
+				fprintf(stderr, "fuzz: %s\n", err.text);
+				return 2;
+			}
+		}
 		for (s = 0; s < nseeds[c]; s++) {
 			struct pandia_error err;
 
@@ -891,5 +968,6 @@ int main(int argc, char **argv)
 	}
 	unlink(tmpfile_path);
 	machine_free(model_machine);
+	workload_free(corun_partner);
 	return bad ? 1 : 0;
 }
