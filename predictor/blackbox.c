@@ -676,6 +676,16 @@ static int load_alpha(struct blackbox *bb, json_t *o,
 				 "not %s", json_type_name(va));
 	bb->has_alpha = true;
 	bb->alpha = json_number_value(va);
+	/*
+	 * Each alpha_i = (1 - t / T_seq) / (1 - 1 / p) of a positive time
+	 * t on p >= 2 cores is below 2; below -1e6 it says a run took over
+	 * 500,000 times as long as one thread: magnitudes no machine has.
+	 */
+	if (bb->alpha >= 2 || bb->alpha < -1e6)
+		return json_fail(src, p, "%g is beyond what any measured "
+				 "times give (below 2, and not a run "
+				 "500,000 times slower than one thread)",
+				 bb->alpha);
 	snprintf(p, sizeof(p), "%s.alpha_key", path);
 	if (!json_is_object(vk))
 		return json_fail(src, p, "must be an object or null, not %s",

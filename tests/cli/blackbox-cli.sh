@@ -186,13 +186,16 @@ grep -q "gives one thread -0.005 s at size 50: its polynomial (no one-thread siz
 "$P" predict -m "$T/m48.json" -w "$T/wneg.json" --model blackbox \
 	--size 400 >/dev/null 2>"$T/err" ||
 	fail "size 400: $(cat "$T/err")"
-# an alpha no fit gives: an infinite time refused, not ranked
-sed 's/"alpha": 0.9,/"alpha": -1e308,/' "$T/wneg.json" >"$T/winf.json"
-"$P" predict -m "$T/m48.json" -w "$T/winf.json" --model blackbox \
-	--size 1e6 >"$T/out" 2>"$T/err" &&
-	fail "an infinite time was ranked: $(cat "$T/out")"
-grep -q "is not finite (alpha -1e+308)" "$T/err" ||
-	fail "infinite time: $(cat "$T/err")"
+# an alpha no fit gives (a time of 1e307 s, or an infinite one):
+# refused where the file says it, not ranked
+for a in -1e308 -2e6 2.5; do
+	sed "s/\"alpha\": 0.9,/\"alpha\": $a,/" "$T/wneg.json" >"$T/winf.json"
+	"$P" predict -m "$T/m48.json" -w "$T/winf.json" --model blackbox \
+		--size 1e6 >"$T/out" 2>"$T/err" &&
+		fail "alpha $a was ranked: $(cat "$T/out")"
+	grep -q "winf.json:[0-9]*:[0-9]*: models.blackbox.alpha: .* is beyond what any measured times give" \
+		"$T/err" || fail "alpha $a: $(cat "$T/err")"
+done
 
 # ---- online: pandia run --record ------------------------------------
 cp "$T/w.json" "$T/r.json"
