@@ -182,6 +182,33 @@ static void set_lines(struct pins *p, const struct placement_info *pi,
 	free(pus);
 }
 
+/* Whether command word CMD is on $PATH. */
+static bool installed(const char *cmd)
+{
+	char *f = elf_which(cmd);
+
+	free(f);
+	return f != NULL;
+}
+
+/*
+ * The lines shown without --lines: taskset's, numactl's, OpenMP's and
+ * pandia run's, and those of the tools installed here (hwloc-bind,
+ * likwid-pin, srun), which a user of them would paste.
+ */
+static unsigned default_lines(void)
+{
+	unsigned bits = PIN_DEFAULT;
+
+	if (installed("hwloc-bind"))
+		bits |= 1u << PIN_HWLOC;
+	if (installed("likwid-pin"))
+		bits |= 1u << PIN_LIKWID;
+	if (installed("srun"))
+		bits |= 1u << PIN_SRUN;
+	return bits;
+}
+
 void pins_make(const struct ctx *x, const struct placement_info *pi,
 	       struct pins *p)
 {
@@ -192,7 +219,7 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	char mem[48], *list;
 
 	memset(p, 0, sizeof(*p));
-	p->shown = x->o->lines ? x->o->lines : PIN_DEFAULT;
+	p->shown = x->o->lines ? x->o->lines : default_lines();
 	switch (x->mem.kind) {
 	case MEM_INTERLEAVE:
 		snprintf(mem, sizeof(mem), "--interleave=all");

@@ -97,11 +97,25 @@ l=$(line srun)
 grep -q "hwloc-bind --physical pu:1 -- " "$T/out" || fail "hwloc at 1"
 grep -q "srun -n 1 --cpu-bind=mask_cpu:0x2 " "$T/out" || fail "srun at 1"
 
-# the default is unchanged; JSON has the lines asked; a bad name
-"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 >"$T/out" 2>&1 ||
-	fail "default: $(cat "$T/out")"
-grep -q "GOMP_CPU_AFFINITY\|hwloc-bind\|likwid-pin" "$T/out" &&
-	fail "the default prints more than it did"
+# the default: taskset, numactl, OpenMP's and pandia run's lines, and
+# those of the tools on $PATH (none here, then hwloc-bind alone); JSON
+# has the lines asked; a bad name
+mkdir "$T/nobin" "$T/hwbin"
+printf '#!/bin/sh\n' >"$T/hwbin/hwloc-bind"
+chmod +x "$T/hwbin/hwloc-bind"
+PATH="$T/nobin" "$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 \
+	>"$T/out" 2>&1 || fail "default: $(cat "$T/out")"
+grep -q "^  taskset -c " "$T/out" && grep -q "^  numactl " "$T/out" &&
+	grep -q "^  pandia run --cpus " "$T/out" ||
+	fail "the default lines: $(cat "$T/out")"
+grep -q "GOMP_CPU_AFFINITY\|hwloc-bind\|likwid-pin\|srun" "$T/out" &&
+	fail "no tool installed, yet the default shows its line"
+PATH="$T/hwbin" "$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 \
+	>"$T/out" 2>&1 || fail "default: $(cat "$T/out")"
+grep -q "^  hwloc-bind --physical pu:1 pu:0 -- " "$T/out" ||
+	fail "hwloc-bind installed, its line not in the default"
+grep -q "likwid-pin\|srun" "$T/out" &&
+	fail "the default shows the line of a tool not installed"
 "$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 --lines gomp,srun \
 	--json >"$T/out" 2>"$T/err" || fail "--json: $(cat "$T/err")"
 grep -q '"gomp": "OMP_NUM_THREADS=2 GOMP_CPU_AFFINITY=' "$T/out" &&
