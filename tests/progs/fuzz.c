@@ -730,8 +730,9 @@ static const struct targeted wrongs[] = {
 	{ K_MACHINE, "topology.cores[0].caches.L1", "-1", true },
 	{ K_MACHINE, "topology.caches[0].cores", "[]", true },
 	{ K_WORKLOAD, "model.t1", "1e-320", true },
-	/* no PUs: load_machine_id sorted a NULL array (UBSan) */
-	{ K_WORKLOAD, "machine.pus", "null", false },
+	/* no PUs: load_machine_id sorted a NULL array (UBSan); now a
+	   list that is null is refused (issue 28) */
+	{ K_WORKLOAD, "machine.pus", "null", true },
 	{ K_ASSUME, "core.peak_rate", "1e-320", true },
 	{ K_RUNS, "runs[0].time", "1e-320", true },
 };
