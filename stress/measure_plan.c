@@ -21,7 +21,7 @@
  * over the whole run: every round measures every figure once.
  */
 static const struct timing timing_full = { 3, 5, 0.2, 1.0, 100 };
-static const struct timing timing_quick = { 3, 4, 0.05, 0.45, 16 };
+static const struct timing timing_quick = { 3, 4, 0.05, 0.45, 4 };
 
 const struct timing *stress_timing(const struct stress_opts *o)
 {
@@ -112,7 +112,8 @@ static unsigned long long memory_cap(const struct pandia_machine *m,
 
 /*
  * The DRAM working set per thread for N threads: the paper's 100 x LLC
- * in all (16 x with --quick), capped at half the memory available;
+ * in all (4 x with --quick: docs/stress.md), capped at half the
+ * memory available;
  * *note says which rule applied.
  */
 static size_t dram_ws(const struct pandia_machine *m, const struct plan *p,
