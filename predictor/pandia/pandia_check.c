@@ -23,7 +23,9 @@
 /* A refit with the check runs may move no run beyond 2 sigma. */
 #define AMB_WORST_RUNS 2.0
 
-static const char *const check_ids[PANDIA_CHECKS] = { "check1", "check2" };
+static const char *const check_ids[PANDIA_CHECKS] = {
+	"check1", "check2", "check3"
+};
 static const char *const plan_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
 };
@@ -283,6 +285,32 @@ static void add_drift_run(struct model_run *runs, int *nr,
 	(*nr)++;
 }
 
+/*
+ * Every core of socket 0 and one of socket 1, one thread each (a new
+ * array in *pus; its threads returned, 0 without two sockets): the
+ * profile's runs spread threads evenly, where every rule for the
+ * pages' placement and the link agrees; a placement this uneven is
+ * where they differ most, and a check run there measures how far the
+ * model's rule is from the machine's.
+ */
+static int uneven_placement(const struct pandia_machine *m, int **pus)
+{
+	const struct pandia_socket *s0, *s1;
+	int i, n = 0;
+
+	*pus = NULL;
+	if (m->n_sockets < 2 || m->sockets[0].n_cores < 2 ||
+	    m->sockets[1].n_cores < 1)
+		return 0;
+	s0 = &m->sockets[0];
+	s1 = &m->sockets[1];
+	*pus = xcalloc((size_t)s0->n_cores + 2, sizeof(int));
+	for (i = 0; i < s0->n_cores; i++)
+		(*pus)[n++] = m->cores[s0->cores[i]].pus[0];
+	(*pus)[n++] = m->cores[s1->cores[0]].pus[0];
+	return n;
+}
+
 int pandia_check_plan(const struct model_env *env,
 		      const struct pandia_workload *w,
 		      struct model_run **runs, struct pandia_error *err)
@@ -329,6 +357,17 @@ int pandia_check_plan(const struct model_env *env,
 		add_check(*runs, &nr, env->m, amb[pick].pus, amb[pick].n_pus,
 			  t, why);
 		amb[pick].pus = NULL;
+	}
+	/* a slot left: the uneven placement */
+	if (nr < PANDIA_CHECKS) {
+		n = uneven_placement(env->m, &pus);
+		if (n > 0 && !made_already(&r.pl, pus, n, *runs, nr))
+			add_check(*runs, &nr, env->m, pus, n,
+				  fit_time_pus(r.pl.sp, &jr.prm, pus, n),
+				  "uneven over two sockets, where the rules "
+				  "for the pages and the link differ most");
+		else
+			free(pus);
 	}
 	for (k = 0; k < AMB_KINDS; k++)
 		fit_amb_release(&amb[k]);

@@ -26,7 +26,7 @@ void pandia_warn(const struct model_env *env, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Check runs at most (pandia_check.c). */
-#define PANDIA_CHECKS 2
+#define PANDIA_CHECKS 3
 
 /* The runs recorded in a description, as the fits take them. */
 struct pandia_runs {

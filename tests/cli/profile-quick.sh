@@ -115,7 +115,11 @@ done
 # --- two sockets without SMT: l decides, b does not ------------------
 describe two "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:1"
 profile twoq "$T/two.json" --quick
-expect_runs twoq "run1 probe-dram run2 run3 run4 run5 run7 drift "
+# check1: both cores of socket 0 and one of socket 1, the uneven
+# placement the profile's even runs never test
+expect_runs twoq "run1 probe-dram run2 run3 run4 run5 run7 check1 drift "
+grep -q '"purpose": "check: uneven over two sockets' "$T/twoq.w.json" ||
+	fail "twoq: check1 is not the uneven placement"
 p_near twoq
 l=$(wl_get "$T/twoq.w.json" l)
 [ "$l" != null ] || fail "twoq: l was left out on two sockets"
