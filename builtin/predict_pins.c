@@ -1,7 +1,8 @@
 /*
  * predict_pins.c - pandia predict: the lines that pin a placement
  * (taskset, numactl, OpenMP's variables, libgomp's, LLVM's and Intel's,
- * hwloc-bind, likwid-pin, srun and pandia run; --lines chooses), and
+ * hwloc-bind, likwid-pin, srun, systemd-run, docker and pandia run;
+ * --lines chooses), and
  * what each one cannot say.
  */
 #include <math.h>
@@ -74,7 +75,7 @@ static char *set_loses(const int *os, int n)
 
 static const char *const line_names[PIN_LINES] = {
 	"taskset", "numactl", "omp", "gomp", "kmp", "hwloc", "likwid",
-	"srun", "run"
+	"srun", "systemd", "docker", "run"
 };
 
 const char *pin_line_name(enum pin_line l)
@@ -182,6 +183,46 @@ static void set_lines(struct pins *p, const struct placement_info *pi,
 	free(pus);
 }
 
+/*
+ * The lines that give a whole process a set of PUs from outside:
+ * systemd-run's transient service (CPUAffinity=, and the memory as
+ * NUMAPolicy= and NUMAMask=, systemd.exec(5)) and a container
+ * (docker run --cpuset-cpus, --cpuset-mems for a node; IMAGE is the
+ * user's).  Both take a set: the order and the sharing are lost.
+ */
+static void unit_lines(struct pins *p, const struct ctx *x, const char *set,
+		       const char *cmd)
+{
+	int *nodes = xcalloc((size_t)x->m->n_numa + 1, sizeof(int)), i;
+	char numa[256], mems[32] = "", *all;
+
+	for (i = 0; i < x->m->n_numa; i++)
+		nodes[i] = x->m->numa[i].os_index;
+	all = cpuset_format(nodes, x->m->n_numa);
+	free(nodes);
+	switch (x->mem.kind) {
+	case MEM_INTERLEAVE:
+		snprintf(numa, sizeof(numa), "-p NUMAPolicy=interleave "
+			 "-p NUMAMask=%s ", all);
+		break;
+	case MEM_NODE:
+		snprintf(numa, sizeof(numa), "-p NUMAPolicy=bind "
+			 "-p NUMAMask=%d ", x->mem.node);
+		snprintf(mems, sizeof(mems), " --cpuset-mems=%d",
+			 x->mem.node);
+		break;
+	default:
+		snprintf(numa, sizeof(numa), "-p NUMAPolicy=local ");
+		break;
+	}
+	p->line[PIN_SYSTEMD] = xasprintf("systemd-run --wait --pipe "
+					 "--same-dir -p CPUAffinity=%s %s%s",
+					 set, numa, cmd);
+	p->line[PIN_DOCKER] = xasprintf("docker run --rm --cpuset-cpus=%s%s "
+					"IMAGE %s", set, mems, cmd);
+	free(all);
+}
+
 /* Whether command word CMD is on $PATH. */
 static bool installed(const char *cmd)
 {
@@ -251,6 +292,7 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	free(list);
 	p->line[PIN_RUN] = xasprintf("pandia run --cpus %s -- %s", pi->list,
 				     cmd);
+	unit_lines(p, x, set, cmd);
 	free(set);
 	free(cmd);
 }
@@ -268,7 +310,7 @@ void pins_release(struct pins *p)
 static bool takes_set(int l)
 {
 	return l == PIN_TASKSET || l == PIN_NUMACTL || l == PIN_HWLOC ||
-		l == PIN_SRUN;
+		l == PIN_SRUN || l == PIN_SYSTEMD || l == PIN_DOCKER;
 }
 
 /* The JSON key of line L: the default lines keep their old names. */

@@ -92,6 +92,22 @@ l=$(line kmp)
 l=$(line srun)
 [ "$l" = "srun -n 1 --cpu-bind=mask_cpu:0x3 $SA --omp --hold 0 --threads 2" ] ||
 	fail "srun: $l"
+# systemd.exec(5): CPUAffinity= a list of CPUs, NUMAPolicy= and
+# NUMAMask= the memory; docker run: --cpuset-cpus, --cpuset-mems
+l=$(line systemd)
+[ "$l" = "systemd-run --wait --pipe --same-dir -p CPUAffinity=0,1 -p NUMAPolicy=local $SA --omp --hold 0 --threads 2" ] ||
+	fail "systemd: $l"
+l=$(line docker)
+[ "$l" = "docker run --rm --cpuset-cpus=0,1 IMAGE $SA --omp --hold 0 --threads 2" ] ||
+	fail "docker: $l"
+"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 --memory node:0 \
+	--lines systemd,docker >"$T/out" 2>"$T/err" ||
+	fail "--memory node:0: $(cat "$T/err")"
+grep -q "^  systemd-run .* -p CPUAffinity=0,1 -p NUMAPolicy=bind -p NUMAMask=0 " \
+	"$T/out" && grep -q "^  docker run --rm --cpuset-cpus=0,1 --cpuset-mems=0 IMAGE " \
+	"$T/out" || fail "the memory in systemd's and docker's lines: $(cat "$T/out")"
+grep -q "docker run .*# a set: loses the thread order" "$T/out" ||
+	fail "docker's line does not say it takes a set"
 "$P" predict -m "$T/m.json" -w "$T/w.json" -p 1 --lines srun,hwloc \
 	>"$T/out" 2>"$T/err" || fail "-p 1: $(cat "$T/err")"
 grep -q "hwloc-bind --physical pu:1 -- " "$T/out" || fail "hwloc at 1"
