@@ -23,6 +23,9 @@
 /* A refit with the check runs may move no run beyond 2 sigma. */
 #define AMB_WORST_RUNS 2.0
 
+/* The purpose of the uneven check run begins so (add_check's prefix). */
+#define UNEVEN_PURPOSE "check: uneven"
+
 static const char *const check_ids[PANDIA_CHECKS] = {
 	"check1", "check2", "check3"
 };
@@ -90,6 +93,9 @@ static void load_checks(const struct pandia_machine *m,
 		}
 		r->ex_run[r->n_ex] = wr;
 		r->ex_pus[r->n_ex] = pus;
+		if (!wr->purpose || strncmp(wr->purpose, UNEVEN_PURPOSE,
+					    strlen(UNEVEN_PURPOSE)))
+			r->n_fit_ex = r->n_ex + 1;
 		e->n = wr->n_cpus;
 		e->pus = pus;
 		e->t = median_times(wr);
@@ -690,7 +696,9 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 {
 	struct fit_data d0 = { &r->pl, &r->base, r->t, r->delta, NULL, 0 };
 	struct fit_data d1 = { &r->pl, &r->base, r->t, r->delta, r->ex,
-			       r->n_ex };
+			       r->n_fit_ex };
+	struct fit_data dall = { &r->pl, &r->base, r->t, r->delta, r->ex,
+				 r->n_ex };
 	struct fit_amb amb[AMB_KINDS], amb2[AMB_KINDS];
 	struct pandia_params *pp = pandia_params(w);
 	struct fit_result jr;
@@ -718,7 +726,7 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 	}
 	take(sol, &jr);
 	r->misfit = misfit_of(r, &jr);
-	r->misfit_all = fit_misfit(&d1, &jr);
+	r->misfit_all = fit_misfit(&dall, &jr);
 	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, cost, taken);
 	for (k = 0; k < AMB_KINDS; k++) {
 		fit_amb_release(&amb[k]);

@@ -41,6 +41,10 @@ struct pandia_runs {
 	struct model_params base;	/* t1 and the demands */
 	struct fit_plan pl;
 	int n_ex;			/* check runs with times */
+	/* of them, the first n_fit_ex the fit may be refitted with: the
+	   uneven placement (always last) only measures the misfit, since
+	   a rule for the pages the model lacks is no parameter to move */
+	int n_fit_ex;
 	struct fit_extra ex[PANDIA_CHECKS];
 	struct wl_run *ex_run[PANDIA_CHECKS];
 	int *ex_pus[PANDIA_CHECKS];	/* owned */
