@@ -362,6 +362,17 @@ static void plan(struct vctx *x)
 	}
 }
 
+/* Every row predicted by STATE, with the range predict states for it. */
+static int predict_rows(struct vctx *x, void *state,
+			const struct pandia_mempolicy *mem,
+			struct pandia_error *err)
+{
+	if (vset_predict(&x->vs, x->o->model, state, err) < 0)
+		return -1;
+	vset_stated_ranges(&x->vs, x->m, x->w, x->o->model, mem, state);
+	return 0;
+}
+
 static int validate(struct vctx *x)
 {
 	struct pandia_error err;
@@ -396,10 +407,7 @@ static int validate(struct vctx *x)
 	x->have_ranking = true;
 	vset_init(&x->vs, x->sp);
 	plan(x);
-	ret = vset_predict(&x->vs, x->o->model, state, &err);
-	if (ret == 0)
-		vset_stated_ranges(&x->vs, x->m, x->w, x->o->model, &mem,
-				   state);
+	ret = predict_rows(x, state, &mem, &err);
 	x->o->model->close(state);
 	if (ret < 0) {
 		perr_print(&err, stderr);

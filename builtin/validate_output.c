@@ -138,6 +138,21 @@ static void print_pct(double v)
 	else
 		printf("%7s", "-");
 }
+/* How many measured times fell inside the ranges stated, when any. */
+static void print_in_range(const struct vset *vs, const struct vsummary *s)
+{
+	if (!s->range_rows)
+		return;
+	printf("in range          %d of %d measured (%.0f%%) inside the 90%% "
+	       "range predicted", s->range_in, s->range_rows,
+	       100.0 * s->range_in / s->range_rows);
+	if (isfinite(s->mt.best_gap) && s->mt.best != vs->pick)
+		printf("; the best measured %s", s->best_tied ?
+		       "was among the placements predicted to tie with the "
+		       "pick" : "was not predicted to tie with the pick");
+	putchar('\n');
+}
+
 /*
  * The pick against the best of everything measured, the unpinned rows
  * (the OS scheduler) included, which the best gap above (the paper's,
@@ -243,17 +258,7 @@ void validate_print_report(const struct vctx *x, const struct vsummary *s)
 	else
 		printf(" - (pandia's pick was not measured)\n");
 	print_best_of_all(vs, s);
-	if (s->range_rows) {
-		printf("in range          %d of %d measured (%.0f%%) inside "
-		       "the 90%% range predicted", s->range_in, s->range_rows,
-		       100.0 * s->range_in / s->range_rows);
-		if (isfinite(s->mt.best_gap) && s->mt.best != vs->pick)
-			printf("; the best measured %s",
-			       s->best_tied ? "was among the placements "
-			       "predicted to tie with the pick" :
-			       "was not predicted to tie with the pick");
-		putchar('\n');
-	}
+	print_in_range(vs, s);
 	printf("rank correlation ");
 	if (isfinite(s->mt.spearman))
 		printf(" %.3f (Spearman, predicted vs measured)\n",
