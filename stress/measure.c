@@ -51,8 +51,7 @@ double stress_estimate_seconds(const struct pandia_machine *m,
 		double touch = (double)p.jobs[i].ws / 0.7e9;
 
 		s += touch + p.t.reps * p.t.rep_s +
-			(p.t.warm_s - touch > p.t.warm_s / 4 ?
-			 p.t.warm_s - touch : p.t.warm_s / 4);
+			stress_warm_least(&p.t, touch);
 	}
 	s *= p.t.rounds;
 	stress_plan_release(&p);

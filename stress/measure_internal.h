@@ -80,6 +80,13 @@ struct reps {
 const struct timing *stress_timing(const struct stress_opts *o);
 
 /*
+ * The least warm-up of a job of T's mode whose thread already kept its
+ * PU busy for BUSY seconds (touching its working set): the warm-up
+ * less that time, but never below a quarter of it.
+ */
+double stress_warm_least(const struct timing *t, double busy);
+
+/*
  * The jobs that measure M under O into *p (released with
  * stress_plan_release(), even on failure).  0 or -1 with err.
  */

@@ -28,6 +28,12 @@ const struct timing *stress_timing(const struct stress_opts *o)
 	return o && o->quick ? &timing_quick : &timing_full;
 }
 
+double stress_warm_least(const struct timing *t, double busy)
+{
+	return t->warm_s - busy > t->warm_s / 4 ? t->warm_s - busy :
+		t->warm_s / 4;
+}
+
 /* ---- planning ------------------------------------------------------- */
 
 static int first_pu(const struct pandia_machine *m, int core)

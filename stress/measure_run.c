@@ -109,18 +109,18 @@ static int worker_place(int pu, struct pandia_error *err)
 }
 
 /*
- * Run the kernel untimed for at least WARM seconds and until its rate
- * (over CPU time) stops rising, at most 2 x WARM: an idle core can take
- * a good part of a second to reach full speed on a virtual machine.
- * BUSY seconds the thread already kept its PU busy (touching its
- * working set) count towards WARM, down to a quarter of it: the rising
+ * Run the kernel untimed for at least TM's warm-up and until its rate
+ * (over CPU time) stops rising, at most twice the warm-up: an idle core
+ * can take a good part of a second to reach full speed on a virtual
+ * machine.  BUSY seconds the thread already kept its PU busy (touching
+ * its working set) count towards it (stress_warm_least()): the rising
  * rate, not the clock, says when the core is up to speed.
  */
 static void warm_up(enum stress_kind kind, struct stress_buf *b,
-		    double warm, double busy)
+		    const struct timing *tm, double busy)
 {
 	double start = now_seconds(), best = 0, rate, cpu, el, work, t;
-	double least = warm - busy > warm / 4 ? warm - busy : warm / 4;
+	double warm = tm->warm_s, least = stress_warm_least(tm, busy);
 	bool rising;
 
 	do {
@@ -202,7 +202,7 @@ static void *worker_main(void *arg)
 	if (failed)
 		goto out_release;
 
-	warm_up(j->kind, &buf, r->t->warm_s, busy);
+	warm_up(j->kind, &buf, r->t, busy);
 	for (i = 0; i < r->t->reps; i++) {
 		pthread_barrier_wait(&r->bar);
 		cpu = thread_cpu_seconds();
