@@ -555,21 +555,28 @@ static void best_of_all(const struct vset *vs, struct vsummary *s)
 		s->best_gap_all > rows_noise(pk, b);
 }
 
+bool vrow_range(const struct vrow *rw, bool *in)
+{
+	*in = rw->state == VROW_OK && rw->lo <= rw->measured &&
+		rw->measured <= rw->hi;
+	return isfinite(rw->lo) && isfinite(rw->hi);
+}
+
 /* The stated ranges against the measured times (s->range_*). */
 static void ranges_covered(const struct vset *vs, struct vsummary *s)
 {
 	const struct vrow *pk, *b;
+	bool in;
 	int i;
 
 	for (i = 0; i < vs->n_rows; i++) {
 		const struct vrow *rw = &vs->rows[i];
 
 		if (rw->state != VROW_OK || !rw->pinned ||
-		    !isfinite(rw->lo) || !isfinite(rw->hi))
+		    !vrow_range(rw, &in))
 			continue;
 		s->range_rows++;
-		s->range_in += rw->lo <= rw->measured &&
-			rw->measured <= rw->hi;
+		s->range_in += in;
 	}
 	if (!s->have_metrics || vs->pick < 0)
 		return;

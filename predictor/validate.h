@@ -182,6 +182,12 @@ void vset_release(struct vset *vs);
 int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 	     unsigned roles);
 
+/*
+ * Whether row RW has a stated range (lo, hi finite), and, when it was
+ * measured, its measured time within it (*in).
+ */
+bool vrow_range(const struct vrow *rw, bool *in);
+
 /* vset_add() with VROLE_DEFAULT, and NAME recorded.  Returns the row. */
 int vset_add_default(struct vset *vs, const char *name, const int *pus,
 		     int n, bool pinned);

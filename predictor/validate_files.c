@@ -57,6 +57,7 @@ static json_t *row_json(const struct vset *vs, int i,
 	json_t *o = json_object();
 	char *roles = roles_text(rw->roles);
 	double best = s->have_metrics ? vs->rows[s->mt.best].measured : NAN;
+	bool in;
 
 	json_object_set_new(o, "x", json_integer(rw->x));
 	json_set_cpus_text(o, rw->cpus);
@@ -69,13 +70,11 @@ static json_t *row_json(const struct vset *vs, int i,
 	if (rw->names)
 		json_object_set_new(o, "defaults", json_string(rw->names));
 	json_object_set_new(o, "predicted", jnum(rw->predicted));
-	if (isfinite(rw->lo) && isfinite(rw->hi)) {
+	if (vrow_range(rw, &in)) {
 		json_object_set_new(o, "time_low", json_real(rw->lo));
 		json_object_set_new(o, "time_high", json_real(rw->hi));
 		if (rw->state == VROW_OK)
-			json_object_set_new(o, "in_range", json_boolean(
-				rw->lo <= rw->measured &&
-				rw->measured <= rw->hi));
+			json_object_set_new(o, "in_range", json_boolean(in));
 	}
 	json_object_set_new(o, "bottleneck", json_string(rw->bottleneck));
 	json_object_set_new(o, "status", json_string(state_name(rw->state)));
