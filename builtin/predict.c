@@ -435,11 +435,18 @@ static void within_cb(const char *cmd, const struct option *opt,
 static void lines_cb(const char *cmd, const struct option *opt,
 		     void *field, const char *arg)
 {
+	struct strbuf names = STRBUF_INIT;
+	int l;
+
 	(void)opt;
-	if (pin_lines_parse(arg, field) < 0)
-		usage_error(cmd, "--lines takes 'all' or a comma-separated "
-			    "list of taskset, numactl, omp, gomp, kmp, hwloc, "
-			    "likwid, srun and run, not '%s'", arg);
+	if (pin_lines_parse(arg, field) == 0)
+		return;
+	/* the names from the one table, so that the message keeps up */
+	for (l = 0; l < PIN_LINES; l++)
+		strbuf_printf(&names, "%s%s", !l ? "" : l + 1 < PIN_LINES ?
+			      ", " : " and ", pin_line_name(l));
+	usage_error(cmd, "--lines takes 'all' or a comma-separated list of "
+		    "%s, not '%s'", names.s, arg);
 }
 
 static void max_placements_cb(const char *cmd, const struct option *opt,

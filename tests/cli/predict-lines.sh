@@ -139,6 +139,6 @@ grep -q '"gomp": "OMP_NUM_THREADS=2 GOMP_CPU_AFFINITY=' "$T/out" &&
 grep -q '"taskset"' "$T/out" && fail "--json: a line not asked"
 "$P" predict -m "$T/m.json" -w "$T/w.json" --lines tasket \
 	>"$T/out" 2>"$T/err" && fail "--lines tasket accepted"
-grep -q "\-\-lines takes 'all' or a comma-separated list" "$T/err" ||
+grep -q "\-\-lines takes 'all' or a comma-separated list of taskset, .*, systemd, docker and run, not 'tasket'" "$T/err" ||
 	fail "--lines tasket: $(cat "$T/err")"
 exit 0
