@@ -138,6 +138,7 @@ static void print_pct(double v)
 	else
 		printf("%7s", "-");
 }
+
 /* How many measured times fell inside the ranges stated, when any. */
 static void print_in_range(const struct vset *vs, const struct vsummary *s)
 {
