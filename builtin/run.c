@@ -72,7 +72,7 @@ RUN_MEM_USAGE
 "                          topology with the threads that ran most on\n"
 "                          each PU, each thread's PUs, its share of its\n"
 "                          time there and its migrations (sampled every\n"
-"                          20 ms); in --json, its \"map\" object\n"
+"                          20 ms or more); in --json, its \"map\" object\n"
 "  -o, --output DIR        with --map: write DIR/map.json, map.gp and\n"
 "                          map.png (drawn by gnuplot)\n"
 "      --show-output       copy the command's output to stderr\n"

@@ -355,10 +355,10 @@ struct run_map_thread {
 /*
  * The sampling period with --map: 20 ms, stretched to RUN_MAP_PER_THREAD
  * seconds a thread when the command has more threads, so that reading
- * /proc costs the same at any thread count (100 threads: 40 ms).
+ * /proc costs the same at any thread count (100 threads: 100 ms).
  */
 #define RUN_MAP_PERIOD		0.02
-#define RUN_MAP_PER_THREAD	0.0004
+#define RUN_MAP_PER_THREAD	0.001
 
 struct run_map {
 	double period;		/* seconds between samples, at least */
