@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "builtin/parse-options.h"
+#include "builtin/run.h"
 #include "common/cpuexpr.h"
 #include "common/cpulist.h"
 #include "common/machine.h"
@@ -67,6 +68,13 @@ RUN_MEM_USAGE
 "                          then add the run's times to it (FILE is\n"
 "                          rewritten atomically, under FILE.lock) and\n"
 "                          print the prediction's error\n"
+"      --map               where the threads ran (the last run): the\n"
+"                          topology with the threads that ran most on\n"
+"                          each PU, each thread's PUs, its share of its\n"
+"                          time there and its migrations (sampled every\n"
+"                          20 ms or more); in --json, its \"map\" object\n"
+"  -o, --output DIR        with --map: write DIR/map.json, map.gp and\n"
+"                          map.png (drawn by gnuplot)\n"
 "      --show-output       copy the command's output to stderr\n"
 "      --json              the result as JSON on stdout\n"
 "  -q, --quiet             no progress lines\n"
@@ -495,6 +503,8 @@ struct run_args {
 	int n_stress;
 	int *skip, n_skip;
 	bool show_output;
+	bool map;		/* --map */
+	const char *map_dir;	/* -o DIR: the map's files */
 };
 
 static void stress_cb(const char *cmd, const struct option *opt,
@@ -565,6 +575,8 @@ static const struct option run_options[] = {
 	OPT_SHARED(opt_size),
 	OPT_STRING(0, "record", A, rec.path),
 	OPT_FLAG(0, "show-output", A, show_output),
+	OPT_FLAG(0, "map", A, map),
+	OPT_SHARED(opt_output),
 	OPT_SHARED(opt_reps),
 	OPT_SHARED(opt_timing),
 	OPT_SHARED(opt_runner),
@@ -602,6 +614,14 @@ static int parse_args(int argc, char **argv, struct run_args *a,
 		usage_error("run", "no command given: pandia run --cpus %s "
 			    "-- CMD [ARG...]", a->cpus_arg);
 	a->rec.size = c->size;
+	a->map_dir = c->output;
+	if (a->map_dir && !a->map)
+		usage_error("run", "-o DIR writes the map's files: it needs "
+			    "--map");
+	if (a->map && c->runner)
+		usage_error("run", "--map needs the command run here, not "
+			    "through --runner: its threads are sampled in "
+			    "/proc");
 	if (a->rec.path && isnan(a->rec.size))
 		usage_error("run", "--record needs the run's input size "
 			    "(--size X)");
@@ -628,11 +648,50 @@ static void set_opts(struct run_args *a, const struct opt_common *c,
 	o->repetitions = c->reps;
 	o->machine = m;
 	o->size = c->size;
+	o->map = a->map;
 	cli->json = c->json;
 	cli->quiet = c->quiet;
 	cli->reps = c->reps;
 	o->on_run = on_run;
 	o->data = cli;
+}
+
+/*
+ * --map: the map as text after the rest (the topology of -m, else this
+ * host's), and its files with -o DIR.  -1 when they cannot be written.
+ */
+static int report_map(const struct run_args *a, const struct cli *cli,
+		      const struct run_result *r,
+		      const struct pandia_machine *m)
+{
+	struct pandia_machine *h = NULL;
+	struct pandia_error err;
+	char *cpus, *title;
+	int ret = 0;
+
+	if (!r->map)
+		return 0;
+	if (!m) {
+		h = machine_new();
+		if (topology_load(h, NULL, &err) < 0) {
+			warning("the map without the topology: %s", err.text);
+			machine_free(h);
+			h = NULL;
+		}
+		m = h;
+	}
+	if (!cli->json)
+		run_map_print(r->map, m);
+	if (a->map_dir) {
+		cpus = cpulist_format(a->o.cpus, a->o.n_cpus);
+		title = xasprintf("%s, --cpus %s: where the threads ran",
+				  r->command, cpus);
+		ret = run_map_save(r->map, m, a->map_dir, title);
+		free(title);
+		free(cpus);
+	}
+	machine_free(h);
+	return ret;
 }
 
 /* The result, on stdout as text or JSON, and the warnings after it. */
@@ -689,6 +748,8 @@ int cmd_run(int argc, char **argv)
 	a.o.cpus = cpus;
 	a.o.n_cpus = n_cpus;
 	set_opts(&a, &c, machine, &cli);
+	if (a.map_dir && run_map_check_dir(a.map_dir) < 0)
+		goto out;
 	if (a.rec.path) {
 		a.rec.p = cores_of(machine, cpus, n_cpus);
 		if (record_predict(&a.rec) < 0)
@@ -710,7 +771,7 @@ int cmd_run(int argc, char **argv)
 	if (a.rec.path && record_update(&a.rec, &r) < 0)
 		goto out;
 	report(&a, &cli, &r);
-	ret = 0;
+	ret = report_map(&a, &cli, &r, machine) < 0;
 	if (a.rec.refused[0]) {
 		error("not recorded into %s (the file is unchanged): %s",
 		      a.rec.path, a.rec.refused);

@@ -194,6 +194,13 @@ struct run_opts {
 	 * the template's program writes in that format.  r->numa_maps.
 	 */
 	bool numa_maps;
+	/*
+	 * Where the threads ran: sample every thread's PU and CPU time
+	 * while the command runs (every RUN_MAP_PERIOD seconds or more,
+	 * see profiler/run/map_sample.c) into r->map, the last run's.
+	 * Not with a runner template.
+	 */
+	bool map;
 	double size;		/* {size}: the input size; NAN (the
 				   default): {size} is left as it is */
 	int output_fd;		/* the command's output is copied here;
@@ -306,6 +313,100 @@ struct run_thread {
 	double first_seen, last_seen;	/* /proc samples, the runner's */
 };
 
+/* ---- where the threads ran (profiler/run/map.c) ------------------- */
+
+/*
+ * One reading of one thread: the PU /proc showed it on (stat's
+ * "processor", the PU it ran on last) and its CPU time so far.
+ */
+struct run_map_sample {
+	int pid, tid;
+	int pu;
+	double cpu;		/* seconds on a CPU since it started */
+	long migrations;	/* the kernel's se.nr_migrations so far;
+				   -1 when the kernel does not show it */
+};
+
+/* A thread's time on one PU. */
+struct run_map_pu {
+	int pu;			/* OS index */
+	double seconds;
+	double share;		/* of the thread's sampled CPU time, 0-1 */
+};
+
+struct run_map_thread {
+	int pid, tid;
+	int index;		/* creation order, as run_thread; -1 */
+	bool worker;		/* its role, as run_thread */
+	int n_pus;
+	struct run_map_pu *pus;	/* after run_map_finish(): most first */
+	double seconds;		/* CPU time attributed, all PUs */
+	long migrations;	/* after run_map_finish() */
+	bool kernel;		/* migrations are the kernel's count
+				   (se.nr_migrations); else the changes
+				   of PU seen between two samples */
+	/* while sampling */
+	double last_cpu;	/* NAN: not seen yet */
+	int last_pu;
+	int changes;
+	long nr_migrations;	/* last seen; -1 unknown */
+};
+
+/*
+ * The sampling period with --map: 20 ms, stretched to RUN_MAP_PER_THREAD
+ * seconds a thread when the command has more threads, so that reading
+ * /proc costs the same at any thread count (100 threads: 100 ms).
+ */
+#define RUN_MAP_PERIOD		0.02
+#define RUN_MAP_PER_THREAD	0.001
+
+struct run_map {
+	double period;		/* seconds between samples, at least */
+	int samples;		/* sampling rounds */
+	int n_threads;
+	struct run_map_thread *threads;
+};
+
+/* New empty map (run_map_free() frees it; NULL is a no-op). */
+struct run_map *run_map_new(double period);
+void run_map_free(struct run_map *m);
+
+/*
+ * Fold one sample in: the CPU time the thread gained since its last
+ * sample goes to the PU seen now (its first sample's, all it had since
+ * it started); a PU other than the last one seen counts a change.
+ */
+void run_map_add(struct run_map *m, const struct run_map_sample *s);
+
+/*
+ * After the last sample: each thread's PUs sorted, most time first,
+ * their shares, its migrations (the kernel's count where every sample
+ * of it had one, else the changes seen), and the threads in creation
+ * order (index; -1 last), then by tid.
+ */
+void run_map_finish(struct run_map *m);
+
+/* "kernel" when every thread's migrations are the kernel's, "samples"
+   when none are, "mixed" otherwise; "none" without threads */
+const char *run_map_source(const struct run_map *m);
+
+/*
+ * The PUs any thread ran on, ascending, into *pus (new array, caller
+ * frees); returns how many.
+ */
+int run_map_pus(const struct run_map *m, int **pus);
+
+/*
+ * The threads that ran on PU, most time there first, as indexes into
+ * m->threads into *idx (new array, caller frees) and, when SECS is not
+ * NULL, their seconds there into *secs (new array); returns how many.
+ */
+int run_map_on_pu(const struct run_map *m, int pu, int **idx,
+		  double **secs);
+
+/* The map as JSON (new reference): the "map" object of pandia-run/1. */
+json_t *run_map_to_json(const struct run_map *m);
+
 struct run_result {
 	char *command;		/* the command line, for messages (owned) */
 	int n_times;
@@ -341,6 +442,8 @@ struct run_result {
 	char *numa_maps;
 	bool static_exe;	/* the command is a statically linked
 				   executable: LD_PRELOAD cannot act */
+	struct run_map *map;	/* o->map: where the last run's threads
+				   ran (owned; NULL when not asked) */
 
 	/* how the last run ended; set on failure */
 	int failed_run;		/* 0 warm-up, 1..n, -1 none failed */

@@ -257,6 +257,65 @@ void read_numa_file(struct ctx *c)
 		close(fd);
 }
 
+void each_task(struct ctx *c, void (*fn)(struct ctx *c, const char *dir,
+					 int pid, int tid, void *data),
+	       void *data)
+{
+	int i;
+
+	for (i = 0; i < c->acct.n_pids; i++) {
+		char dir[64];
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "/proc/%d/task", c->acct.pids[i]);
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((e = readdir(d)))
+			if (isdigit((unsigned char)e->d_name[0]))
+				fn(c, dir, c->acct.pids[i], atoi(e->d_name),
+				   data);
+		closedir(d);
+	}
+}
+
+/* one thread's CPU time, run-queue wait and Cpus_allowed_list */
+static void sample_task(struct ctx *c, const char *dir, int pid, int tid,
+			void *data)
+{
+	double *now = data, cpu, runq;
+	char spath[320], line[4096];
+	struct run_thread *t = thread_of(c->r, pid, tid);
+	FILE *f;
+
+	snprintf(spath, sizeof(spath), "%s/%d/schedstat", dir, tid);
+	if (!t->ended && read_schedstat(spath, &cpu, &runq)) {
+		t->cpu_time = cpu;
+		t->runqueue_wait = runq;
+	}
+	if (isnan(t->first_seen))
+		t->first_seen = *now;
+	t->last_seen = *now;
+	snprintf(spath, sizeof(spath), "%s/%d/status", dir, tid);
+	f = fopen(spath, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		if (strncmp(line, "Cpus_allowed_list:", 18))
+			continue;
+		v = line + 18;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		set_str(&t->allowed, v);
+		t->seen = true;
+		break;
+	}
+	fclose(f);
+}
+
 /*
  * Every thread of the processes we know: its Cpus_allowed_list and,
  * until the library reports its end, its CPU time and run-queue wait.
@@ -264,59 +323,11 @@ void read_numa_file(struct ctx *c)
 void sample_threads(struct ctx *c)
 {
 	double now = now_seconds() - c->t0;
-	int i;
 
 	read_report(c, false);
 	if (c->o->numa_maps)
 		sample_numa_maps(c);
-	for (i = 0; i < c->acct.n_pids; i++) {
-		char path[64];
-		struct dirent *e;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "/proc/%d/task", c->acct.pids[i]);
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((e = readdir(d))) {
-			char spath[320], line[4096];
-			struct run_thread *t;
-			double cpu, runq;
-			FILE *f;
-
-			if (!isdigit((unsigned char)e->d_name[0]))
-				continue;
-			t = thread_of(c->r, c->acct.pids[i], atoi(e->d_name));
-			snprintf(spath, sizeof(spath), "%s/%s/schedstat", path,
-				 e->d_name);
-			if (!t->ended && read_schedstat(spath, &cpu, &runq)) {
-				t->cpu_time = cpu;
-				t->runqueue_wait = runq;
-			}
-			if (isnan(t->first_seen))
-				t->first_seen = now;
-			t->last_seen = now;
-			snprintf(spath, sizeof(spath), "%s/%s/status", path,
-				 e->d_name);
-			f = fopen(spath, "re");
-			if (!f)
-				continue;
-			while (fgets(line, sizeof(line), f)) {
-				char *v;
-
-				if (strncmp(line, "Cpus_allowed_list:", 18))
-					continue;
-				v = line + 18;
-				v += strspn(v, " \t");
-				v[strcspn(v, "\n")] = '\0';
-				set_str(&t->allowed, v);
-				t->seen = true;
-				break;
-			}
-			fclose(f);
-		}
-		closedir(d);
-	}
+	each_task(c, sample_task, &now);
 }
 
 static int cmp_thread(const void *a, const void *b)

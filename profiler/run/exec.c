@@ -80,6 +80,7 @@ void run_result_release(struct run_result *r)
 	free(r->stderr_tail);
 	free(r->numa_maps);
 	free(r->no_namespace);
+	run_map_free(r->map);
 	run_result_init(r);
 }
 
@@ -289,6 +290,7 @@ static void wait_command(struct ctx *c)
 
 	c->acct.sample_step = 0.002;
 	c->acct.next_sample = c->t0 + c->acct.sample_step;
+	map_start(c);
 	for (;;) {
 		struct pollfd pf[3];
 		double now = now_seconds(), wake = now + 1;
@@ -321,6 +323,10 @@ static void wait_command(struct ctx *c)
 				c->acct.sample_step *= 2;
 			c->acct.next_sample = now + c->acct.sample_step;
 		}
+		if (c->r->map && c->pid > 0 && now >= c->acct.next_map) {
+			sample_map(c);
+			c->acct.next_map = now + c->acct.map_step;
+		}
 		if (c->pid > 0) {
 			if (deadline && !c->r->timed_out && deadline < wake)
 				wake = deadline;
@@ -328,6 +334,8 @@ static void wait_command(struct ctx *c)
 				wake = kill_at;
 			if (c->local && c->acct.next_sample < wake)
 				wake = c->acct.next_sample;
+			if (c->r->map && c->acct.next_map < wake)
+				wake = c->acct.next_map;
 		}
 		pf[n].fd = c->sig.sfd;
 		pf[n++].events = POLLIN;
@@ -448,8 +456,10 @@ static int one_run(struct ctx *c, int run)
 		r->failed_run = run;
 		goto out;
 	}
-	if (c->local)
+	if (c->local) {
 		judge_threads(c);
+		map_finish(c);
+	}
 	set_tail(c);
 	if (c->co.failed) {
 		r->failed_run = run;

@@ -112,6 +112,7 @@ struct ctx_acct {
 	int *pids;		/* processes to sample */
 	int n_pids;
 	double next_sample, sample_step;
+	double next_map, map_step;	/* --map's sampling (map_sample.c) */
 	int aff_unknown;	/* affinities set for unknown threads */
 	char *numa_path;	/* {numa_maps} of a template, or NULL */
 };
@@ -302,6 +303,12 @@ void set_tail(struct ctx *c);
 /* PID among the processes sampled */
 void add_pid(struct ctx *c, int pid);
 
+/* FN(c, "/proc/PID/task", PID, TID, DATA) for every thread of the
+   processes we know */
+void each_task(struct ctx *c, void (*fn)(struct ctx *c, const char *dir,
+					 int pid, int tid, void *data),
+	       void *data);
+
 /*
  * Every thread of the processes we know: its Cpus_allowed_list and,
  * until the library reports its end, its CPU time and run-queue wait.
@@ -313,6 +320,17 @@ void read_numa_file(struct ctx *c);
 
 /* after a run: complete the accounting, order, classify, count */
 void judge_threads(struct ctx *c);
+
+/* ---- map_sample.c: where the threads ran (--map) ------------------ */
+
+/* a new r->map for this run, its first sample due (o->map alone) */
+void map_start(struct ctx *c);
+
+/* every thread of the processes we know: its PU and CPU time now */
+void sample_map(struct ctx *c);
+
+/* after judge_threads(): the roles into the map, and its totals */
+void map_finish(struct ctx *c);
 
 /* ---- namespace.c: how the command's process starts ---------------- */
 

@@ -201,6 +201,8 @@ json_t *run_result_to_json(const struct run_opts *o,
 		json_object_set_new(root, "placement",
 				    placement_json(o, r));
 	}
+	if (r->map)
+		json_object_set_new(root, "map", run_map_to_json(r->map));
 	json_object_set_new(root, "left_behind", json_integer(r->leftovers));
 	json_object_set_new(root, "pid_namespace",
 			    json_boolean(r->pid_namespace));
