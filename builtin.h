@@ -69,6 +69,12 @@ int error_perr(const struct pandia_error *err);
  */
 void show_stderr_tail(const char *tail);
 /*
+ * DIR/NAME.gp holding SCRIPT, and DIR/NAME.png drawn from it by
+ * gnuplot where there is one (a warning that says how to draw it
+ * where not): 0, or -1 when the script could not be written (said).
+ */
+int draw_figure(const char *dir, const char *name, const char *script);
+/*
  * Whether the note KEY (the same text each time it applies) is said in
  * full: the first time on this host, or always after said_verbose(true)
  * (-v) or where the record of what was said cannot be kept

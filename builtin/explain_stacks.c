@@ -300,7 +300,7 @@ int explain_save_files(const struct xctx *x, const char *json)
 	const char *dir = x->o->dir;
 	const struct stack **ms = xcalloc((size_t)x->n_pl + 1, sizeof(*ms));
 	const struct stack **ps = xcalloc((size_t)x->n_pl + 1, sizeof(*ps));
-	char *gp_args[] = { "stacks.gp", NULL }, *script, *title;
+	char *script, *title;
 	struct pandia_error err;
 	int i, ret = -1;
 
@@ -325,22 +325,8 @@ int explain_save_files(const struct xctx *x, const char *json)
 		ret = 0;
 		goto out;
 	}
-	if (write_file_in(dir, "stacks.gp", script, &err) < 0) {
-		error_perr(&err);
-		free(script);
-		goto out;
-	}
+	ret = draw_figure(dir, "stacks", script);
 	free(script);
-	if (run_tool("gnuplot", "PANDIA_GNUPLOT", dir, gp_args, &err) < 0) {
-		if (errno == ENOENT)
-			warning("gnuplot not found: %s/stacks.png not drawn "
-				"('gnuplot stacks.gp' in %s draws it; "
-				"scripts/install-deps installs gnuplot)", dir,
-				dir);
-		else
-			warning("%s: %s/stacks.png not drawn", err.text, dir);
-	}
-	ret = 0;
 out:
 	free(ms);
 	free(ps);

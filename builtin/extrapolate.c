@@ -406,9 +406,8 @@ static int write_dir(const char *dir, const struct pandia_scaling *s,
 {
 	struct pandia_error err;
 	char *text, *title, *script;
-	char *gp_args[] = { "extrapolate.gp", NULL };
 	const char *prog;
-	int ret = -1;
+	int ret;
 
 	if (make_dir(dir, &err) < 0)
 		return error_perr(&err);
@@ -428,22 +427,7 @@ static int write_dir(const char *dir, const struct pandia_scaling *s,
 			  s->n_command ? ")" : "");
 	script = gnuplot_script(s, r, title);
 	free(title);
-	if (write_file_in(dir, "extrapolate.gp", script, &err) < 0) {
-		error_perr(&err);
-		goto out;
-	}
-	ret = 0;
-	if (run_tool("gnuplot", "PANDIA_GNUPLOT", dir, gp_args, &err) < 0) {
-		if (errno == ENOENT)
-			warning("gnuplot not found: %s/extrapolate.png not "
-				"drawn ('gnuplot extrapolate.gp' in %s draws "
-				"it; scripts/install-deps installs gnuplot)",
-				dir, dir);
-		else
-			warning("%s: %s/extrapolate.png not drawn", err.text,
-				dir);
-	}
-out:
+	ret = draw_figure(dir, "extrapolate", script);
 	free(script);
 	return ret;
 }

@@ -343,7 +343,7 @@ int run_map_check_dir(const char *dir)
 int run_map_save(const struct run_map *map, const struct pandia_machine *m,
 		 const char *dir, const char *title)
 {
-	char *gp_args[] = { "map.gp", NULL }, *script, *json;
+	char *script, *json;
 	struct pandia_error err;
 	json_t *j = run_map_to_json(map);
 	int ret = -1;
@@ -355,22 +355,8 @@ int run_map_save(const struct run_map *map, const struct pandia_machine *m,
 		goto out;
 	}
 	script = gnuplot_script(map, m, title);
-	if (write_file_in(dir, "map.gp", script, &err) < 0) {
-		error_perr(&err);
-		free(script);
-		goto out;
-	}
+	ret = draw_figure(dir, "map", script);
 	free(script);
-	if (run_tool("gnuplot", "PANDIA_GNUPLOT", dir, gp_args, &err) < 0) {
-		if (errno == ENOENT)
-			warning("gnuplot not found: %s/map.png not drawn "
-				"('gnuplot map.gp' in %s draws it; "
-				"scripts/install-deps installs gnuplot)", dir,
-				dir);
-		else
-			warning("%s: %s/map.png not drawn", err.text, dir);
-	}
-	ret = 0;
 out:
 	free(json);
 	return ret;

@@ -86,9 +86,7 @@ static char *command_title(char *const *argv)
 /* validate.gp, and validate.png by gnuplot when there is one. */
 void validate_draw(struct vctx *x, const struct vsummary *s)
 {
-	struct pandia_error err;
 	char *title, *script, *base;
-	char *gp_args[] = { "validate.gp", NULL };
 
 	if (!x->o->dir)
 		return;
@@ -112,22 +110,7 @@ void validate_draw(struct vctx *x, const struct vsummary *s)
 			"figure drawn");
 		return;
 	}
-	if (write_file_in(x->o->dir, "validate.gp", script, &err) < 0) {
-		perr_print(&err, stderr);
-		goto out;
-	}
-	if (run_tool("gnuplot", "PANDIA_GNUPLOT", x->o->dir, gp_args,
-		     &err) < 0) {
-		if (errno == ENOENT)
-			warning("gnuplot not found: %s/validate.png not drawn "
-				"('gnuplot validate.gp' in %s draws it; "
-				"scripts/install-deps installs gnuplot)",
-				x->o->dir, x->o->dir);
-		else
-			warning("%s: %s/validate.png not drawn", err.text,
-				x->o->dir);
-	}
-out:
+	draw_figure(x->o->dir, "validate", script);
 	free(script);
 }
 
