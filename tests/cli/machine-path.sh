@@ -43,6 +43,12 @@ HOME="$T/home" XDG_DATA_HOME= PANDIA_MACHINES="$T/nosuch:$T/b" \
 	"$P" machine --show other >"$T/out" 2>"$T/err" && fail "'other' found"
 grep -q "no machine description 'other': not a file, and not in $T/nosuch/other.json, $T/b/other.json, $T/home/.local/share/pandia/machines/other.json, " \
 	"$T/err" || fail "not found: $(cat "$T/err")"
+# no -m and no description of this host: where they were looked for
+HOME="$T/home" XDG_DATA_HOME= PANDIA_MACHINES="$T/a:$T/b" \
+	"$P" predict -w tests/data/workloads/full.json >"$T/out" 2>"$T/err" &&
+	fail "predict without a description of this host"
+grep -q "looked up in $T/a:$T/b, $T/home/.local/share/pandia/machines and " \
+	"$T/err" || fail "no -m: $(cat "$T/err")"
 # a path is a path, whatever the search path holds
 PANDIA_MACHINES="$T/a" "$P" machine --show "$T/b/node.json" >"$T/out" \
 	2>"$T/err" || fail "a path: $(cat "$T/err")"
