@@ -23,9 +23,15 @@
 # daemons that do not start fail the test with their logs.
 set -u
 B="${B:-build}"
-P="$(pwd)/$B/pandia"
-SA="$(pwd)/$B/tests/progs/showaffinity"
-WL="$(pwd)/$B/workloads"
+# absolute: the job steps start in the directory salloc was run in,
+# which a cluster need not share, and the lines name them
+case $B in
+/*) ;;
+*) B="$(pwd)/$B" ;;
+esac
+P="$B/pandia"
+SA="$B/tests/progs/showaffinity"
+WL="$B/workloads"
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 
