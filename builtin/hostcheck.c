@@ -67,6 +67,10 @@ struct pandia_machine *open_machine(const char *cmd, const char *arg,
 	struct pandia_machine *m = NULL, *h;
 	struct pandia_error err;
 	char *extra = extra_dir(), *user;
+	const char *shared = getenv("PANDIA_MACHINES");
+
+	if (shared && !*shared)
+		shared = NULL;
 
 	*path = NULL;
 	if (arg) {
@@ -93,8 +97,9 @@ struct pandia_machine *open_machine(const char *cmd, const char *arg,
 		warning("%s; not used", err.text);
 	machine_free(h);
 	if (!m && (user = machdir_user()) && required && !err.text[0])
-		fprintf(stderr, "pandia: (descriptions are looked up in %s "
-			"and %s/machines)\n", user, PANDIA_DATADIR);
+		fprintf(stderr, "pandia: (descriptions are looked up in "
+			"%s%s%s and %s/machines)\n", shared ? shared : "",
+			shared ? ", " : "", user, PANDIA_DATADIR);
 	else
 		user = NULL;
 	free(user);

@@ -26,18 +26,47 @@ char *machdir_user(void)
 	return NULL;
 }
 
-/* The search path: up to three directories (new strings). */
-static int search_path(const char *extra, char *dirs[3])
+/* one more directory at the end of the search path DIRS of *N */
+static void push_dir(char ***dirs, int *n, char *dir)
 {
+	*dirs = xrealloc(*dirs, (size_t)(*n + 2) * sizeof(**dirs));
+	(*dirs)[(*n)++] = dir;
+	(*dirs)[*n] = NULL;
+}
+
+/*
+ * The search path (new strings, NULL-terminated): $PANDIA_MACHINES
+ * first, so that the nodes of a cluster find one shared description
+ * before any of their own, then the user's, the installed and EXTRA.
+ */
+static char **search_path(const char *extra)
+{
+	const char *env = getenv("PANDIA_MACHINES"), *s, *end;
+	char **dirs = NULL, *user = machdir_user();
 	int n = 0;
 
-	dirs[n] = machdir_user();
-	if (dirs[n])
-		n++;
-	dirs[n++] = xstrdup(PANDIA_DATADIR "/machines");
+	for (s = env; s && *s; s = *end ? end + 1 : end) {
+		end = strchrnul(s, ':');
+		/* an empty entry, as in "a::b", names no directory */
+		if (end > s)
+			push_dir(&dirs, &n, xasprintf("%.*s", (int)(end - s),
+						      s));
+	}
+	if (user)
+		push_dir(&dirs, &n, user);
+	push_dir(&dirs, &n, xstrdup(PANDIA_DATADIR "/machines"));
 	if (extra)
-		dirs[n++] = xstrdup(extra);
-	return n;
+		push_dir(&dirs, &n, xstrdup(extra));
+	return dirs;
+}
+
+static void free_path(char **dirs)
+{
+	int i;
+
+	for (i = 0; dirs[i]; i++)
+		free(dirs[i]);
+	free(dirs);
 }
 
 static bool is_file(const char *path)
@@ -58,8 +87,8 @@ static bool plain_name(const char *arg)
 char *machdir_find(const char *arg, const char *extra,
 		   struct pandia_error *err)
 {
-	char *dirs[3], *found = NULL, *looked = NULL;
-	int n, i;
+	char **dirs, *found = NULL, *looked = NULL;
+	int i;
 
 	if (!arg || !arg[0]) {
 		perr_set(err, "empty machine name");
@@ -67,8 +96,8 @@ char *machdir_find(const char *arg, const char *extra,
 	}
 	if (is_file(arg) || !plain_name(arg))
 		return xstrdup(arg);
-	n = search_path(extra, dirs);
-	for (i = 0; i < n; i++) {
+	dirs = search_path(extra);
+	for (i = 0; dirs[i]; i++) {
 		char *p = xasprintf("%s/%s.json", dirs[i], arg), *t;
 
 		if (!found && is_file(p)) {
@@ -86,8 +115,7 @@ char *machdir_find(const char *arg, const char *extra,
 			 "and not in %s (make one with 'pandia machine', or "
 			 "list them with 'ls %s')", arg, looked ? looked : "",
 			 dirs[0]);
-	for (i = 0; i < n; i++)
-		free(dirs[i]);
+	free_path(dirs);
 	free(looked);
 	return found;
 }
@@ -102,23 +130,22 @@ struct pandia_machine *machdir_this_host(const struct pandia_machine *this,
 					 struct pandia_error *err)
 {
 	struct pandia_machine *m = NULL;
-	char *dirs[3], *p = NULL;
-	int n, i;
+	char **dirs, *p = NULL;
+	int i;
 
 	*path = NULL;
 	perr_clear(err);
 	if (!this->host)
 		return NULL;
-	n = search_path(extra, dirs);
-	for (i = 0; i < n && !p; i++) {
+	dirs = search_path(extra);
+	for (i = 0; dirs[i] && !p; i++) {
 		p = xasprintf("%s/%s.json", dirs[i], this->host);
 		if (!is_file(p)) {
 			free(p);
 			p = NULL;
 		}
 	}
-	for (i = 0; i < n; i++)
-		free(dirs[i]);
+	free_path(dirs);
 	if (!p)
 		return NULL;
 	m = machine_load(p, err);

@@ -2,7 +2,9 @@
  * machdir.h - where machine descriptions live, and which one a
  * command uses.
  *
- * The search path: the user's directory ($XDG_DATA_HOME/pandia/machines,
+ * The search path: the directories of $PANDIA_MACHINES (a colon-separated
+ * list: a description shared by the identical nodes of a cluster), then
+ * the user's directory ($XDG_DATA_HOME/pandia/machines,
  * else ~/.local/share/pandia/machines), where 'pandia machine' writes
  * by default; then the installed ones ($(DATADIR)/machines of
  * config.mk, compiled in as PANDIA_DATADIR); then EXTRA (the source
