@@ -361,3 +361,22 @@ int cgroup_check_pus(const int *v, int n, const char *what,
 	free(ok);
 	return ret;
 }
+
+int cgroup_limits(struct pandia_limits *l, struct pandia_error *err)
+{
+	struct cgroup_quota q;
+	int *pus, n;
+
+	if (cgroup_allowed_pus(&pus, &n, err) < 0)
+		return -1;
+	if (cgroup_cpu_quota(NULL, &q, err) < 0) {
+		free(pus);
+		return -1;
+	}
+	l->present = true;
+	l->allowed = cpulist_format_compact(pus, n);
+	l->cpu_quota = q.quota;
+	l->source = q.source;
+	free(pus);
+	return 0;
+}

@@ -19,6 +19,7 @@
 #define PANDIA_CGROUP_H
 
 #include "common/error.h"
+#include "common/machine.h"
 
 /* The quota a cgroup can set: at most QUOTA PUs' time per second. */
 struct cgroup_quota {
@@ -51,5 +52,13 @@ int cgroup_allowed_pus(int **pus, int *n, struct pandia_error *err);
  */
 int cgroup_check_pus(const int *v, int n, const char *what,
 		     struct pandia_error *err);
+
+/*
+ * This process's limits as a machine description records them: the
+ * allowed PUs as a list, the quota and its file, present.  L must be
+ * empty (zeroed).  Returns 0 or -1 with err (a quota file that holds
+ * no quota).
+ */
+int cgroup_limits(struct pandia_limits *l, struct pandia_error *err);
 
 #endif
