@@ -352,7 +352,7 @@ int cgroup_check_pus(const int *v, int n, const char *what,
 		if (j < n_ok)
 			continue;
 		have = cpuset_format(ok, n_ok);
-		ret = perr_set(err, "PU %d of %s is not allowed here (this "
+		ret = perr_set(err, "PU %d of %s is not available here (this "
 			       "process may use PUs %s: its cgroup cpuset "
 			       "and affinity)", v[i], what, have);
 		free(have);

@@ -208,7 +208,7 @@ START_TEST(test_allowed)
 	ck_assert_int_eq(cgroup_check_pus(pus, n, "the placement", &err), 0);
 	ck_assert_int_eq(cgroup_check_pus(&bad, 1, "the placement", &err),
 			 -1);
-	list = xasprintf("PU 4000 of the placement is not allowed here "
+	list = xasprintf("PU 4000 of the placement is not available here "
 			 "(this process may use PUs %d", pus[0]);
 	ck_assert_msg(strstr(err.text, list), "%s", err.text);
 	free(list);
