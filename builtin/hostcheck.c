@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "builtin.h"
+#include "common/cgroup.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
@@ -30,6 +31,7 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 		goto out;
 	}
 	if (machine_same_host(h, m, &why)) {
+		warn_cpu_quota(m->n_pus, "the machine's");
 		ret = 0;
 		goto out;
 	}
@@ -47,6 +49,24 @@ out:
 	free(why);
 	machine_free(h);
 	return ret;
+}
+
+void warn_cpu_quota(int threads, const char *what)
+{
+	struct cgroup_quota q;
+	struct pandia_error err;
+
+	if (cgroup_cpu_quota(NULL, &q, &err) < 0) {
+		warning("cannot read this process's CPU quota: %s", err.text);
+		return;
+	}
+	if (q.quota > 0 && q.quota < threads)
+		warning("this process's cgroup has a CPU quota of %g PUs' time "
+			"per second (%s): %s %d threads share it, and the "
+			"times are the quota's, not the machine's (pandia "
+			"predict --cpu-quota %g predicts them)", q.quota,
+			q.source, what, threads, q.quota);
+	cgroup_quota_release(&q);
 }
 
 /* The source tree's machines/ when pandia runs from its build tree. */

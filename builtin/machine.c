@@ -27,7 +27,7 @@ const char usage_machine[] =
 "   or: pandia machine --topology FILE.xml|'SYNTHETIC' [--assume PARAMS.json]\n"
 "                      [-o FILE]\n"
 "   or: pandia machine --show FILE|NAME\n"
-"   or: pandia machine --limits\n"
+"   or: pandia machine --limits [--json]\n"
 "\n"
 "Measure this host with stress microbenchmarks and write its machine\n"
 "description (pandia-machine/1): topology from hwloc, restricted to the\n"
@@ -55,6 +55,8 @@ const char usage_machine[] =
 "      --limits          print the PUs this process may use and the CPU\n"
 "                        quota of its cgroups (v1 and v2), measuring\n"
 "                        nothing\n"
+"      --json            with --limits: the \"limits\" object a\n"
+"                        description records, as JSON\n"
 "  -h, --help            this text\n"
 "\n"
 "A measured description records those limits (\"limits\"); a CPU quota\n"
@@ -131,7 +133,7 @@ static int show(const char *arg)
 }
 
 /* --limits: what this process may use, as a description records it */
-static int show_limits(void)
+static int show_limits(bool json)
 {
 	struct pandia_limits l = { 0 };
 	struct pandia_error err;
@@ -144,6 +146,13 @@ static int show_limits(void)
 	if (cpulist_parse(l.allowed, &pus, &n, &err) < 0)
 		n = 0;
 	free(pus);
+	if (json) {
+		char *s = machine_limits_to_string(&l);
+
+		fputs(s, stdout);
+		free(s);
+		goto out;
+	}
 	printf("allowed PUs: %s (%d, the cgroup cpuset and the affinity)\n",
 	       l.allowed, n);
 	if (l.cpu_quota > 0)
@@ -151,6 +160,7 @@ static int show_limits(void)
 		       l.cpu_quota, l.source);
 	else
 		printf("CPU quota: none\n");
+out:
 	free(l.allowed);
 	free(l.source);
 	return 0;
@@ -260,6 +270,7 @@ static const struct option machine_options[] = {
 	OPT_FLAG(0, "limits", A, limits),
 	OPT_SHARED(opt_output),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_json),
 	OPT_END(),
 };
 #undef A
@@ -294,8 +305,10 @@ int cmd_machine(int argc, char **argv)
 	if (a.limits) {
 		if (topo || assume || out || so.quick)
 			usage_error("machine", "--limits takes no other option");
-		return show_limits();
+		return show_limits(c.json);
 	}
+	if (c.json)
+		usage_error("machine", "--json goes with --limits");
 	if (assume && so.quick)
 		usage_error("machine", "--quick measures; --assume does not");
 

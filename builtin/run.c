@@ -689,6 +689,7 @@ int cmd_run(int argc, char **argv)
 	a.o.cpus = cpus;
 	a.o.n_cpus = n_cpus;
 	set_opts(&a, &c, machine, &cli);
+	warn_cpu_quota(n_cpus, "the placement's");
 	if (a.rec.path) {
 		a.rec.p = cores_of(machine, cpus, n_cpus);
 		if (record_predict(&a.rec) < 0)

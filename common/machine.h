@@ -211,6 +211,8 @@ struct pandia_machine *machine_parse(const char *text, const char *source,
 
 /* The JSON text (new string, ends in a newline). */
 char *machine_to_string(const struct pandia_machine *m);
+/* The "limits" object's JSON text alone (new string, newline). */
+char *machine_limits_to_string(const struct pandia_limits *l);
 /* Write atomically (temporary file, then rename). 0 or -1. */
 int machine_save(const struct pandia_machine *m, const char *path,
 		 struct pandia_error *err);

@@ -275,6 +275,15 @@ char *machine_to_string(const struct pandia_machine *m)
 	return out;
 }
 
+char *machine_limits_to_string(const struct pandia_limits *l)
+{
+	json_t *o = limits_to_json(l);
+	char *out = json_to_text(o);
+
+	json_decref(o);
+	return out;
+}
+
 int machine_save(const struct pandia_machine *m, const char *path,
 		 struct pandia_error *err)
 {
