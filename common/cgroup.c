@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/cpulist.h"
 #include "common/util.h"
@@ -120,9 +121,15 @@ static int find_hier(const char *root, struct cg_hier *h,
 		     struct pandia_error *err)
 {
 	char *path = xasprintf("%s/proc/self/mountinfo", root);
-	char *text = read_file(path, NULL, err), *line, *save = NULL;
+	char *text = NULL, *line, *save = NULL;
 	int ret = -1;
 
+	/* no /proc (or a recorded tree without it): no cgroups known */
+	if (access(path, F_OK) < 0) {
+		ret = 0;
+		goto out;
+	}
+	text = read_file(path, NULL, err);
 	if (!text)
 		goto out;
 	for (line = strtok_r(text, "\n", &save); line && !h->mnt;
@@ -136,8 +143,13 @@ static int find_hier(const char *root, struct cg_hier *h,
 		free(mnt);
 	}
 	free(text);
+	text = NULL;
 	free(path);
 	path = xasprintf("%s/proc/self/cgroup", root);
+	if (!h->mnt || access(path, F_OK) < 0) {
+		ret = 0;
+		goto out;
+	}
 	text = read_file(path, NULL, err);
 	if (!text)
 		goto out;

@@ -194,6 +194,19 @@ START_TEST(test_env_root)
 }
 END_TEST
 
+/* a tree without /proc (no cgroups known): no quota, no error */
+START_TEST(test_no_proc)
+{
+	char *root = tk_tmpdir("cgroup");
+	struct cgroup_quota q;
+	struct pandia_error err;
+
+	ck_assert_msg(cgroup_cpu_quota(root, &q, &err) == 0, "%s", err.text);
+	ck_assert(q.quota == 0 && !q.source);
+	tk_tmpdir_remove(root);
+}
+END_TEST
+
 /* the allowed PUs are within this process's affinity, and a PU
    outside them is refused with the set named */
 START_TEST(test_allowed)
@@ -224,6 +237,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_loop_test(tc, test_quota, 0,
 			    sizeof(quota_rows) / sizeof(quota_rows[0]));
 	tcase_add_test(tc, test_env_root);
+	tcase_add_test(tc, test_no_proc);
 	tcase_add_test(tc, test_allowed);
 	suite_add_tcase(s, tc);
 	return s;
