@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "common/cgroup.h"
+#include "common/cpulist.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
@@ -15,6 +16,20 @@
 #ifndef PANDIA_DATADIR
 #define PANDIA_DATADIR "/usr/local/share/pandia"
 #endif
+
+/* The PUs of this host's topology (restricted to what this process
+   may use), as a set: a new string. */
+static char *allowed_text(const struct pandia_machine *h)
+{
+	int *os = xcalloc((size_t)h->n_pus + 1, sizeof(*os)), i;
+	char *s;
+
+	for (i = 0; i < h->n_pus; i++)
+		os[i] = h->pus[i].os_index;
+	s = cpuset_format(os, h->n_pus);
+	free(os);
+	return s;
+}
 
 int check_this_host(const struct pandia_machine *m, const char *file,
 		    bool force, const char *doing, const char *hint)
@@ -41,6 +56,16 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 			doing);
 		ret = 0;
 		goto out;
+	}
+	if (h->n_pus < m->n_pus) {
+		/* a container or an allocation: say what it allows */
+		char *allowed = allowed_text(h), *more;
+
+		more = xasprintf("%s (this process may use PUs %s: its cgroup "
+				 "cpuset and affinity)", why, allowed);
+		free(why);
+		why = more;
+		free(allowed);
 	}
 	error("'%s' describes another machine: %s; make "
 		"one here with 'pandia machine', or pass --force%s%s", file,
