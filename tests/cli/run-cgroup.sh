@@ -4,7 +4,8 @@
 # cpuset controller can be had, a cpuset of PU 0.  'pandia machine
 # --limits' reads both, 'pandia run' warns that its threads share the
 # quota and refuses a placement on a PU outside the cpuset with the
-# allowed set named, 'pandia predict' predicts for the recorded quota,
+# allowed set named, as profile does (and a description of the whole
+# host), 'pandia predict' predicts for the recorded quota,
 # and 'pandia machine' refuses to measure under a quota below one PU,
 # writing nothing.  The cgroups are removed at exit.  Skips (77) when
 # not root or no cgroup can be made.
@@ -105,6 +106,25 @@ if [ -n "$SET" ] && [ "$(nproc --all)" -ge 2 ]; then
 	grep -qF "PU 1 of the placement is not available here (this process may use PUs 0:" \
 		"$T/err" || fail "run's refusal does not name the allowed set"
 	[ -s "$T/out" ] && fail "a refused run wrote to stdout"
+	# profile: a description of the whole host is refused, the allowed
+	# set named; with --force its first run outside it, nothing written
+	if command -v lstopo-no-graphics >/dev/null 2>&1; then
+		x=$T/$(hostname).xml
+		lstopo-no-graphics --of xml "$x" &&
+			"$P" machine --topology "$x" -o "$T/host.json" \
+			>/dev/null 2>&1 || fail "cannot describe this host"
+		incg "$P" profile -q -m "$T/host.json" -o "$T/w.json" \
+			-- true >"$T/out" 2>"$T/err" &&
+			fail "profile of the whole host in a cpuset of PU 0"
+		grep -qF "(this process may use PUs 0: its cgroup cpuset" \
+			"$T/err" || fail "profile's refusal does not name the set"
+		incg "$P" profile -q --force -m "$T/host.json" -o "$T/w.json" \
+			-- true >"$T/out" 2>"$T/err" &&
+			fail "profile --force ran outside the cpuset"
+		grep -q "is not available here (this process may use PUs 0:" \
+			"$T/err" || fail "profile --force: the set is not named"
+		[ -e "$T/w.json" ] && fail "a refused profile wrote its file"
+	fi
 else
 	echo "note: no cpuset cgroup here; the refusal is not tested"
 fi
