@@ -122,6 +122,15 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 		    bool force, const char *doing, const char *hint);
 
 /*
+ * For a command about to run THREADS threads here (WHAT: "the
+ * placement's", "the machine's"): a warning when this process's
+ * cgroups give it a CPU quota below THREADS PUs' time, which the
+ * threads then share; and when the quota cannot be read.  check_this_host()
+ * says it for the machine's PUs when the machine is this host.
+ */
+void warn_cpu_quota(int threads, const char *what);
+
+/*
  * The machine description a command uses (common/machdir.h): ARG, a
  * file or a name looked up on the search path; without ARG, this
  * host's own description when there is one whose host and CPU model

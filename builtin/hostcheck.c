@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include "builtin.h"
+#include "common/cgroup.h"
+#include "common/cpulist.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
@@ -14,6 +16,20 @@
 #ifndef PANDIA_DATADIR
 #define PANDIA_DATADIR "/usr/local/share/pandia"
 #endif
+
+/* The PUs of this host's topology (restricted to what this process
+   may use), as a set: a new string. */
+static char *allowed_text(const struct pandia_machine *h)
+{
+	int *os = xcalloc((size_t)h->n_pus + 1, sizeof(*os)), i;
+	char *s;
+
+	for (i = 0; i < h->n_pus; i++)
+		os[i] = h->pus[i].os_index;
+	s = cpuset_format(os, h->n_pus);
+	free(os);
+	return s;
+}
 
 int check_this_host(const struct pandia_machine *m, const char *file,
 		    bool force, const char *doing, const char *hint)
@@ -30,6 +46,7 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 		goto out;
 	}
 	if (machine_same_host(h, m, &why)) {
+		warn_cpu_quota(m->n_pus, "the machine's");
 		ret = 0;
 		goto out;
 	}
@@ -40,6 +57,16 @@ int check_this_host(const struct pandia_machine *m, const char *file,
 		ret = 0;
 		goto out;
 	}
+	if (h->n_pus < m->n_pus) {
+		/* a container or an allocation: say what it allows */
+		char *allowed = allowed_text(h), *more;
+
+		more = xasprintf("%s (this process may use PUs %s: its cgroup "
+				 "cpuset and affinity)", why, allowed);
+		free(why);
+		why = more;
+		free(allowed);
+	}
 	error("'%s' describes another machine: %s; make "
 		"one here with 'pandia machine', or pass --force%s%s", file,
 		why, hint ? " " : "", hint ? hint : "");
@@ -47,6 +74,24 @@ out:
 	free(why);
 	machine_free(h);
 	return ret;
+}
+
+void warn_cpu_quota(int threads, const char *what)
+{
+	struct cgroup_quota q;
+	struct pandia_error err;
+
+	if (cgroup_cpu_quota(NULL, &q, &err) < 0) {
+		warning("cannot read this process's CPU quota: %s", err.text);
+		return;
+	}
+	if (q.quota > 0 && q.quota < threads)
+		warning("this process's cgroup has a CPU quota of %g PUs' time "
+			"per second (%s): %s %d threads share it, and the "
+			"times are the quota's, not the machine's (pandia "
+			"predict --cpu-quota %g predicts them)", q.quota,
+			q.source, what, threads, q.quota);
+	cgroup_quota_release(&q);
 }
 
 /* The source tree's machines/ when pandia runs from its build tree. */

@@ -12,6 +12,8 @@
 
 #include "builtin.h"
 #include "builtin/parse-options.h"
+#include "common/cgroup.h"
+#include "common/cpulist.h"
 #include "common/machdir.h"
 #include "common/machine.h"
 #include "common/topology.h"
@@ -25,6 +27,7 @@ const char usage_machine[] =
 "   or: pandia machine --topology FILE.xml|'SYNTHETIC' [--assume PARAMS.json]\n"
 "                      [-o FILE]\n"
 "   or: pandia machine --show FILE|NAME\n"
+"   or: pandia machine --limits [--json]\n"
 "\n"
 "Measure this host with stress microbenchmarks and write its machine\n"
 "description (pandia-machine/1): topology from hwloc, restricted to the\n"
@@ -49,7 +52,15 @@ const char usage_machine[] =
 "                        description when the CPU model is the same,\n"
 "                        else left unknown (and said so)\n"
 "      --show FILE|NAME  print the summary of a description\n"
+"      --limits          print the PUs this process may use and the CPU\n"
+"                        quota of its cgroups (v1 and v2), measuring\n"
+"                        nothing\n"
+"      --json            with --limits: the \"limits\" object a\n"
+"                        description records, as JSON\n"
 "  -h, --help            this text\n"
+"\n"
+"A measured description records those limits (\"limits\"); a CPU quota\n"
+"below one PU is refused.\n"
 "\n"
 "The description is written to a temporary file and renamed, so a\n"
 "failed run never leaves a half-written one.  See pandia-machine(1).\n";
@@ -121,6 +132,66 @@ static int show(const char *arg)
 	return 0;
 }
 
+/* --limits: what this process may use, as a description records it */
+static int show_limits(bool json)
+{
+	struct pandia_limits l = { 0 };
+	struct pandia_error err;
+	int *pus = NULL, n = 0;
+
+	if (cgroup_limits(&l, &err) < 0) {
+		perr_print(&err, stderr);
+		return 1;
+	}
+	if (cpulist_parse(l.allowed, &pus, &n, &err) < 0)
+		n = 0;
+	free(pus);
+	if (json) {
+		char *s = machine_limits_to_string(&l);
+
+		fputs(s, stdout);
+		free(s);
+		goto out;
+	}
+	printf("allowed PUs: %s (%d, the cgroup cpuset and the affinity)\n",
+	       l.allowed, n);
+	if (l.cpu_quota > 0)
+		printf("CPU quota: %g PUs' time per second (%s)\n",
+		       l.cpu_quota, l.source);
+	else
+		printf("CPU quota: none\n");
+out:
+	free(l.allowed);
+	free(l.source);
+	return 0;
+}
+
+/*
+ * Measuring this host: record the limits it is measured under.  A
+ * quota below one PU is refused (one thread alone would be throttled,
+ * so no figure would be the machine's); a quota below the allowed PUs
+ * holds the aggregates down, which is said.
+ */
+static int record_limits(struct pandia_machine *m, struct pandia_error *err)
+{
+	struct pandia_limits *l = &m->limits;
+
+	if (cgroup_limits(l, err) < 0)
+		return -1;
+	if (l->cpu_quota > 0 && l->cpu_quota < 1)
+		return perr_set(err, "this process's cgroup has a CPU quota of "
+				"%g PUs' time per second (%s): below one PU, "
+				"no figure measured would be the machine's; "
+				"measure outside the cgroup, or raise its "
+				"quota", l->cpu_quota, l->source);
+	if (l->cpu_quota > 0 && l->cpu_quota < m->n_pus)
+		warning("a CPU quota of %g PUs' time per second (%s) holds "
+			"the measuring of %d PUs at once down: the aggregates "
+			"recorded are the container's, not the machine's",
+			l->cpu_quota, l->source, m->n_pus);
+	return 0;
+}
+
 /*
  * --topology without --assume: the figures of this host's description
  * when its CPU model is the topology's, else none.
@@ -187,6 +258,7 @@ static char *default_output(const char *host, struct pandia_error *err)
 struct machine_args {
 	bool quick;
 	const char *topo, *assume, *shown;
+	bool limits;
 };
 
 #define A struct machine_args
@@ -195,8 +267,10 @@ static const struct option machine_options[] = {
 	OPT_STRING(0, "topology", A, topo),
 	OPT_STRING(0, "assume", A, assume),
 	OPT_STRING(0, "show", A, shown),
+	OPT_FLAG(0, "limits", A, limits),
 	OPT_SHARED(opt_output),
 	OPT_SHARED(opt_quiet),
+	OPT_SHARED(opt_json),
 	OPT_END(),
 };
 #undef A
@@ -228,6 +302,13 @@ int cmd_machine(int argc, char **argv)
 			usage_error("machine", "--show takes no other option");
 		return show(shown);
 	}
+	if (a.limits) {
+		if (topo || assume || out || so.quick)
+			usage_error("machine", "--limits takes no other option");
+		return show_limits(c.json);
+	}
+	if (c.json)
+		usage_error("machine", "--json goes with --limits");
 	if (assume && so.quick)
 		usage_error("machine", "--quick measures; --assume does not");
 
@@ -273,7 +354,7 @@ int cmd_machine(int argc, char **argv)
 			out = def_out;
 		}
 		/* before the measuring, not after it */
-		if (output_check(out, &err) < 0)
+		if (output_check(out, &err) < 0 || record_limits(m, &err) < 0)
 			goto out_err;
 		if (so.progress)
 			fprintf(stderr, "pandia machine: measuring %s (%d PUs) "

@@ -72,6 +72,9 @@ const char usage_predict[] =
 "                          taskset,numactl,omp,run\n"
 "                          and those of the tools on $PATH)\n"
 "  -k, --oversubscribe K   up to K threads per PU (default 1)\n"
+"      --cpu-quota Q       predict for a container whose CPU quota is Q\n"
+"                          PUs' time per second (Q >= 1; default: the\n"
+"                          quota the machine was measured under, if any)\n"
 "      --memory POLICY     where the workload's memory lives: local,\n"
 "                          interleave, spread (first touch by the threads\n"
 "                          on the sockets in use) or node:N (default: the\n"
@@ -461,6 +464,21 @@ static void max_placements_cb(const char *cmd, const struct option *opt,
 	*(long *)field = max;
 }
 
+static void cpu_quota_cb(const char *cmd, const struct option *opt,
+			 void *field, const char *arg)
+{
+	double *q = field;
+
+	(void)opt;
+	if (!parse_double(arg, q) || !isfinite(*q) || *q <= 0)
+		usage_error(cmd, "--cpu-quota takes a number of PUs, such as "
+			    "2 or 1.5, not '%s'", arg);
+	if (*q < 1)
+		usage_error(cmd, "--cpu-quota %s is below one PU: one thread "
+			    "alone would be throttled, which the model does "
+			    "not describe (give at least 1)", arg);
+}
+
 #define O struct cli
 static const struct option predict_options[] = {
 	OPT_CALLBACK('w', "workload", O, workload_paths, workload_cb),
@@ -476,6 +494,7 @@ static const struct option predict_options[] = {
 	OPT_CALLBACK(0, "max-placements", O, max_placements,
 		     max_placements_cb),
 	OPT_CALLBACK_VAL('j', "jobs", O, jobs, opt_int_min, 1),
+	OPT_CALLBACK(0, "cpu-quota", O, cpu_quota, cpu_quota_cb),
 	OPT_SHARED(opt_machine),
 	OPT_SHARED(opt_oversubscribe),
 	OPT_SHARED(opt_mempolicy),
@@ -561,6 +580,27 @@ static void parse_args(int argc, char **argv, struct cli *o)
 
 static int pandia_checks(struct ctx *x);
 
+/*
+ * The CPU quota to predict for: --cpu-quota, else the one the machine
+ * was measured under.  It becomes the machine's, where the model
+ * reads it (docs/model.md, "A CPU quota").
+ */
+static void use_quota(struct ctx *x)
+{
+	struct pandia_limits *l = &x->m->limits;
+
+	if (x->o->cpu_quota > 0) {
+		l->present = true;
+		l->cpu_quota = x->o->cpu_quota;
+		free(l->source);
+		l->source = xstrdup("--cpu-quota");
+	}
+	if (l->cpu_quota > 0 && !x->o->quiet)
+		progress("predict", "a CPU quota of %g PUs' time per second "
+			 "(%s): placements of more threads share it",
+			 l->cpu_quota, l->source ? l->source : "the machine");
+}
+
 int cmd_predict(int argc, char **argv)
 {
 	struct pandia_error err;
@@ -577,6 +617,7 @@ int cmd_predict(int argc, char **argv)
 	if (!x.m)
 		return 1;
 	o.machine_path = mpath;
+	use_quota(&x);
 	if (o.n_workloads > 1 || o.n_copies) {
 		ret = do_corun(&x);
 		machine_free(x.m);

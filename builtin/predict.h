@@ -33,6 +33,7 @@ struct cli {
 	struct pandia_mempolicy memory;
 	const struct model_def *model;
 	double size;		/* --size; NAN: as profiled */
+	double cpu_quota;	/* --cpu-quota; 0: the machine's */
 	unsigned lines;		/* --lines: PIN_* bits; 0: the default */
 };
 

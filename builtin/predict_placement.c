@@ -21,10 +21,10 @@
 /* "12.3 G" for a rate, with the unit of the resource. */
 static void fmt_rate(char *buf, size_t size, double v, int kind)
 {
-	const char *unit = kind == RK_INSTR ? "ops/s" : kind == RK_PU ?
-		"PU" : "B/s";
+	const char *unit = kind == RK_INSTR ? "ops/s" : kind == RK_PU ||
+		kind == RK_QUOTA ? "PU" : "B/s";
 
-	if (kind == RK_PU)
+	if (kind == RK_PU || kind == RK_QUOTA)
 		snprintf(buf, size, "%.2f %s", v, unit);
 	else if (v >= 1e9)
 		snprintf(buf, size, "%.2f G%s", v / 1e9, unit);

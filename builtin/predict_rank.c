@@ -485,6 +485,14 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 		       "or on a quieter host\n",
 		       k->tie_threads, best->n);
 	print_ambig(k);
+	if (x->m->limits.cpu_quota > 0 &&
+	    x->m->limits.cpu_quota < x->m->n_pus)
+		printf("            a CPU quota of %g PUs' time per second "
+		       "(%s): more threads than that share it and run no "
+		       "faster (bottleneck \"cpu quota\"), so the fewest "
+		       "that reach it rank first\n", x->m->limits.cpu_quota,
+		       x->m->limits.source ? x->m->limits.source :
+		       "the machine");
 	printf("within %g%%  %d thread%s on %d core%s, %s: "
 	       "%#.4g s, %+.1f%% vs best\n", x->o->within,
 	       within->n, plural(within->n), within->cores,

@@ -750,6 +750,7 @@ int cmd_run(int argc, char **argv)
 	set_opts(&a, &c, machine, &cli);
 	if (a.map_dir && run_map_check_dir(a.map_dir) < 0)
 		goto out;
+	warn_cpu_quota(n_cpus, "the placement's");
 	if (a.rec.path) {
 		a.rec.p = cores_of(machine, cpus, n_cpus);
 		if (record_predict(&a.rec) < 0)

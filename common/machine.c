@@ -61,6 +61,8 @@ void machine_free(struct pandia_machine *m)
 	free(m->origin);
 	free(m->topology_source);
 	free(m->assumptions);
+	free(m->limits.allowed);
+	free(m->limits.source);
 	free(m->pus);
 	for (i = 0; i < m->n_cores; i++)
 		free(m->cores[i].pus);
@@ -270,6 +272,14 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 		fprintf(out, "no SMT\n");
 	else
 		fprintf(out, "uneven PUs per core\n");
+	if (m->limits.present && m->limits.cpu_quota > 0)
+		fprintf(out, "  limits: PUs %s allowed, a CPU quota of %g "
+			"PUs' time per second (%s)\n", m->limits.allowed,
+			m->limits.cpu_quota, m->limits.source ?
+			m->limits.source : "?");
+	else if (m->limits.present)
+		fprintf(out, "  limits: PUs %s allowed, no CPU quota\n",
+			m->limits.allowed);
 	for (k = 1; k <= 3; k++) {
 		int count = 0, first = -1;
 

@@ -128,6 +128,20 @@ struct pandia_xlink {
 	struct pandia_measure m;
 };
 
+/*
+ * The limits of the container or allocation the machine was measured
+ * in (the optional "limits" object; docs/machine-format.md): the PUs
+ * the process was allowed and the CPU quota its cgroups set.
+ */
+struct pandia_limits {
+	bool present;		/* false: not recorded (older files,
+				   described machines) */
+	char *allowed;		/* PU list, e.g. "0-1" (owned) */
+	double cpu_quota;	/* PUs' time per second; 0: none */
+	char *source;		/* where the quota was read (owned), or
+				   NULL */
+};
+
 struct pandia_machine {
 	/* identity (owned strings; NULL when unknown) */
 	char *host;
@@ -139,6 +153,7 @@ struct pandia_machine {
 	char *topology_source;	/* "this host", a file name, or the
 				   synthetic string */
 	char *assumptions;	/* the --assume file, when not measured */
+	struct pandia_limits limits;
 
 	int n_pus;
 	struct pandia_pu *pus;	/* ascending os_index */
@@ -196,6 +211,8 @@ struct pandia_machine *machine_parse(const char *text, const char *source,
 
 /* The JSON text (new string, ends in a newline). */
 char *machine_to_string(const struct pandia_machine *m);
+/* The "limits" object's JSON text alone (new string, newline). */
+char *machine_limits_to_string(const struct pandia_limits *l);
 /* Write atomically (temporary file, then rename). 0 or -1. */
 int machine_save(const struct pandia_machine *m, const char *path,
 		 struct pandia_error *err);

@@ -134,6 +134,18 @@ static const char *shared_by(int level)
 	}
 }
 
+/* "limits": where the machine was measured, what the process had */
+static json_t *limits_to_json(const struct pandia_limits *l)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "allowed", jstr(l->allowed));
+	json_object_set_new(o, "cpu_quota", l->cpu_quota > 0 ?
+			    json_real(l->cpu_quota) : json_null());
+	json_object_set_new(o, "source", jstr(l->source));
+	return o;
+}
+
 static json_t *machine_to_json(const struct pandia_machine *m)
 {
 	json_t *root = json_object(), *o, *a;
@@ -151,6 +163,8 @@ static json_t *machine_to_json(const struct pandia_machine *m)
 	json_object_set_new(o, "topology_source", jstr(m->topology_source));
 	json_object_set_new(o, "assumptions", jstr(m->assumptions));
 	json_object_set_new(root, "identity", o);
+	if (m->limits.present)
+		json_object_set_new(root, "limits", limits_to_json(&m->limits));
 
 	a = json_array();
 	for (i = 0; i < m->n_pus; i++)
@@ -258,6 +272,15 @@ char *machine_to_string(const struct pandia_machine *m)
 	char *out = json_to_text(root);
 
 	json_decref(root);
+	return out;
+}
+
+char *machine_limits_to_string(const struct pandia_limits *l)
+{
+	json_t *o = limits_to_json(l);
+	char *out = json_to_text(o);
+
+	json_decref(o);
 	return out;
 }
 

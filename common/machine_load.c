@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpulist.h"
 #include "common/jsonpos.h"
 #include "common/machine_internal.h"
 #include "common/util.h"
@@ -476,6 +477,41 @@ static int load_identity(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
+/*
+ * The optional "limits": the PUs allowed and the CPU quota where the
+ * machine was measured.  A quota below one PU is refused: one thread
+ * alone would not run at the rates the description records.
+ */
+static int load_limits(struct json_src *c, struct pandia_machine *m,
+		       json_t *root)
+{
+	struct pandia_limits *l = &m->limits;
+	struct pandia_error perr;
+	json_t *o, *v;
+	int *pus = NULL, n;
+
+	o = json_get(c, root, "", "limits", JSON_OBJECT, false);
+	if (!o)
+		return json_failed(c) ? -1 : 0;
+	l->present = true;
+	if (json_get_string(c, o, "limits", "allowed", &l->allowed, true) < 0)
+		return -1;
+	if (cpulist_parse(l->allowed, &pus, &n, &perr) < 0)
+		return json_fail(c, "limits.allowed", "%s", perr.text);
+	free(pus);
+	v = json_object_get(o, "cpu_quota");
+	if (v && !json_is_null(v)) {
+		if (json_get_num(c, o, "limits", "cpu_quota", &l->cpu_quota,
+				 true) < 0)
+			return -1;
+		if (!(l->cpu_quota >= 1))
+			return json_fail(c, "limits.cpu_quota", "a CPU quota "
+					 "below one PU (%g) is not a machine "
+					 "pandia can describe", l->cpu_quota);
+	}
+	return json_get_str(c, o, "limits", "source", &l->source);
+}
+
 static int load_root(struct json_src *c, struct pandia_machine *m,
 		     json_t *root)
 {
@@ -497,6 +533,8 @@ static int load_root(struct json_src *c, struct pandia_machine *m,
 
 	o = json_get(c, root, "", "identity", JSON_OBJECT, true);
 	if (!o || load_identity(c, m, o) < 0)
+		return -1;
+	if (load_limits(c, m, root) < 0)
 		return -1;
 
 	a = json_get(c, root, "", "pus", JSON_ARRAY, true);

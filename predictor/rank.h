@@ -30,7 +30,7 @@
 #define RANK_DEFAULT_MAX 5000000L
 /* bott of a placement that a model without bottlenecks predicted: the
    Pandia model's BN_NONE (checked where that is defined) */
-#define RANK_BN_NONE 13
+#define RANK_BN_NONE 14
 
 struct rank_entry {
 	double time;		/* seconds */

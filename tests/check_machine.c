@@ -49,6 +49,45 @@ START_TEST(test_round_trip_file)
 }
 END_TEST
 
+/* the limits where measured are written and read back as they were;
+   a file without them has none */
+START_TEST(test_round_trip_limits)
+{
+	struct pandia_error err;
+	struct pandia_machine *m = machine_load(GOOD, &err), *m2;
+	char *text, *again;
+
+	ck_assert_msg(m != NULL, "%s", err.text);
+	ck_assert(!m->limits.present);
+	m->limits.present = true;
+	m->limits.allowed = xstrdup("0,1");
+	m->limits.cpu_quota = 1.5;
+	m->limits.source = xstrdup("/sys/fs/cgroup/a/cpu.max");
+	text = machine_to_string(m);
+	ck_assert_ptr_nonnull(strstr(text, "\"cpu_quota\": 1.5"));
+	m2 = machine_parse(text, "limits", &err);
+	ck_assert_msg(m2 != NULL, "%s", err.text);
+	ck_assert(m2->limits.present && m2->limits.cpu_quota == 1.5);
+	ck_assert_str_eq(m2->limits.allowed, "0,1");
+	ck_assert_str_eq(m2->limits.source, "/sys/fs/cgroup/a/cpu.max");
+	again = machine_to_string(m2);
+	ck_assert_str_eq(again, text);
+	free(text);
+	free(again);
+	machine_free(m2);
+	/* no quota: null */
+	m->limits.cpu_quota = 0;
+	text = machine_to_string(m);
+	ck_assert_ptr_nonnull(strstr(text, "\"cpu_quota\": null"));
+	m2 = machine_parse(text, "limits", &err);
+	ck_assert_msg(m2 != NULL, "%s", err.text);
+	ck_assert(m2->limits.present && m2->limits.cpu_quota == 0);
+	free(text);
+	machine_free(m2);
+	machine_free(m);
+}
+END_TEST
+
 static const char *const round_trip_specs[] = {
 	"tests/data/topologies/2socket-smt.xml",
 	"tests/data/topologies/2socket-restricted.xml",
@@ -515,6 +554,7 @@ static Suite *machine_suite(void)
 	TCase *tc = tcase_create("json");
 
 	tcase_add_test(tc, test_round_trip_file);
+	tcase_add_test(tc, test_round_trip_limits);
 	tcase_add_loop_test(tc, test_round_trip_topologies, 0,
 			    ARRAY_SIZE(round_trip_specs));
 	tcase_add_test(tc, test_malformed);

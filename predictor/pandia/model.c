@@ -55,6 +55,9 @@ void model_init(struct model *md, const struct space *sp,
 	md->scratch = xcalloc(1, sizeof(*md->scratch));
 	md->accelerate = true;
 	md->tol = MODEL_TOL;
+	md->quota = sp->m->limits.cpu_quota > 0 ?
+		sp->m->limits.cpu_quota : 0;
+	md->quota_res = -1;
 }
 
 static void free_state(struct model *md)

@@ -54,10 +54,11 @@ enum res_kind {
 	RK_NODE,		/* a NUMA node's DRAM */
 	RK_IC_LINK,		/* a core's link to other sockets */
 	RK_PAIR,		/* the link between two sockets */
+	RK_QUOTA,		/* the process's CPU quota (a cgroup's) */
 	RK_COUNT
 };
 
-/* "instructions", "PU time", "L1 link", ... "interconnect" */
+/* "instructions", "PU time", "L1 link", ... "interconnect", "cpu quota" */
 const char *res_kind_name(int kind);
 
 struct mres {
@@ -121,6 +122,12 @@ struct model {
 	bool general;			/* never the group-structured form
 					   (tests compare the two) */
 	double tol;			/* convergence (MODEL_TOL) */
+	double quota;			/* the process's CPU quota, PUs'
+					   time per second (0: none): the
+					   machine's limits.cpu_quota */
+	double quota_u;			/* every thread's f0 added: the
+					   PUs' time it asks (step b) */
+	int quota_res;			/* its resource, or -1 */
 	double solo[RK_COUNT];		/* one thread's most, per kind */
 	void *trace_arg;
 

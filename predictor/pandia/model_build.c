@@ -247,6 +247,10 @@ static void build_prepare(struct model *md)
 	prepare_links(md, dram);
 	prepare_nodes(md, dram);
 	prepare_room(md);
+	/* the process's CPU quota: one resource for every thread, a
+	   slowdown of its own like a PU's time (quota_time()) */
+	md->quota_res = md->quota > 0 ?
+		add_res(md, RK_QUOTA, -1, -1, md->quota) : -1;
 }
 
 /* The resource of a shared cache (level L, 1..3) for a core group. */
@@ -570,6 +574,7 @@ static void item_classes(struct model *md, const struct group_build *gb,
 		if (kappa > 1 || !md->merge)
 			add_inc(md, add_res(md, RK_PU, c->pu, -1, 1),
 				kappa, 1);
+		add_inc(md, md->quota_res, total, 1);
 		for (k = 0; k < ib->nk; k++)
 			add_inc(md, ib->cand[k].res, per_core, ib->cand[k].pt);
 		for (lvl = 1; lvl < 3; lvl++)
@@ -643,8 +648,10 @@ void model_partition(struct model *md)
 		cl->pmax = 0;
 		cl->sinc0 = md->n_sinc;
 		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
-			/* a PU's time is not a load: pu_time() */
-			if (md->res[md->inc[i].res].kind == RK_PU)
+			/* a PU's time and the quota are no loads:
+			   pu_time(), quota_time() */
+			if (md->res[md->inc[i].res].kind == RK_PU ||
+			    md->res[md->inc[i].res].kind == RK_QUOTA)
 				continue;
 			if (owner[md->inc[i].res] == c) {
 				if (md->inc[i].coef > cl->pmax)

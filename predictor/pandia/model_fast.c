@@ -274,6 +274,7 @@ void model_build_fast(struct model *md)
 
 	model_compute_solo(md);
 	md->n_classes = md->n_res = md->n_inc = md->n_sinc = 0;
+	md->quota_res = -1;	/* the quota is fast_bottleneck()'s */
 	model_count_threads(md);
 	fast_room(md, G);
 	fast_node_ratios(md, dram, global);

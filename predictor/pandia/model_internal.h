@@ -123,4 +123,23 @@ static inline double pu_time(const struct model *md, const struct mclass *cl,
 	return 1 + md->prm.p * (cl->kappa - 1) * f0 + (cl->corun - 1);
 }
 
+/*
+ * The slowdown of a thread of utilisation F0 from the process's CPU
+ * quota Q: while it is in parallel work, the n threads share Q PUs'
+ * time, as n threads time-share n / kappa PUs in pu_time() with
+ * kappa = n / Q, so a thread waits p x (U / Q - f0) per unit of its
+ * own time, U being every thread's f0 added (for n equal threads this
+ * is Amdahl's law at Q threads).  With no more threads than Q the
+ * quota is a load, U / Q, never above 1.  0 without a quota.
+ * docs/model.md, "A CPU quota".
+ */
+static inline double quota_time(const struct model *md, double f0)
+{
+	if (!(md->quota > 0))
+		return 0;
+	if (md->n <= md->quota)
+		return md->quota_u / md->quota;
+	return 1 + md->prm.p * (md->quota_u / md->quota - f0);
+}
+
 #endif

@@ -14,7 +14,7 @@ static const char *const kind_names[RK_COUNT] = {
 	"instructions", "PU time", "L1 link", "L2 link", "L3 link",
 	"L2 aggregate", "L3 aggregate", "DRAM link", "DRAM",
 	"interconnect link",
-	"interconnect",
+	"interconnect", "cpu quota",
 };
 
 const char *res_kind_name(int kind)
@@ -83,6 +83,9 @@ const char *model_res_name(const struct model *md, int r, char *buf,
 				 m->sockets[x->b].os_index);
 		else
 			snprintf(where, sizeof(where), "of the machine");
+		break;
+	case RK_QUOTA:
+		snprintf(where, sizeof(where), "of %g PUs", md->quota);
 		break;
 	case RK_PAIR:
 		if (x->b >= 0)

@@ -136,6 +136,7 @@ void model_compute_solo(struct model *md)
 		far = remote = 1;
 	md->solo[RK_INSTR] = p->d[WR_INSTRUCTIONS];
 	md->solo[RK_PU] = 1;
+	md->solo[RK_QUOTA] = 1;
 	for (lvl = 0; lvl < 3; lvl++)
 		md->solo[RK_L1 + lvl] = p->d[WR_L1 + lvl];
 	md->solo[RK_L2_AGG] = p->d[WR_L2];

@@ -61,6 +61,7 @@ static void fast_bottleneck(struct model *md)
 	int c = md->slowest, i;
 	const struct mclass *cl = &md->cls[c];
 	double own = cl->pmax * md->f0[c], pu = pu_time(md, cl, md->f0[c]);
+	double q = quota_time(md, md->f0[c]);
 	int kind = cl->pkind;
 
 	for (i = 0; i < md->n_classes; i++)
@@ -68,6 +69,10 @@ static void fast_bottleneck(struct model *md)
 	if (pu > 1 && pu > own) {
 		own = pu;
 		kind = RK_PU;
+	}
+	if (q > 1 && q > own) {
+		own = q;
+		kind = RK_QUOTA;
 	}
 	md->fast_kind = own >= md->gM[cl->group] ? kind : md->gMk[cl->group];
 }
@@ -86,9 +91,13 @@ static void full_loads(struct model *md)
 		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
 			int r = md->inc[i].res;
 
-			md->load[r] += md->res[r].kind == RK_PU ?
-				pu_time(md, cl, md->f0[c]) :
-				md->inc[i].coef * md->f0[c];
+			if (md->res[r].kind == RK_QUOTA)
+				md->load[r] = fmax(md->load[r],
+						   quota_time(md, md->f0[c]));
+			else
+				md->load[r] += md->res[r].kind == RK_PU ?
+					pu_time(md, cl, md->f0[c]) :
+					md->inc[i].coef * md->f0[c];
 		}
 	}
 }
@@ -103,11 +112,16 @@ static void find_bottlenecks(struct model *md)
 		double mx = 0;
 
 		md->bott[c] = -1;
-		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++)
-			if (md->load[md->inc[i].res] > mx) {
-				mx = md->load[md->inc[i].res];
-				md->bott[c] = md->inc[i].res;
+		for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
+			int r = md->inc[i].res;
+			double l = md->res[r].kind == RK_QUOTA ?
+				quota_time(md, md->f0[c]) : md->load[r];
+
+			if (l > mx) {
+				mx = l;
+				md->bott[c] = r;
 			}
+		}
 	}
 }
 
@@ -127,7 +141,9 @@ static void slowest_bottleneck(struct model *md)
 	for (i = cl->inc0; i < cl->inc0 + cl->ninc; i++) {
 		int r = md->inc[i].res;
 		double l = md->res[r].kind == RK_PU ?
-			pu_time(md, cl, md->f0[c]) : md->owner[r] == c ?
+			pu_time(md, cl, md->f0[c]) :
+			md->res[r].kind == RK_QUOTA ?
+			quota_time(md, md->f0[c]) : md->owner[r] == c ?
 			md->inc[i].coef * md->f0[c] : md->load[r];
 
 		if (l > mx) {
@@ -239,6 +255,12 @@ static void step_demands(struct model *md, const struct solve_run *run,
 	double *restrict load = md->load;
 	int c, i;
 
+	/* the PUs' time every thread asks of the quota */
+	if (md->quota > 0) {
+		md->quota_u = 0;
+		for (c = 0; c < md->n_classes; c++)
+			md->quota_u += cls[c].n * md->f0[c];
+	}
 	if (md->fast) {
 		fast_loads(md);
 		return;
@@ -267,10 +289,11 @@ static double resource_slowdown(struct model *md, int c)
 	const struct mclass *cl = &md->cls[c];
 	double f0 = md->f0[c], burst = md->prm.b;	/* b */
 	double mx = cl->pmax * f0, sc;
-	double pu = pu_time(md, cl, f0);
+	double pu = pu_time(md, cl, f0), q = quota_time(md, f0);
 	int i;
 
 	mx = pu > mx ? pu : mx;
+	mx = q > mx ? q : mx;
 
 	if (md->fast) {
 		double g = md->gM[cl->group];

@@ -43,6 +43,7 @@ static int pcomp_of_kind(int kind)
 	case RK_INSTR:
 		return PC_INSTR;
 	case RK_PU:
+	case RK_QUOTA:	/* the quota's time is shared as a PU's is */
 		return PC_PU;
 	case RK_L1:
 		return PC_L1;

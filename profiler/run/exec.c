@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/cgroup.h"
 #include "common/cpulist.h"
 #include "common/elfdeps.h"
 #include "common/util.h"
@@ -509,34 +510,12 @@ out:
 /* ------------------------------------------------------------------ */
 /* setting up                                                          */
 
-/* every listed PU must be one this process may run on */
+/* every listed PU must be one this process may run on (its cgroup
+   cpuset and affinity), or the error names the PUs it may */
 int check_pus(const int *v, int n, const char *what,
 	      struct pandia_error *err)
 {
-	cpu_set_t set;
-	int i, *ok = NULL, n_ok = 0, ret = 0;
-	char *have;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
-	for (i = 0; i < CPU_SETSIZE; i++) {
-		if (!CPU_ISSET(i, &set))
-			continue;
-		ok = xrealloc(ok, sizeof(*ok) * (size_t)(n_ok + 1));
-		ok[n_ok++] = i;
-	}
-	for (i = 0; i < n; i++) {
-		if (v[i] < CPU_SETSIZE && CPU_ISSET(v[i], &set))
-			continue;
-		have = cpuset_format(ok, n_ok);
-		ret = perr_set(err, "PU %d of %s is not available here "
-			       "(this process may use PUs %s)", v[i], what,
-			       have);
-		free(have);
-		break;
-	}
-	free(ok);
-	return ret;
+	return cgroup_check_pus(v, n, what, err);
 }
 
 /* The median of the known (not NAN) values of v[0..n-1], or NAN. */
