@@ -107,15 +107,19 @@ $(TKIT): $(TKIT_OBJ)
 
 # A suite's main is the kit's (tests/lib/main.c), pulled from the
 # archive because the suite has none.
+# A suite of a command's file links that file's object too (below).
 $(B)/tests/check_%: tests/check_%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -MF $(B)/tests/check_$*.d -o $@ $< \
-		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+		$(filter $(B)/obj/builtin/%.o,$^) $(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) $(CHECK_LIBS) $(LIBS)
+
+$(B)/tests/check_predict_job $(B)/tests/progs/joblines: \
+	$(B)/obj/builtin/predict_job.o
 
 $(B)/tests/progs/%: tests/progs/%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ \
-		$(filter %.c,$^) \
+		$(filter %.c,$^) $(filter $(B)/obj/builtin/%.o,$^) \
 		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
 
 $(B)/tests/progs/mechsim: $(MECHSIM_SRC) tests/progs/mechsim.h

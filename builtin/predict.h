@@ -159,7 +159,8 @@ void urange_of(struct urange *u, const int *pus, int n, double t, bool t1,
 /* The pin lines predict can print (--lines), in the order printed. */
 enum pin_line {
 	PIN_TASKSET, PIN_NUMACTL, PIN_OMP, PIN_GOMP, PIN_KMP, PIN_HWLOC,
-	PIN_LIKWID, PIN_SRUN, PIN_SYSTEMD, PIN_DOCKER, PIN_RUN, PIN_LINES
+	PIN_LIKWID, PIN_SRUN, PIN_OMPI, PIN_MAPBY, PIN_MPICH, PIN_SYSTEMD,
+	PIN_DOCKER, PIN_RUN, PIN_LINES
 };
 #define PIN_DEFAULT (1u << PIN_TASKSET | 1u << PIN_NUMACTL | \
 		     1u << PIN_OMP | 1u << PIN_RUN)
@@ -174,6 +175,8 @@ struct pins {
 	char *loses;		/* what the lines that take a set cannot
 				   say; NULL when nothing */
 	const char *omp_why;	/* why there are no OpenMP lines */
+	const char *mapby_why;	/* why there is no --map-by line */
+	char *rankfile;		/* the Open MPI line's rankfile */
 	unsigned shown;		/* PIN_* bits to print and write */
 };
 

@@ -1,8 +1,8 @@
 /*
  * predict_pins.c - pandia predict: the lines that pin a placement
  * (taskset, numactl, OpenMP's variables, libgomp's, LLVM's and Intel's,
- * hwloc-bind, likwid-pin, srun, systemd-run, docker and pandia run;
- * --lines chooses), and
+ * hwloc-bind, likwid-pin, srun, Open MPI's mpirun, MPICH's mpiexec,
+ * systemd-run, docker and pandia run; --lines chooses), and
  * what each one cannot say.
  */
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "builtin/predict.h"
+#include "builtin/predict_job.h"
 #include "common/cpulist.h"
 #include "common/elfdeps.h"
 #include "common/util.h"
@@ -75,7 +76,7 @@ static char *set_loses(const int *os, int n)
 
 static const char *const line_names[PIN_LINES] = {
 	"taskset", "numactl", "omp", "gomp", "kmp", "hwloc", "likwid",
-	"srun", "systemd", "docker", "run"
+	"srun", "ompi", "mapby", "mpich", "systemd", "docker", "run"
 };
 
 const char *pin_line_name(enum pin_line l)
@@ -145,18 +146,18 @@ static void omp_lines(struct pins *p, const struct placement_info *pi,
 	free(commas);
 }
 
-/* A set as hwloc's PU locations by OS index, and as a hex mask. */
+/* A set as hwloc's PU locations by OS index. */
 static void set_lines(struct pins *p, const struct placement_info *pi,
 		      const char *cmd)
 {
 	size_t cap = 16 * (size_t)pi->n + 8, len = 0;
-	char *pus = xmalloc(cap), *mask;
+	char *pus = xmalloc(cap);
 	bool *in;
 	int i, max = 0;
 
 	for (i = 0; i < pi->n; i++)
 		max = pi->os[i] > max ? pi->os[i] : max;
-	in = xcalloc((size_t)max + 4, sizeof(bool));
+	in = xcalloc((size_t)max + 1, sizeof(bool));
 	pus[0] = '\0';
 	for (i = 0; i < pi->n; i++) {
 		if (in[pi->os[i]])
@@ -169,18 +170,36 @@ static void set_lines(struct pins *p, const struct placement_info *pi,
 	/* --physical: the indexes are the OS's, as everywhere here */
 	p->line[PIN_HWLOC] = xasprintf("hwloc-bind --physical %s -- %s", pus,
 				       cmd);
-	mask = xcalloc((size_t)max / 4 + 2, 1);
-	for (i = 0; i <= max / 4; i++)
-		mask[max / 4 - i] = "0123456789abcdef"[in[4 * i] |
-						       in[4 * i + 1] << 1 |
-						       in[4 * i + 2] << 2 |
-						       in[4 * i + 3] << 3];
-	/* one task, all of its threads in the set */
-	p->line[PIN_SRUN] = xasprintf("srun -n 1 --cpu-bind=mask_cpu:0x%s %s",
-				      mask, cmd);
-	free(mask);
 	free(in);
 	free(pus);
+}
+
+/*
+ * The lines of a job launcher (srun, mpirun, mpiexec): one rank, all
+ * of its threads in the set (predict_job.c says them for any number
+ * of ranks).  The machine's PUs in hwloc's logical order, core by core
+ * in the description's order, are what Open MPI's --map-by walks.
+ */
+static void launcher_lines(struct pins *p, const struct ctx *x,
+			   const struct placement_info *pi, const char *cmd)
+{
+	const struct pandia_machine *m = x->m;
+	struct job_rank r = { pi->n, pi->os };
+	struct job_lines j;
+	int *order = xcalloc((size_t)m->n_pus + 1, sizeof(int)), n = 0;
+	int c, k;
+
+	for (c = 0; c < m->n_cores; c++)
+		for (k = 0; k < m->cores[c].n_pus; k++)
+			order[n++] = m->pus[m->cores[c].pus[k]].os_index;
+	job_lines(1, &r, order, n, cmd, &j);
+	p->line[PIN_SRUN] = j.line[JOB_SRUN];
+	p->line[PIN_OMPI] = j.line[JOB_OMPI];
+	p->line[PIN_MAPBY] = j.line[JOB_OMPI_MAPBY];
+	p->line[PIN_MPICH] = j.line[JOB_MPICH];
+	p->rankfile = j.rankfile;
+	p->mapby_why = j.mapby_why;
+	free(order);
 }
 
 /*
@@ -235,7 +254,8 @@ static bool installed(const char *cmd)
 /*
  * The lines shown without --lines: taskset's, numactl's, OpenMP's and
  * pandia run's, and those of the tools installed here (hwloc-bind,
- * likwid-pin, srun), which a user of them would paste.
+ * likwid-pin, srun, Open MPI's (ompi_info: mpirun may be MPICH's) and
+ * MPICH's mpiexec), which a user of them would paste.
  */
 static unsigned default_lines(void)
 {
@@ -247,6 +267,10 @@ static unsigned default_lines(void)
 		bits |= 1u << PIN_LIKWID;
 	if (installed("srun"))
 		bits |= 1u << PIN_SRUN;
+	if (installed("ompi_info"))
+		bits |= 1u << PIN_OMPI | 1u << PIN_MAPBY;
+	if (installed("mpiexec.mpich"))
+		bits |= 1u << PIN_MPICH;
 	return bits;
 }
 
@@ -277,6 +301,7 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	p->line[PIN_NUMACTL] = xasprintf("numactl --physcpubind=%s %s %s",
 					 set, mem, cmd);
 	set_lines(p, pi, cmd);
+	launcher_lines(p, x, pi, cmd);
 	/* OpenMP's variables only bind OpenMP threads: for other programs
 	   the lines would pin nothing */
 	if (!x->w->n_command)
@@ -304,13 +329,15 @@ void pins_release(struct pins *p)
 	for (l = 0; l < PIN_LINES; l++)
 		free(p->line[l]);
 	free(p->loses);
+	free(p->rankfile);
 }
 
 /* Whether line L takes a set (loses the order and the sharing). */
 static bool takes_set(int l)
 {
 	return l == PIN_TASKSET || l == PIN_NUMACTL || l == PIN_HWLOC ||
-		l == PIN_SRUN || l == PIN_SYSTEMD || l == PIN_DOCKER;
+		l == PIN_SRUN || l == PIN_OMPI || l == PIN_MAPBY ||
+		l == PIN_MPICH || l == PIN_SYSTEMD || l == PIN_DOCKER;
 }
 
 /* The JSON key of line L: the default lines keep their old names. */
@@ -333,10 +360,16 @@ json_t *pins_json(const struct pins *p)
 		if (p->loses && takes_set(l))
 			json_object_set_new(n, json_key(l),
 					    json_string(p->loses + 2));
+		else if (!p->line[l] && l == PIN_MAPBY)
+			json_object_set_new(n, json_key(l),
+					    json_string(p->mapby_why));
 		else if (!p->line[l] && p->omp_why)
 			json_object_set_new(n, json_key(l),
 					    json_string(p->omp_why));
 	}
+	/* the file the ompi line writes, as the line has it */
+	if (p->shown & 1u << PIN_OMPI)
+		json_object_set_new(o, "rankfile", json_string(p->rankfile));
 	if (json_object_size(n))
 		json_object_set_new(o, "notes", n);
 	else
@@ -349,6 +382,9 @@ void pins_print(const struct pins *p)
 	int l;
 
 	for (l = 0; l < PIN_LINES; l++) {
+		if (l == PIN_MAPBY && !p->line[l] && p->shown & 1u << l)
+			printf("  # no mpirun --map-by line: %s\n",
+			       p->mapby_why);
 		if (!(p->shown & 1u << l) || !p->line[l])
 			continue;
 		if (p->loses && takes_set(l))

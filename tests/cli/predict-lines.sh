@@ -5,40 +5,7 @@
 # against their grammar.  The placement 1,0 (thread 0 on PU 1) tells
 # the lines that keep the threads' order from those that take a set.
 set -u
-B="${B:-build}"
-P="$B/pandia"
-SA="$B/tests/progs/showaffinity"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "$*"; exit 77; }
-
-[ -x "$SA" ] || fail "$SA is not built (make tests)"
-for pu in 0 1; do
-	taskset -c "$pu" true 2>/dev/null || skip "PU $pu is not available"
-done
-"$P" machine --topology 'pack:1 core:2 pu:1' \
-	--assume tests/data/assume-full.json -o "$T/m.json" >/dev/null \
-	2>"$T/err" || fail "machine: $(cat "$T/err")"
-cat >"$T/w.json" <<EOF
-{
-  "schema": "pandia-workload/1",
-  "command": ["$SA", "--omp", "--hold", "0", "--threads", "{threads}"],
-  "machine": {"host": "testhost", "cpu_model": "test CPU, 2.5 GHz",
-              "pus": "0-1"},
-  "model": {"t1": 1, "p": 0.9, "o_s": null,
-    "o_s_status": "not measured: one socket", "l": 0, "b": null,
-    "b_status": "not measured: no SMT", "demands": {"instructions": 1e9}}
-}
-EOF
-
-# line NAME: the line predict prints for NAME at placement 1,0
-line() {
-	"$P" predict -m "$T/m.json" -w "$T/w.json" -p 1,0 --lines "$1" \
-		>"$T/out" 2>"$T/err" || fail "--lines $1: $(cat "$T/err")"
-	sed -n '/^to run it:/,$p' "$T/out" | sed -n '2s/^  //p' |
-		sed 's/  # a set.*//'
-}
+. tests/cli/predict-lines.inc
 
 # runs NAME WANT: the line run, each OpenMP thread's CPUs as WANT says
 # ("1 0": thread 0 on 1, thread 1 on 0; "set": both on 0,1)

@@ -10,6 +10,9 @@
  * holds on for MS milliseconds (default 100) so that a watcher can see
  * it in /proc.  Prints one line per thread, in thread order:
  *   thread I cpus LIST      (or: omp I cpus LIST)
+ * each line headed "rank R " when it runs as rank R of an MPI job (a
+ * copy of its own under Open MPI's mpirun, OMPI_COMM_WORLD_RANK, or
+ * MPICH's mpiexec, PMI_RANK), so that every rank's threads are seen.
  * N defaults to $PANDIA_THREADS, else 1.
  */
 #include <omp.h>
@@ -59,6 +62,7 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
 	const char *env = getenv("PANDIA_THREADS");
+	const char *rank = getenv("OMPI_COMM_WORLD_RANK");
 	int n = env ? atoi(env) : 1, omp = 0, i;
 	pthread_t *tids;
 
@@ -102,7 +106,11 @@ int main(int argc, char **argv)
 			pthread_join(tids[i], NULL);
 		free(tids);
 	}
+	if (!rank)
+		rank = getenv("PMI_RANK");
 	for (i = 0; i < n; i++) {
+		if (rank)
+			printf("rank %s ", rank);
 		printf("%s %d cpus %s\n", omp ? "omp" : "thread", i,
 		       lists[i] ? lists[i] : "?");
 		free(lists[i]);
