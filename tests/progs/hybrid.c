@@ -7,7 +7,8 @@
  * thread) or stream (passes over an array of its own, first touched by
  * the threads that read it).  The ranks meet at a barrier before and
  * reduce their times after, and rank 0 prints the job's time, the
- * slowest rank's, as "time: S".
+ * slowest rank's, as "time: S"; each rank says its threads and the
+ * PUs it may run on.
  *
  * Built with mpicc where Debian's Open MPI is installed (the Makefile
  * leaves it out otherwise).  It also runs as a singleton, without
@@ -17,6 +18,7 @@
  */
 #include <mpi.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +95,26 @@ static double stream(double work, long mib)
 	return sum;
 }
 
+/* The PUs this rank may run on, "0,1", into BUF. */
+static void affinity(char *buf, size_t size)
+{
+	cpu_set_t set;
+	size_t len = 0;
+	int c;
+
+	buf[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return;
+	for (c = 0; c < CPU_SETSIZE && len + 12 < size; c++)
+		if (CPU_ISSET(c, &set))
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? "," : "", c);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a;
+	char cpus[256];
 	int provided, rank, size, threads;
 	double t0, t, tmax, r;
 
@@ -110,13 +129,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	threads = omp_get_max_threads();
+	affinity(cpus, sizeof(cpus));
 	MPI_Barrier(MPI_COMM_WORLD);
 	t0 = MPI_Wtime();
 	r = a.stream ? stream(a.work, a.mib) : compute(a.work);
 	t = MPI_Wtime() - t0;
 	MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-	printf("rank %d of %d: %d thread%s, %.6f s (%g)\n", rank, size,
-	       threads, threads == 1 ? "" : "s", t, r);
+	printf("rank %d of %d: %d thread%s on cpus %s, %.6f s (%g)\n",
+	       rank, size, threads, threads == 1 ? "" : "s", cpus, t, r);
 	fflush(stdout);
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (!rank)
