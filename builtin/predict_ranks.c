@@ -432,10 +432,33 @@ static void div_cell(const struct pandia_machine *m, const struct job_div *d,
 }
 
 /*
- * The best division's ranks, one line each: its OS PUs (what the
- * launchers' lines bind each rank to), its time and bottleneck.
+ * The ranks of division D as the lines that start a job take them:
+ * rank r on the OS PUs os[r], D->threads of them, ascending.  A new
+ * array of new arrays (ranks_os_free()).
  */
-static void best_print(const struct ctx *x, const struct job_div *d)
+static int **ranks_os(const struct pandia_machine *m, const struct job_div *d)
+{
+	int **os = xcalloc((size_t)d->ranks, sizeof(int *)), r;
+
+	for (r = 0; r < d->ranks; r++)
+		os[r] = os_of(m, d->pus + r * d->threads, d->threads);
+	return os;
+}
+
+static void ranks_os_free(int **os, int ranks)
+{
+	int r;
+
+	for (r = 0; os && r < ranks; r++)
+		free(os[r]);
+	free(os);
+}
+
+/*
+ * The best division D: each rank's OS PUs OS (what a launcher binds
+ * it to), its time and bottleneck, one line a rank.
+ */
+static void best_print(const struct job_div *d, int *const *os)
 {
 	char lay[64];
 	int r;
@@ -445,7 +468,7 @@ static void best_print(const struct ctx *x, const struct job_div *d)
 	       d->ranks, plural(d->ranks), d->threads, plural(d->threads),
 	       lay, d->time);
 	for (r = 0; r < d->ranks; r++) {
-		char *c = rank_cpus(x->m, d, r);
+		char *c = cpuset_format(os[r], d->threads);
 
 		printf("  rank %-3d cpus %-16s %#10.4g s  bottleneck %s\n",
 		       r, c, d->rank_time[r], d->bottleneck[r]);
@@ -456,6 +479,7 @@ static void best_print(const struct ctx *x, const struct job_div *d)
 static void job_print(const struct ctx *x, const struct job *j)
 {
 	char cell[48], lay[64];
+	int **os;
 	size_t k;
 
 	print_header(x);
@@ -483,7 +507,9 @@ static void job_print(const struct ctx *x, const struct job *j)
 		printf("%4zu %5d %7d  %-17s %#10.4g  %s\n", k + 1, d->ranks,
 		       d->threads, lay, d->time, cell);
 	}
-	best_print(x, &j->div[0]);
+	os = ranks_os(x->m, &j->div[0]);
+	best_print(&j->div[0], os);
+	ranks_os_free(os, j->div[0].ranks);
 }
 
 static void job_release(const struct ctx *x, struct job *j)
