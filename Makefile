@@ -57,8 +57,16 @@ TKIT_OBJ := $(TKIT_SRC:%.c=$(B)/obj/%.o)
 TKIT := $(B)/tests/libtestkit.a
 # mechsim_*.c are parts of mechsim, not programs of their own.
 MECHSIM_SRC := $(wildcard tests/progs/mechsim_*.c)
-TPROG_SRC := $(filter-out $(MECHSIM_SRC),$(wildcard tests/progs/*.c))
+# hybrid.c is an MPI program: built with mpicc, only where there is one
+# (scripts/install-deps installs Open MPI; its tests skip without it).
+MPI_PROG_SRC := tests/progs/hybrid.c
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+TPROG_SRC := $(filter-out $(MECHSIM_SRC) $(MPI_PROG_SRC),\
+	$(wildcard tests/progs/*.c))
 TPROGS := $(TPROG_SRC:tests/progs/%.c=$(B)/tests/progs/%)
+ifneq ($(MPICC),)
+TPROGS += $(MPI_PROG_SRC:tests/progs/%.c=$(B)/tests/progs/%)
+endif
 BENCH_SRC := $(wildcard bench/*.c)
 BENCHES := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
@@ -123,6 +131,11 @@ $(B)/tests/progs/%: tests/progs/%.c $(TKIT) $(B)/libpandia.a
 		$(TKIT) $(B)/libpandia.a $(ALL_LDFLAGS) -fopenmp $(LIBS)
 
 $(B)/tests/progs/mechsim: $(MECHSIM_SRC) tests/progs/mechsim.h
+
+$(B)/tests/progs/hybrid: tests/progs/hybrid.c
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/hybrid.d -o $@ \
+		$< -fopenmp -lm
 
 $(B)/bench/%: bench/%.c $(B)/libpandia.a
 	@mkdir -p $(@D)

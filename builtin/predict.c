@@ -27,6 +27,7 @@
 
 const char usage_predict[] =
 "usage: pandia predict [-m MACHINE] -w WORKLOAD [options]\n"
+"       pandia predict [-m MACHINE] -w WORKLOAD --ranks R|any [options]\n"
 "       pandia predict [-m MACHINE] -w WORKLOAD [-w WORKLOAD...]\n"
 "                      [--copies N[,N...] | --placement LIST...] [options]\n"
 "\n"
@@ -55,12 +56,17 @@ const char usage_predict[] =
 "                          single-threaded job, unpinned on the whole\n"
 "                          machine (one N for all, or one per -w)\n"
 "      --objective OBJ     co-run divisions ranked by max (the slowest\n"
-"                          workload's time, the default) or sum\n"
+"                          workload's time, the default) or sum\n""      --ranks R|any       a job of R processes (MPI ranks), each a copy\n"
+"                          of the workload at its own PUs: rank the\n"
+"                          divisions of the machine into R ranks of\n"
+"                          --threads (or 1 to PUs/R) threads; any: every\n"
+"                          R that divides the PUs\n"
 "      --trace             with --placement: every step of every\n"
 "                          iteration, as in the paper's Figures 7 and 9\n"
 "      --explain           with --placement: the predicted speedup stack,\n"
 "                          where the speedup goes (docs/stacks.md)\n"
-"  -t, --threads N         rank only placements with N threads\n"
+"  -t, --threads N         rank only placements with N threads (with\n"
+"                          --ranks: N threads per rank)\n"
 "      --top N             show the N best placements (default 10; 0:\n"
 "                          all of them)\n"
 "      --within PCT        pin the placement with the fewest cores whose\n"
@@ -454,6 +460,19 @@ static void lines_cb(const char *cmd, const struct option *opt,
 		    "%s, not '%s'", names.s, arg);
 }
 
+static void ranks_cb(const char *cmd, const struct option *opt, void *field,
+		     const char *arg)
+{
+	int *ranks = field;
+
+	(void)opt;
+	if (!strcmp(arg, "any"))
+		*ranks = RANKS_ANY;
+	else if (!parse_int(arg, ranks) || *ranks < 1)
+		usage_error(cmd, "--ranks takes a number >= 1 or 'any', not "
+			    "'%s'", arg);
+}
+
 static void max_placements_cb(const char *cmd, const struct option *opt,
 			      void *field, const char *arg)
 {
@@ -487,6 +506,7 @@ static const struct option predict_options[] = {
 	OPT_CALLBACK('p', "placement", O, placements, placement_cb),
 	OPT_CALLBACK(0, "copies", O, copies, copies_cb),
 	OPT_CALLBACK(0, "objective", O, sum, objective_cb),
+	OPT_CALLBACK(0, "ranks", O, ranks, ranks_cb),
 	OPT_FLAG(0, "trace", O, trace),
 	OPT_FLAG(0, "explain", O, explain),
 	OPT_CALLBACK_VAL('t', "threads", O, threads, opt_int_min, 1),
@@ -549,6 +569,16 @@ static void check_args(const struct cli *o)
 		usage_error("predict", "several --placement need as many "
 			    "workloads (-w)");
 	}
+	if (o->ranks && (o->n_workloads > 1 || o->n_copies))
+		usage_error("predict", "--ranks is for one workload (each "
+			    "rank a copy of it)");
+	if (o->ranks && o->placement)
+		usage_error("predict", "--ranks and --placement do not go "
+			    "together");
+	if (o->ranks && o->k > 1)
+		usage_error("predict", "-k %d is for one workload's ranking: "
+			    "the divisions of a job give every thread a PU "
+			    "of its own", o->k);
 	if (o->sum && o->n_workloads < 2)
 		usage_error("predict", "--objective is for co-runs (several "
 			    "-w)");
@@ -665,7 +695,8 @@ int cmd_predict(int argc, char **argv)
 			goto out;
 		}
 	}
-	ret = o.placement ? do_placement(&x) : do_rank(&x);
+	ret = o.placement ? do_placement(&x) : o.ranks ? do_ranks(&x) :
+		do_rank(&x);
 	if (x.state)
 		o.model->close(x.state);
 out:

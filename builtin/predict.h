@@ -18,6 +18,7 @@
 #include "predictor/space.h"
 
 #define MAX_CORUN 8
+#define RANKS_ANY (-1)
 
 struct cli {
 	const char *machine_path, *workload_path, *placement;
@@ -27,6 +28,8 @@ struct cli {
 	bool sum;			/* --objective sum */
 	bool trace, json, force, within_given, explain, quiet;
 	int threads, top, k, jobs;
+	int ranks;		/* --ranks: 0 none, RANKS_ANY every count
+				   that divides the PUs */
 	double within;
 	long max_placements;
 	bool has_memory;
@@ -197,10 +200,20 @@ void pins_print(const struct pins *p);
 void tuned_print(const struct ctx *x, struct model *md);
 json_t *tuned_json(const struct ctx *x, struct model *md);
 
-/* ---- the three predictions: each returns the exit status -------- */
+/* ---- co-runs and jobs (predict_corun.c) ------------------------ */
+
+/*
+ * The model's instance of W (PATH, for messages) on x->m under x->mem
+ * (close it with the model's close), or NULL after saying why.
+ */
+void *corun_state(const struct ctx *x, const char *path,
+		  const struct pandia_workload *w);
+
+/* ---- the predictions: each returns the exit status -------------- */
 
 int do_placement(struct ctx *x);	/* predict_placement.c */
 int do_rank(struct ctx *x);		/* predict_rank.c */
 int do_corun(struct ctx *x);		/* predict_corun.c */
+int do_ranks(struct ctx *x);		/* predict_ranks.c */
 
 #endif

@@ -238,6 +238,25 @@ struct corun {
 };
 
 /*
+ * The model's instance of W (PATH, for messages) on x->m under x->mem,
+ * or NULL after saying why.
+ */
+void *corun_state(const struct ctx *x, const char *path,
+		  const struct pandia_workload *w)
+{
+	struct pandia_error err;
+	void *s = x->o->model->open(x->m, w, &x->mem, &err);
+
+	if (!s) {
+		if (err.source[0])
+			perr_print(&err, stderr);
+		else
+			error("workload '%s': %s", path, err.text);
+	}
+	return s;
+}
+
+/*
  * Load each workload, check it was profiled here, and open it with the
  * model; x->w and x->mem become the first's.  0, or -1 after saying
  * why.
@@ -245,7 +264,6 @@ struct corun {
 static int corun_open(struct ctx *x, struct corun *c)
 {
 	const struct cli *o = x->o;
-	const struct model_def *md = o->model;
 	struct corun_wl *wl = c->wl;
 	struct pandia_error err;
 	char *why = NULL;
@@ -278,15 +296,9 @@ static int corun_open(struct ctx *x, struct corun *c)
 	x->mem = o->has_memory ? o->memory : x->w->has_memory ?
 		x->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
 	for (i = 0; i < c->nw; i++) {
-		wl[i].state = md->open(x->m, wl[i].w, &x->mem, &err);
-		if (!wl[i].state) {
-			if (err.source[0])
-				perr_print(&err, stderr);
-			else
-				error("workload '%s': %s", wl[i].path,
-				      err.text);
+		wl[i].state = corun_state(x, wl[i].path, wl[i].w);
+		if (!wl[i].state)
 			goto out;
-		}
 	}
 	ret = 0;
 out:

@@ -1,0 +1,556 @@
+/*
+ * predict_ranks.c - pandia predict --ranks: a hybrid job (processes of
+ * several threads each, MPI ranks of OpenMP threads) as copies of one
+ * profiled rank running together, each at its own placement, the job
+ * as slow as its slowest rank.  The divisions of the machine into R
+ * ranks of T threads, each layout once, ranked by that time
+ * (docs/model.md, "Hybrid jobs").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "builtin.h"
+#include "builtin/predict.h"
+#include "common/cpulist.h"
+#include "common/jsonout.h"
+#include "common/util.h"
+
+/* How the ranks go over the sockets. */
+enum job_spread {
+	JOB_PACK,	/* fill a socket before the next */
+	JOB_SPREAD,	/* rank r on socket r mod S */
+	JOB_SPLIT,	/* every rank's threads over every socket */
+	JOB_SPREADS
+};
+
+/* How a rank's threads go over a socket's PUs. */
+enum job_order {
+	JOB_BY_CORE,	/* the first PU of every core, then the second */
+	JOB_BY_PU,	/* every PU of a core before the next core */
+	JOB_ORDERS
+};
+
+static const char *const spread_name[JOB_SPREADS] = {
+	"packed", "spread", "split"
+};
+static const char *const order_name[JOB_ORDERS] = { "by core", "by PU" };
+
+/* One division of the machine: RANKS ranks of THREADS threads. */
+struct job_div {
+	int ranks, threads;
+	enum job_spread spread;
+	enum job_order order;
+	int *pus;		/* ranks x threads m->pus indexes, rank by
+				   rank, each rank's ascending, the ranks
+				   by their first PU */
+	double time;		/* the slowest rank's */
+	double *rank_time;
+	const char **bottleneck;	/* per rank, static */
+	size_t seq;		/* in enumeration order */
+};
+
+struct job {
+	struct pandia_workload *w;
+	void **state;		/* one instance of the model per rank */
+	int n_state;
+	int **sock_pus;		/* per socket, per order: its PUs */
+	int *sock_n;		/* per socket: how many */
+	struct job_div *div;
+	size_t n_div, cap_div, top;
+	int r_lo, r_hi;		/* the rank counts ranked */
+};
+
+/* The PUs of socket S in order BY (m->pus indexes) into ORD; how many. */
+static int socket_order(const struct pandia_machine *m, int s,
+			enum job_order by, int *ord)
+{
+	int c, p, k = 0, maxp = 0;
+
+	for (c = 0; c < m->n_cores; c++)
+		if (m->cores[c].socket == s && m->cores[c].n_pus > maxp)
+			maxp = m->cores[c].n_pus;
+	if (by == JOB_BY_PU) {
+		for (c = 0; c < m->n_cores; c++)
+			for (p = 0; m->cores[c].socket == s &&
+			     p < m->cores[c].n_pus; p++)
+				ord[k++] = m->cores[c].pus[p];
+		return k;
+	}
+	for (p = 0; p < maxp; p++)
+		for (c = 0; c < m->n_cores; c++)
+			if (m->cores[c].socket == s && p < m->cores[c].n_pus)
+				ord[k++] = m->cores[c].pus[p];
+	return k;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Ranks of *(int *)ARG PUs each, by their PUs. */
+static int rank_block_cmp(const void *a, const void *b, void *arg)
+{
+	const int *x = a, *y = b;
+	int t = *(const int *)arg, i;
+
+	for (i = 0; i < t; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Layout (SPREAD, BY) of R_N ranks of T_N threads into PUS (R_N x
+ * T_N), each rank's PUs taken from the sockets' orders; then each
+ * rank's PUs sorted and the ranks by their PUs, so that a division
+ * two layouts reach is the same array.
+ */
+static void layout_make(const struct pandia_machine *m, const struct job *j,
+			int r_n, int t_n, enum job_spread spread,
+			enum job_order by, int *pus)
+{
+	int S = m->n_sockets, *used = xcalloc((size_t)S, sizeof(int));
+	int r, i, s = 0;
+
+	for (r = 0; r < r_n; r++) {
+		if (spread == JOB_SPREAD)
+			s = r % S;
+		for (i = 0; i < t_n; i++) {
+			int tries = 0;
+
+			if (spread == JOB_SPLIT)
+				s = i % S;
+			/* the next socket with a PU left */
+			while (used[s] == j->sock_n[s] && tries++ < S)
+				s = (s + 1) % S;
+			pus[r * t_n + i] = j->sock_pus[s * JOB_ORDERS + by]
+				[used[s]++];
+		}
+		qsort(pus + r * t_n, (size_t)t_n, sizeof(int), int_cmp);
+	}
+	qsort_r(pus, (size_t)r_n, (size_t)t_n * sizeof(int), rank_block_cmp,
+		&t_n);
+	free(used);
+}
+
+/* Whether the division PUS of R_N ranks of T_N threads is in j. */
+static bool job_seen(const struct job *j, int r_n, int t_n, const int *pus)
+{
+	size_t d;
+
+	for (d = 0; d < j->n_div; d++)
+		if (j->div[d].ranks == r_n && j->div[d].threads == t_n &&
+		    !memcmp(j->div[d].pus, pus,
+			    sizeof(int) * (size_t)(r_n * t_n)))
+			return true;
+	return false;
+}
+
+/* Each socket's PUs in each order. */
+static void job_sockets(const struct pandia_machine *m, struct job *j)
+{
+	int s, by;
+
+	j->sock_pus = xcalloc((size_t)m->n_sockets * JOB_ORDERS,
+			      sizeof(int *));
+	j->sock_n = xcalloc((size_t)m->n_sockets, sizeof(int));
+	for (s = 0; s < m->n_sockets; s++)
+		for (by = 0; by < JOB_ORDERS; by++) {
+			int *o = xcalloc((size_t)m->n_pus, sizeof(int));
+
+			j->sock_n[s] = socket_order(m, s, by, o);
+			j->sock_pus[s * JOB_ORDERS + by] = o;
+		}
+}
+
+/* The model's instances for R ranks (one per rank).  0, or -1. */
+static int job_states(const struct ctx *x, struct job *j, int r)
+{
+	if (r <= j->n_state)
+		return 0;
+	j->state = xrealloc(j->state, sizeof(void *) * (size_t)r);
+	while (j->n_state < r) {
+		j->state[j->n_state] = corun_state(x, x->o->workload_path,
+						   x->w);
+		if (!j->state[j->n_state])
+			return -1;
+		j->n_state++;
+	}
+	return 0;
+}
+
+/* Division d predicted: each rank a part of one co-run.  0, or -1. */
+static int job_predict(const struct ctx *x, struct job *j,
+		       struct job_div *d)
+{
+	struct model_corun_part *parts;
+	struct model_prediction *pr;
+	struct pandia_error err;
+	int r, ret = -1;
+
+	if (job_states(x, j, d->ranks) < 0)
+		return -1;
+	parts = xcalloc((size_t)d->ranks, sizeof(*parts));
+	pr = xcalloc((size_t)d->ranks, sizeof(*pr));
+	for (r = 0; r < d->ranks; r++) {
+		parts[r].state = j->state[r];
+		parts[r].pus = d->pus + r * d->threads;
+		parts[r].n = d->threads;
+	}
+	if (x->o->model->corun(parts, d->ranks, pr, &err) < 0) {
+		perr_print(&err, stderr);
+		goto out;
+	}
+	d->rank_time = xcalloc((size_t)d->ranks, sizeof(double));
+	d->bottleneck = xcalloc((size_t)d->ranks, sizeof(char *));
+	d->time = 0;
+	for (r = 0; r < d->ranks; r++) {
+		d->rank_time[r] = pr[r].time;
+		d->bottleneck[r] = pr[r].bottleneck ? pr[r].bottleneck : "-";
+		if (pr[r].time > d->time)
+			d->time = pr[r].time;
+	}
+	ret = 0;
+out:
+	free(parts);
+	free(pr);
+	return ret;
+}
+
+/* Every layout of R_N ranks of T_N threads, each division once.  0/-1. */
+static int job_layouts(const struct ctx *x, struct job *j, int r_n, int t_n)
+{
+	int *pus = xcalloc((size_t)(r_n * t_n), sizeof(int));
+	int sp, by, ret = -1;
+
+	for (sp = 0; sp < JOB_SPREADS; sp++)
+		for (by = 0; by < JOB_ORDERS; by++) {
+			struct job_div *d;
+
+			layout_make(x->m, j, r_n, t_n, sp, by, pus);
+			if (job_seen(j, r_n, t_n, pus))
+				continue;
+			if (j->n_div == j->cap_div) {
+				j->cap_div = 2 * j->cap_div + 64;
+				j->div = xrealloc(j->div, j->cap_div *
+						  sizeof(*j->div));
+			}
+			d = &j->div[j->n_div];
+			memset(d, 0, sizeof(*d));
+			d->ranks = r_n;
+			d->threads = t_n;
+			d->spread = sp;
+			d->order = by;
+			d->seq = j->n_div++;
+			d->pus = xmalloc(sizeof(int) * (size_t)(r_n * t_n));
+			memcpy(d->pus, pus, sizeof(int) * (size_t)(r_n * t_n));
+			if (job_predict(x, j, d) < 0)
+				goto out;
+		}
+	ret = 0;
+out:
+	free(pus);
+	return ret;
+}
+
+static int job_div_cmp(const void *a, const void *b)
+{
+	const struct job_div *x = a, *y = b;
+	int px = x->ranks * x->threads, py = y->ranks * y->threads;
+
+	/* the time to the models' precision, then fewer PUs, then fewer
+	   ranks, then in the order made */
+	if (fabs(x->time - y->time) > 1e-9 * (x->time + y->time))
+		return x->time < y->time ? -1 : 1;
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (x->ranks != y->ranks)
+		return x->ranks < y->ranks ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The rank counts asked for, checked against the machine: --ranks R
+ * must divide its PUs (each rank as many PUs), and R ranks of
+ * --threads T must fit on them.  0, or -1 after saying why.
+ */
+static int job_counts(const struct ctx *x, struct job *j)
+{
+	const struct cli *o = x->o;
+	int P = x->m->n_pus, t = o->threads;
+
+	if (o->ranks == RANKS_ANY) {
+		j->r_lo = 1;
+		j->r_hi = t ? P / t : P;
+		if (j->r_hi < 1) {
+			error("--threads %d: more threads than the %d PU%s "
+			      "of machine '%s'", t, P, plural(P),
+			      o->machine_path);
+			return -1;
+		}
+		return 0;
+	}
+	if (o->ranks > P) {
+		error("--ranks %d: more ranks than the %d PU%s of machine "
+		      "'%s' (a rank needs a PU of its own)", o->ranks, P,
+		      plural(P), o->machine_path);
+		return -1;
+	}
+	if (P % o->ranks) {
+		error("--ranks %d does not divide the %d PUs of machine "
+		      "'%s': every rank gets as many PUs (try a divisor of "
+		      "%d, or --ranks any)", o->ranks, P, o->machine_path, P);
+		return -1;
+	}
+	if (t && o->ranks * t > P) {
+		error("--ranks %d of --threads %d: %d threads, more than the "
+		      "%d PUs of machine '%s'", o->ranks, t, o->ranks * t, P,
+		      o->machine_path);
+		return -1;
+	}
+	j->r_lo = j->r_hi = o->ranks;
+	return 0;
+}
+
+/* Every division asked for, predicted and ranked.  0, or -1. */
+static int job_rank(const struct ctx *x, struct job *j)
+{
+	int P = x->m->n_pus, r, t;
+
+	job_sockets(x->m, j);
+	for (r = j->r_lo; r <= j->r_hi; r++) {
+		int t_lo = x->o->threads ? x->o->threads : 1;
+		int t_hi = x->o->threads ? x->o->threads : P / r;
+
+		if (P % r)
+			continue;
+		for (t = t_lo; t <= t_hi; t++)
+			if (job_layouts(x, j, r, t) < 0)
+				return -1;
+	}
+	qsort(j->div, j->n_div, sizeof(*j->div), job_div_cmp);
+	j->top = x->o->top > 0 && (size_t)x->o->top < j->n_div ?
+		(size_t)x->o->top : j->n_div;
+	return 0;
+}
+
+/* Rank r's PUs of d as an OS set ("0-3").  New string. */
+static char *rank_cpus(const struct pandia_machine *m,
+		       const struct job_div *d, int r)
+{
+	int *os = os_of(m, d->pus + r * d->threads, d->threads);
+	char *s = cpuset_format(os, d->threads);
+
+	free(os);
+	return s;
+}
+
+static void div_layout(const struct job_div *d, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s, %s", spread_name[d->spread],
+		 order_name[d->order]);
+}
+
+/* Division J of those ranked as JSON, its ranks' placements in it. */
+static json_t *div_json(const struct ctx *x, const struct job *j, size_t k)
+{
+	const struct job_div *d = &j->div[k];
+	json_t *o = json_object(), *a = json_array();
+	char lay[64];
+	int r;
+
+	div_layout(d, lay, sizeof(lay));
+	json_object_set_new(o, "rank", json_integer((json_int_t)k + 1));
+	json_object_set_new(o, "ranks", json_integer(d->ranks));
+	json_object_set_new(o, "threads", json_integer(d->threads));
+	json_object_set_new(o, "layout", json_string(lay));
+	json_object_set_new(o, "time", json_real(d->time));
+	for (r = 0; r < d->ranks; r++) {
+		json_t *p = json_object();
+		char *cpus = rank_cpus(x->m, d, r);
+
+		json_object_set_new(p, "rank", json_integer(r));
+		json_object_set_new(p, "cpus", json_string(cpus));
+		json_object_set_new(p, "time", json_real(d->rank_time[r]));
+		json_object_set_new(p, "bottleneck",
+				    json_string(d->bottleneck[r]));
+		json_array_append_new(a, p);
+		free(cpus);
+	}
+	json_object_set_new(o, "processes", a);
+	return o;
+}
+
+static void job_json(const struct ctx *x, const struct job *j)
+{
+	json_t *root = json_object(), *a = json_array();
+	size_t k;
+	char *s;
+
+	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
+	json_object_set_new(root, "model", json_string(x->o->model->name));
+	json_object_set_new(root, "machine", json_string(x->o->machine_path));
+	json_object_set_new(root, "workload",
+			    json_string(x->o->workload_path));
+	json_object_set_new(root, "mode", json_string("ranks"));
+	json_object_set_new(root, "objective", json_string("max"));
+	json_object_set_new(root, "ranked",
+			    json_integer((json_int_t)j->n_div));
+	for (k = 0; k < j->top; k++)
+		json_array_append_new(a, div_json(x, j, k));
+	json_object_set_new(root, "divisions", a);
+	s = json_to_text(root);
+	fputs(s, stdout);
+	free(s);
+	json_decref(root);
+}
+
+/* The ranks' PUs of d in one cell, cut to WIDTH characters. */
+static void div_cell(const struct pandia_machine *m, const struct job_div *d,
+		     char *cell, size_t width)
+{
+	size_t len = 0;
+	int r;
+
+	cell[0] = '\0';
+	for (r = 0; r < d->ranks && len < width; r++) {
+		char *c = rank_cpus(m, d, r);
+
+		len += (size_t)snprintf(cell + len, width + 1 - len, "%s%s",
+					r ? " | " : "", c);
+		free(c);
+	}
+	if (len >= width)
+		memcpy(cell + width - 3, "...", 4);
+}
+
+/*
+ * The ranks of division D as the lines that start a job take them:
+ * rank r on the OS PUs os[r], D->threads of them, ascending.  A new
+ * array of new arrays (ranks_os_free()).
+ */
+static int **ranks_os(const struct pandia_machine *m, const struct job_div *d)
+{
+	int **os = xcalloc((size_t)d->ranks, sizeof(int *)), r;
+
+	for (r = 0; r < d->ranks; r++)
+		os[r] = os_of(m, d->pus + r * d->threads, d->threads);
+	return os;
+}
+
+static void ranks_os_free(int **os, int ranks)
+{
+	int r;
+
+	for (r = 0; os && r < ranks; r++)
+		free(os[r]);
+	free(os);
+}
+
+/*
+ * The best division D: each rank's OS PUs OS (what a launcher binds
+ * it to), its time and bottleneck, one line a rank.
+ */
+static void best_print(const struct job_div *d, int *const *os)
+{
+	char lay[64];
+	int r;
+
+	div_layout(d, lay, sizeof(lay));
+	printf("\nbest      %d rank%s of %d thread%s (%s): %#.4g s\n",
+	       d->ranks, plural(d->ranks), d->threads, plural(d->threads),
+	       lay, d->time);
+	for (r = 0; r < d->ranks; r++) {
+		char *c = cpuset_format(os[r], d->threads);
+
+		printf("  rank %-3d cpus %-16s %#10.4g s  bottleneck %s\n",
+		       r, c, d->rank_time[r], d->bottleneck[r]);
+		free(c);
+	}
+}
+
+static void job_print(const struct ctx *x, const struct job *j)
+{
+	char cell[48], lay[64];
+	int **os;
+	size_t k;
+
+	print_header(x);
+	printf("job       each rank a copy of the workload at its own "
+	       "placement, together;\n          the job as slow as its "
+	       "slowest rank\n");
+	if (j->r_lo == j->r_hi)
+		printf("divisions %zu ranked: %d rank%s", j->n_div, j->r_lo,
+		       plural(j->r_lo));
+	else
+		printf("divisions %zu ranked: every rank count that divides "
+		       "the %d PUs", j->n_div, x->m->n_pus);
+	if (x->o->threads)
+		printf(", %d thread%s each\n\n", x->o->threads,
+		       plural(x->o->threads));
+	else
+		printf(", 1 to PUs/ranks threads each\n\n");
+	printf("%4s %5s %7s  %-17s %10s  %s\n", "rank", "ranks", "threads",
+	       "layout", "time (s)", "ranks' PUs");
+	for (k = 0; k < j->top; k++) {
+		const struct job_div *d = &j->div[k];
+
+		div_layout(d, lay, sizeof(lay));
+		div_cell(x->m, d, cell, sizeof(cell) - 1);
+		printf("%4zu %5d %7d  %-17s %#10.4g  %s\n", k + 1, d->ranks,
+		       d->threads, lay, d->time, cell);
+	}
+	os = ranks_os(x->m, &j->div[0]);
+	best_print(&j->div[0], os);
+	ranks_os_free(os, j->div[0].ranks);
+}
+
+static void job_release(const struct ctx *x, struct job *j)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < j->n_div; k++) {
+		free(j->div[k].pus);
+		free(j->div[k].rank_time);
+		free(j->div[k].bottleneck);
+	}
+	free(j->div);
+	for (i = 0; i < j->n_state; i++)
+		x->o->model->close(j->state[i]);
+	free(j->state);
+	for (i = 0; j->sock_pus && i < x->m->n_sockets * JOB_ORDERS; i++)
+		free(j->sock_pus[i]);
+	free(j->sock_pus);
+	free(j->sock_n);
+}
+
+int do_ranks(struct ctx *x)
+{
+	struct job j;
+	int ret = 1;
+
+	memset(&j, 0, sizeof(j));
+	if (!x->o->model->corun) {
+		error("model '%s' does not predict co-runs, and so no job of "
+		      "several ranks", x->o->model->name);
+		return 1;
+	}
+	if (job_counts(x, &j) < 0 || job_rank(x, &j) < 0)
+		goto out;
+	if (x->o->json)
+		job_json(x, &j);
+	else
+		job_print(x, &j);
+	ret = 0;
+out:
+	job_release(x, &j);
+	return ret;
+}
