@@ -185,6 +185,14 @@ struct pins {
 
 void pins_make(const struct ctx *x, const struct placement_info *pi,
 	       struct pins *p);
+struct job_rank;
+/*
+ * The launchers' lines (srun, Open MPI, MPICH) that run the workload as
+ * RANKS ranks, rank i on the OS PUs of R[i], each rank's command at
+ * R[0].n threads; --lines chooses among them, all four by default.
+ */
+void pins_make_job(const struct ctx *x, int ranks, const struct job_rank *r,
+		   struct pins *p);
 void pins_release(struct pins *p);
 json_t *pins_json(const struct pins *p);
 void pins_print(const struct pins *p);

@@ -180,11 +180,10 @@ static void set_lines(struct pins *p, const struct placement_info *pi,
  * of ranks).  The machine's PUs in hwloc's logical order, core by core
  * in the description's order, are what Open MPI's --map-by walks.
  */
-static void launcher_lines(struct pins *p, const struct ctx *x,
-			   const struct placement_info *pi, const char *cmd)
+static void launcher_lines(struct pins *p, const struct ctx *x, int ranks,
+			   const struct job_rank *r, const char *cmd)
 {
 	const struct pandia_machine *m = x->m;
-	struct job_rank r = { pi->n, pi->os };
 	struct job_lines j;
 	int *order = xcalloc((size_t)m->n_pus + 1, sizeof(int)), n = 0;
 	int c, k;
@@ -192,7 +191,7 @@ static void launcher_lines(struct pins *p, const struct ctx *x,
 	for (c = 0; c < m->n_cores; c++)
 		for (k = 0; k < m->cores[c].n_pus; k++)
 			order[n++] = m->pus[m->cores[c].pus[k]].os_index;
-	job_lines(1, &r, order, n, cmd, &j);
+	job_lines(ranks, r, order, n, cmd, &j);
 	p->line[PIN_SRUN] = j.line[JOB_SRUN];
 	p->line[PIN_OMPI] = j.line[JOB_OMPI];
 	p->line[PIN_MAPBY] = j.line[JOB_OMPI_MAPBY];
@@ -200,6 +199,31 @@ static void launcher_lines(struct pins *p, const struct ctx *x,
 	p->rankfile = j.rankfile;
 	p->mapby_why = j.mapby_why;
 	free(order);
+}
+
+void pins_make_job(const struct ctx *x, int ranks, const struct job_rank *r,
+		   struct pins *p)
+{
+	const unsigned job = 1u << PIN_SRUN | 1u << PIN_OMPI |
+		1u << PIN_MAPBY | 1u << PIN_MPICH;
+	char *list = cpuset_format(r[0].os, r[0].n);
+	char *cmd = command_line(x->w, r[0].n, list,
+				 isnan(x->o->size) && x->w->has_size ?
+				 x->w->size : x->o->size);
+
+	memset(p, 0, sizeof(*p));
+	p->shown = x->o->lines ? x->o->lines & job : job;
+	/* every rank's OpenMP threads: the launchers pass the
+	   environment on, and env(1) is a command every one of them runs */
+	if (x->w->n_command && elf_is_openmp(x->w->command[0])) {
+		char *e = xasprintf("env OMP_NUM_THREADS=%d %s", r[0].n, cmd);
+
+		free(cmd);
+		cmd = e;
+	}
+	launcher_lines(p, x, ranks, r, cmd);
+	free(list);
+	free(cmd);
 }
 
 /*
@@ -281,6 +305,7 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	char *cmd = command_line(x->w, pi->n, pi->list,
 				 isnan(x->o->size) && x->w->has_size ?
 				 x->w->size : x->o->size);
+	struct job_rank r = { pi->n, pi->os };
 	char mem[48], *list;
 
 	memset(p, 0, sizeof(*p));
@@ -301,7 +326,7 @@ void pins_make(const struct ctx *x, const struct placement_info *pi,
 	p->line[PIN_NUMACTL] = xasprintf("numactl --physcpubind=%s %s %s",
 					 set, mem, cmd);
 	set_lines(p, pi, cmd);
-	launcher_lines(p, x, pi, cmd);
+	launcher_lines(p, x, 1, &r, cmd);
 	/* OpenMP's variables only bind OpenMP threads: for other programs
 	   the lines would pin nothing */
 	if (!x->w->n_command)

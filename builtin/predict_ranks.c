@@ -15,6 +15,7 @@
 
 #include "builtin.h"
 #include "builtin/predict.h"
+#include "builtin/predict_job.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/util.h"
@@ -358,6 +359,44 @@ static void div_layout(const struct job_div *d, char *buf, size_t size)
 		 order_name[d->order]);
 }
 
+/*
+ * The ranks of division D as the lines that start a job take them:
+ * rank r on the OS PUs os[r], D->threads of them, ascending.  A new
+ * array of new arrays (ranks_os_free()).
+ */
+static int **ranks_os(const struct pandia_machine *m, const struct job_div *d)
+{
+	int **os = xcalloc((size_t)d->ranks, sizeof(int *)), r;
+
+	for (r = 0; r < d->ranks; r++)
+		os[r] = os_of(m, d->pus + r * d->threads, d->threads);
+	return os;
+}
+
+static void ranks_os_free(int **os, int ranks)
+{
+	int r;
+
+	for (r = 0; os && r < ranks; r++)
+		free(os[r]);
+	free(os);
+}
+
+/* The launchers' lines of division D, its ranks at the OS PUs OS. */
+static void div_pins(const struct ctx *x, const struct job_div *d,
+		     int *const *os, struct pins *p)
+{
+	struct job_rank *r = xcalloc((size_t)d->ranks, sizeof(*r));
+	int i;
+
+	for (i = 0; i < d->ranks; i++) {
+		r[i].n = d->threads;
+		r[i].os = os[i];
+	}
+	pins_make_job(x, d->ranks, r, p);
+	free(r);
+}
+
 /* Division J of those ranked as JSON, its ranks' placements in it. */
 static json_t *div_json(const struct ctx *x, const struct job *j, size_t k)
 {
@@ -385,6 +424,16 @@ static json_t *div_json(const struct ctx *x, const struct job *j, size_t k)
 		free(cpus);
 	}
 	json_object_set_new(o, "processes", a);
+	if (k == 0) {
+		int **os = ranks_os(x->m, d);
+		struct pins p;
+
+		div_pins(x, d, os, &p);
+		if (p.shown)
+			json_object_set_new(o, "pin", pins_json(&p));
+		pins_release(&p);
+		ranks_os_free(os, d->ranks);
+	}
 	return o;
 }
 
@@ -432,29 +481,6 @@ static void div_cell(const struct pandia_machine *m, const struct job_div *d,
 }
 
 /*
- * The ranks of division D as the lines that start a job take them:
- * rank r on the OS PUs os[r], D->threads of them, ascending.  A new
- * array of new arrays (ranks_os_free()).
- */
-static int **ranks_os(const struct pandia_machine *m, const struct job_div *d)
-{
-	int **os = xcalloc((size_t)d->ranks, sizeof(int *)), r;
-
-	for (r = 0; r < d->ranks; r++)
-		os[r] = os_of(m, d->pus + r * d->threads, d->threads);
-	return os;
-}
-
-static void ranks_os_free(int **os, int ranks)
-{
-	int r;
-
-	for (r = 0; os && r < ranks; r++)
-		free(os[r]);
-	free(os);
-}
-
-/*
  * The best division D: each rank's OS PUs OS (what a launcher binds
  * it to), its time and bottleneck, one line a rank.
  */
@@ -479,6 +505,7 @@ static void best_print(const struct job_div *d, int *const *os)
 static void job_print(const struct ctx *x, const struct job *j)
 {
 	char cell[48], lay[64];
+	struct pins p;
 	int **os;
 	size_t k;
 
@@ -509,6 +536,12 @@ static void job_print(const struct ctx *x, const struct job *j)
 	}
 	os = ranks_os(x->m, &j->div[0]);
 	best_print(&j->div[0], os);
+	div_pins(x, &j->div[0], os, &p);
+	if (p.shown) {
+		printf("\nto run it (each rank bound to its PUs):\n");
+		pins_print(&p);
+	}
+	pins_release(&p);
 	ranks_os_free(os, j->div[0].ranks);
 }
 

@@ -108,13 +108,30 @@ machine 'pack:1 core:2 pu:1' "$T/two.json"
 predict -m "$T/two.json" --ranks 2 --json || fail "--ranks 2 on 2 PUs"
 lists=$("$Q" divisions.0.processes cpus <"$T/out" | tr '\n' ';')
 [ "$lists" = "0;1;" ] || fail "2 ranks of 1 thread on PUs 0 and 1"
-# each rank bound to its PUs (as scripts/validate-hybrid runs them)
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-	timeout 60 mpirun -n 2 --oversubscribe --bind-to none \
-	-x OMP_NUM_THREADS=1 sh -c 'exec taskset -c "$(echo "$0" |
-		cut -d";" -f$((OMPI_COMM_WORLD_RANK + 1)))" "$@"' \
-	"$lists" "$H" --work 0.05 >"$T/out" 2>"$T/err" ||
-	fail "mpirun of $H exited $?"
+# the Open MPI line predict prints for the best division, run as printed
+# (in the temporary directory, where it writes its rankfile)
+H=$(cd "$(dirname "$H")" && pwd)/hybrid
+cat >"$T/hy.json" <<EOF
+{
+  "schema": "pandia-workload/1",
+  "command": ["$H", "--work", "0.05"],
+  "machine": {"host": "testhost", "cpu_model": "test CPU, 2.5 GHz",
+              "pus": "0-1"},
+  "model": {"t1": 1, "p": 0.99, "o_s": null,
+    "o_s_status": "not measured: one socket", "l": 0, "b": null,
+    "b_status": "not measured: no SMT", "demands": {"instructions": 1e9}}
+}
+EOF
+"$P" predict -q --force -m "$T/two.json" -w "$T/hy.json" --ranks 2 -t 1 \
+	--json >"$T/out" 2>"$T/err" || fail "--ranks 2 of the hybrid program"
+line=$("$Q" divisions.0.pin.ompi <"$T/out")
+case $line in
+*"rank 0=localhost slot=0\\nrank 1=localhost slot=1\\n"*"mpirun -np 2 "*"env OMP_NUM_THREADS=1 $H --work 0.05") ;;
+*) fail "the ompi line of the best division: $line" ;;
+esac
+(cd "$T" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	timeout 60 sh -c "$line") >"$T/out" 2>"$T/err" ||
+	fail "'$line' exited $?"
 grep -q '^rank 0 of 2: 1 thread on cpus 0, ' "$T/out" ||
 	fail "rank 0 bound to PU 0"
 grep -q '^rank 1 of 2: 1 thread on cpus 1, ' "$T/out" ||
