@@ -339,10 +339,9 @@ static char *gnuplot_script(const struct pandia_scaling *s,
 		"prediction and the\n# time extrapolated directly (above); "
 		"each stall category per core (below).\n"
 		"# Draw it again: gnuplot extrapolate.gp\n");
-	strbuf_printf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-		"  set terminal pngcairo size 1000,900 font \",10\"\n"
-		"} else {\n  set terminal png size 1000,900\n}\n"
-		"set output \"extrapolate.png\"\nset datafile missing \"?\"\n");
+	strbuf_gnuplot_png(f, 1000, 900, 10);
+	strbuf_printf(f, "set output \"extrapolate.png\"\n"
+		      "set datafile missing \"?\"\n");
 	strbuf_printf(f, "$pred << EOD\n# threads time baseline");
 	for (k = 0; k < r->n_categories; k++)
 		strbuf_printf(f, " %s/n", r->categories[k].name);

@@ -281,10 +281,7 @@ static char *gnuplot_script(const struct run_map *map,
 		      "--map): a mark where a\n# thread ran, its size and "
 		      "colour the thread's share of its CPU\n# time there "
 		      "(docs/running.md).  Draw it again: gnuplot map.gp\n");
-	strbuf_printf(&b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) "
-		      "{\n  set terminal pngcairo size %d,%d font \",9\"\n"
-		      "} else {\n  set terminal png size %d,%d\n}\n", w, h,
-		      w, h);
+	strbuf_gnuplot_png(&b, w, h, 9);
 	strbuf_printf(&b, "set output \"map.png\"\nset title ");
 	strbuf_gnuplot_string(&b, title);
 	strbuf_printf(&b, " noenhanced\nset xlabel \"PU (package.core)\"\n"

@@ -51,3 +51,11 @@ void strbuf_gnuplot_string(struct strbuf *b, const char *s)
 	}
 	strbuf_printf(b, "\"");
 }
+
+void strbuf_gnuplot_png(struct strbuf *b, int w, int h, int font)
+{
+	strbuf_printf(b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		      "  set terminal pngcairo size %d,%d font \",%d\"\n"
+		      "} else {\n  set terminal png size %d,%d\n}\n", w, h,
+		      font, w, h);
+}

@@ -29,5 +29,10 @@ void strbuf_addc(struct strbuf *b, char c);
  * line breaks made spaces.
  */
 void strbuf_gnuplot_string(struct strbuf *b, const char *s);
+/*
+ * Append the lines that choose a PNG terminal of W x H pixels: pngcairo
+ * with a font of FONT points where gnuplot has it, png otherwise.
+ */
+void strbuf_gnuplot_png(struct strbuf *b, int w, int h, int font);
 
 #endif

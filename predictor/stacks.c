@@ -503,10 +503,7 @@ char *stacks_gnuplot_script(const struct stack *const *measured,
 		  "bottom, above it the speedup lost to each cause\n"
 		  "# (docs/stacks.md).  Draw it again: gnuplot "
 		  "stacks.gp\n");
-	strbuf_printf(&b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-		  "  set terminal pngcairo size %d,600 font \",10\"\n"
-		  "} else {\n  set terminal png size %d,600\n}\n",
-		  700 + 40 * bars, 700 + 40 * bars);
+	strbuf_gnuplot_png(&b, 700 + 40 * bars, 600, 10);
 	strbuf_printf(&b, "set output ");
 	strbuf_gnuplot_string(&b, png);
 	strbuf_printf(&b, "\nset title ");

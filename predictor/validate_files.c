@@ -400,9 +400,7 @@ char *vset_gnuplot_script(const struct vset *vs, const struct vsummary *s,
 		  "each placement,\n# normalised to the best measured "
 		  "(the Pandia paper's Figure 1).\n"
 		  "# Draw it again: gnuplot validate.gp\n");
-	strbuf_printf(&b, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-		  "  set terminal pngcairo size 1000,560 font \",10\"\n"
-		  "} else {\n  set terminal png size 1000,560\n}\n");
+	strbuf_gnuplot_png(&b, 1000, 560, 10);
 	strbuf_printf(&b, "set output %s\nset title %s noenhanced\n", qp, qt);
 	strbuf_printf(&b, "set xlabel \"placement (by threads, then threads per "
 		  "core); ticks: thread count\"\n"
