@@ -319,23 +319,44 @@ void cgroup_quota_release(struct cgroup_quota *q)
 	q->quota = 0;
 }
 
+/*
+ * hwloc's allowed cpuset of this host, loaded once: the runner checks
+ * every run's placement against it, and loading a topology costs
+ * milliseconds on a small host and far more on a large one.  NULL
+ * with err when hwloc cannot load it.
+ */
+static hwloc_const_bitmap_t host_allowed(struct pandia_error *err)
+{
+	static hwloc_bitmap_t allowed;
+	hwloc_topology_t topo;
+
+	if (allowed)
+		return allowed;
+	if (hwloc_topology_init(&topo) < 0) {
+		perr_errno(err, "cannot initialise hwloc");
+		return NULL;
+	}
+	if (hwloc_topology_load(topo) < 0)
+		perr_errno(err, "hwloc cannot load this host's topology");
+	else
+		allowed = hwloc_bitmap_dup(
+			hwloc_topology_get_allowed_cpuset(topo));
+	hwloc_topology_destroy(topo);
+	return allowed;
+}
+
 int cgroup_allowed_pus(int **pus, int *n, struct pandia_error *err)
 {
-	hwloc_topology_t topo;
-	hwloc_bitmap_t set = NULL;
+	hwloc_const_bitmap_t set = host_allowed(err);
 	cpu_set_t aff;
 	bool have_aff;
-	int i, ret = -1;
+	int i;
 
 	*pus = NULL;
 	*n = 0;
-	if (hwloc_topology_init(&topo) < 0)
-		return perr_errno(err, "cannot initialise hwloc");
-	if (hwloc_topology_load(topo) < 0) {
-		perr_errno(err, "hwloc cannot load this host's topology");
-		goto out;
-	}
-	set = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo));
+	if (!set)
+		return -1;
+	/* the affinity is read each time: pandia may have changed it */
 	have_aff = sched_getaffinity(0, sizeof(aff), &aff) == 0;
 	hwloc_bitmap_foreach_begin(i, set) {
 		if (have_aff && (i >= CPU_SETSIZE || !CPU_ISSET(i, &aff)))
@@ -343,11 +364,7 @@ int cgroup_allowed_pus(int **pus, int *n, struct pandia_error *err)
 		*pus = xrealloc(*pus, sizeof(**pus) * (size_t)(*n + 1));
 		(*pus)[(*n)++] = i;
 	} hwloc_bitmap_foreach_end();
-	ret = 0;
-out:
-	hwloc_bitmap_free(set);
-	hwloc_topology_destroy(topo);
-	return ret;
+	return 0;
 }
 
 int cgroup_check_pus(const int *v, int n, const char *what,

@@ -42,6 +42,7 @@ void cgroup_quota_release(struct cgroup_quota *q);
  * The OS indexes of the PUs this process may run on (hwloc's allowed
  * cpuset, which follows the cgroup cpuset, within the affinity mask),
  * ascending, into a new array *pus of *n.  Returns 0 or -1 with err.
+ * hwloc's set is read once per process, the affinity at every call.
  */
 int cgroup_allowed_pus(int **pus, int *n, struct pandia_error *err);
 
