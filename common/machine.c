@@ -79,6 +79,7 @@ void machine_free(struct pandia_machine *m)
 	measure_release(&m->peak);
 	free(m->peak_reason);
 	measure_release(&m->smt);
+	measure_release(&m->all_busy);
 	free(m->smt_reason);
 	for (i = 0; i < LVL_COUNT; i++) {
 		free(m->links[i].reason);
@@ -121,6 +122,26 @@ double machine_core_slowdown(const struct pandia_machine *m, int c)
 		return 1;
 	r = m->kinds[m->cores[c].kind].rate;
 	return r > 0 && r < m->peak_rate ? m->peak_rate / r : 1;
+}
+
+double machine_clock_slowdown(const struct pandia_machine *m, int s,
+			      int busy)
+{
+	double a;
+	int all;
+
+	if (!(m->all_busy_rate > 0) || !(m->peak_rate > 0) || s < 0 ||
+	    s >= m->n_sockets || busy < 2)
+		return 1;
+	a = m->all_busy_rate / m->peak_rate;
+	if (a >= 1)
+		return 1;
+	all = m->sockets[s].n_cores;
+	if (all < 2)
+		return 1;
+	if (busy > all)
+		busy = all;
+	return 1 / (1 - (1 - a) * (busy - 1) / (all - 1));
 }
 
 int machine_fastest_kind(const struct pandia_machine *m)
@@ -301,6 +322,10 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 	else
 		fprintf(out, "  core rate     %s alone",
 			human_rate(m->peak_rate, "ops/s", buf, sizeof(buf)));
+	if (m->all_busy_rate > 0 && m->all_busy_rate < m->peak_rate)
+		fprintf(out, ", %s with its socket's cores all busy",
+			human_rate(m->all_busy_rate, "ops/s", buf,
+				   sizeof(buf)));
 	if (m->smt_applicable)
 		fprintf(out, ", %s with SMT\n",
 			human_rate(m->smt_rate, "ops/s", buf, sizeof(buf)));

@@ -177,6 +177,11 @@ struct pandia_machine {
 	double smt_rate;
 	struct pandia_measure smt;
 	char *smt_reason;	/* why not applicable */
+	/* the rate of each core while every core of its socket runs
+	   (turbo: lower than peak_rate when a lone core clocks higher);
+	   0: not measured, no clock change modelled */
+	double all_busy_rate;
+	struct pandia_measure all_busy;
 
 	/* hybrid machines: the kinds of core; 0 (no array) means one
 	   kind, of rate peak_rate.  peak_rate is the fastest kind's. */
@@ -242,6 +247,15 @@ int machine_pu_index(const struct pandia_machine *m, int os);
  * kind: peak_rate / the rate of its kind (1 on one kind).
  */
 double machine_core_slowdown(const struct pandia_machine *m, int c);
+
+/*
+ * How much slower a thread runs on socket S while BUSY of its cores run
+ * threads than with its core busy alone: the clock falls linearly from
+ * one busy core to core.all_busy_rate / core.peak_rate with every core
+ * busy (docs/model.md, "Turbo").  1 without all_busy_rate.
+ */
+double machine_clock_slowdown(const struct pandia_machine *m, int s,
+			      int busy);
 
 /*
  * The kind core.peak_rate is for, by hwloc's description: the highest

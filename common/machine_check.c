@@ -533,6 +533,16 @@ static int check_core_rates(const struct pandia_machine *m, char *path,
 			 m->smt_rate);
 		BAD("core.smt_aggregate_rate");
 	}
+	if (m->all_busy_rate != 0 && (!figure_ok(m->all_busy_rate) ||
+				      m->peak_reason ||
+				      m->all_busy_rate > m->peak_rate)) {
+		perr_set(err, "must be positive and at most core.peak_rate "
+			 "(%g), got %g", m->peak_rate, m->all_busy_rate);
+		BAD("core.all_busy_rate");
+	}
+	if (m->all_busy_rate != 0 &&
+	    measure_bad(&m->all_busy, "ops/s", err))
+		BAD("core.all_busy_measure");
 	if (!m->peak_reason && measure_bad(&m->peak, "ops/s", err))
 		BAD("core.measure");
 	if (m->smt_applicable && measure_bad(&m->smt, "ops/s", err))

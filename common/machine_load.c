@@ -592,6 +592,12 @@ static int load_root(struct json_src *c, struct pandia_machine *m,
 			   false) < 0) {
 		return -1;
 	}
+	if (json_get_num(c, o, "core", "all_busy_rate", &m->all_busy_rate,
+		    false) < 0)
+		return -1;
+	if (m->all_busy_rate != 0 &&
+	    load_measure(c, o, "core", "all_busy_measure", &m->all_busy) < 0)
+		return -1;
 	if (load_kinds(c, m, o) < 0)
 		return -1;
 	return load_links(c, m, root);

@@ -27,6 +27,7 @@ struct timing {
 enum target {
 	T_PEAK,			/* m->peak_rate */
 	T_SMT,			/* m->smt_rate */
+	T_ALL_BUSY,		/* m->all_busy_rate (per core) */
 	T_PER_CORE,		/* links[level].per_core_bw */
 	T_AGGREGATE,		/* links[level].aggregate_bw */
 	T_XLINK,		/* xlinks[xlink] */

@@ -364,6 +364,28 @@ static int kind_core(const struct pandia_machine *m, int k)
 	return 0;
 }
 
+/*
+ * The core rate with every core of core I's socket busy: a lone core
+ * clocks higher on many processors (turbo), so a thread runs slower
+ * when the others run too (docs/stress.md).  Not on a socket of one
+ * core, nor on kinds of core (their rates differ anyway).
+ */
+static void plan_all_busy(struct plan *p, const struct pandia_machine *m,
+			  int i)
+{
+	const struct pandia_socket *s = &m->sockets[m->cores[i].socket];
+	struct job *j;
+
+	if (s->n_cores < 2 || m->n_kinds)
+		return;
+	j = add_job(p, T_ALL_BUSY, LVL_COUNT, STRESS_CPU);
+	set_cores(j, m, s->cores, s->n_cores);
+	j->what = job_what("core rate", "all busy", s->n_cores, 0);
+	j->note = xasprintf("as core.peak_rate, one thread on each of the "
+			    "%d cores of a socket at once; the figure is "
+			    "their sum over %d", s->n_cores, s->n_cores);
+}
+
 static void plan_cores(struct plan *p, const struct pandia_machine *m)
 {
 	int fast = machine_fastest_kind(m), k, i = kind_core(m, fast);
@@ -390,6 +412,7 @@ static void plan_cores(struct plan *p, const struct pandia_machine *m)
 	j->note = xstrdup("independent integer add chains in registers, "
 			  "unrolled; operations = instructions retired by "
 			  "the loop (adds, decrement and branch)");
+	plan_all_busy(p, m, i);
 	if (c->n_pus <= 1)
 		return;
 	j = add_job(p, T_SMT, LVL_COUNT, STRESS_CPU);

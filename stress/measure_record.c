@@ -150,6 +150,13 @@ void stress_store(struct pandia_machine *m, const struct job *j,
 		measure_release(&m->smt);
 		m->smt = ms;
 		return;
+	case T_ALL_BUSY:
+		m->all_busy_rate = ms.best / j->n;
+		ms.best /= j->n;
+		ms.median /= j->n;
+		measure_release(&m->all_busy);
+		m->all_busy = ms;
+		return;
 	case T_PER_CORE:
 		l = &m->links[j->level];
 		l->per_core_bw = ms.best;
