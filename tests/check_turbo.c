@@ -199,7 +199,7 @@ static Suite *turbo_suite(void)
 
 	tcase_add_test(tc, test_curve);
 	tcase_add_test(tc, test_compute_bound);
-	tcase_add_loop_test(tc, test_memory_bound, 0, 1);
+	tcase_add_loop_test(tc, test_memory_bound, 0, 2);
 	tcase_add_test(tc, test_description);
 	suite_add_tcase(s, tc);
 	return s;

@@ -543,7 +543,7 @@ static void class_memory_loads(struct model *md,
 	/* spread: each socket in use takes its share */
 	for (gj = 0; dram && sp->mem.kind == MEM_SPREAD && gj < G; gj++)
 		add_inc(md, bc->snode[gj], total,
-			p->d[WR_DRAM] * bc->memfrac[gj]);
+			p->d[WR_DRAM] * bc->memfrac[gj] * iq);
 	for (gj = 0; gj < G; gj++) {
 		int r = bc->pair[gi * G + gj];
 		double pt;
