@@ -146,6 +146,24 @@ static json_t *limits_to_json(const struct pandia_limits *l)
 	return o;
 }
 
+/* core.busy_curve */
+static json_t *busy_to_json(const struct pandia_machine *m)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < m->n_busy; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "cores", json_integer(m->busy[i].cores));
+		json_object_set_new(o, "rate", json_real(m->busy[i].rate));
+		json_object_set_new(o, "measure",
+				    measure_to_json(&m->busy[i].m));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 /* core: the rates and how they were got, the kinds of core. */
 static json_t *core_to_json(const struct pandia_machine *m)
 {
@@ -165,6 +183,8 @@ static json_t *core_to_json(const struct pandia_machine *m)
 		json_object_set_new(o, "all_busy_measure",
 				    measure_to_json(&m->all_busy));
 	}
+	if (m->n_busy)
+		json_object_set_new(o, "busy_curve", busy_to_json(m));
 	if (m->smt_applicable) {
 		json_object_set_new(o, "smt_aggregate_rate",
 				    json_real(m->smt_rate));

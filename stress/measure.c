@@ -168,6 +168,11 @@ static void reset_machine(struct pandia_machine *m, const struct plan *p)
 	measure_release(&m->smt);
 	m->all_busy_rate = 0;
 	measure_release(&m->all_busy);
+	machine_busy_free(m);
+	m->n_busy = p->n_busy;
+	m->busy = xcalloc((size_t)p->n_busy + 1, sizeof(*m->busy));
+	for (i = 0; i < p->n_busy; i++)
+		m->busy[i].cores = p->busy_cores[i];
 	free(m->smt_reason);
 	m->smt_reason = m->cores[0].n_pus > 1 ? NULL :
 		xstrdup("not applicable: one PU per core");
@@ -248,13 +253,25 @@ static void all_busy_noise(struct pandia_machine *m)
 	double sp = m->all_busy.spread > m->peak.spread ?
 		m->all_busy.spread : m->peak.spread;
 	char *t;
+	int i;
 
 	if (!(m->all_busy_rate > 0) || !(m->peak_rate > 0))
 		return;
 	if (sp < ALL_BUSY_MIN)
 		sp = ALL_BUSY_MIN;
-	if (m->all_busy_rate < m->peak_rate * (1 - sp))
+	if (m->all_busy_rate < m->peak_rate * (1 - sp)) {
+		/* the points between, inside the two ends */
+		for (i = 0; i < m->n_busy; i++) {
+			struct pandia_busy *b = &m->busy[i];
+
+			if (b->rate > m->peak_rate)
+				b->rate = m->peak_rate;
+			if (b->rate < m->all_busy_rate)
+				b->rate = m->all_busy_rate;
+		}
 		return;
+	}
+	machine_busy_free(m);
 	t = xasprintf("%s%smeasured %.4g ops/s, %.1f%% of the lone core's: "
 		      "within %.0f%%, so no lower clock is modelled",
 		      m->all_busy.note ? m->all_busy.note : "",

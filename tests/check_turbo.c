@@ -5,7 +5,8 @@
  * makes of it (docs/model.md, "Turbo").
  *
  *   - the curve: 1 with one busy core, peak / all_busy with all, linear
- *     in the clock between; nothing without the figure;
+ *     in the rate between, or through the points measured between;
+ *     nothing without the figure;
  *   - a compute-bound workload: n threads on one socket take t1 / n
  *     times the clock's slowdown, one thread takes t1 anywhere, and the
  *     bottleneck says so;
@@ -65,6 +66,36 @@ START_TEST(test_curve)
 	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), 1, 1e-15);
 	m->all_busy_rate = m->peak_rate;
 	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), 1, 1e-15);
+	machine_free(m);
+}
+END_TEST
+
+/* Measured points between: piecewise linear in the rate through them. */
+START_TEST(test_curve_points)
+{
+	struct pandia_machine *m = turbo_machine();
+	double peak = m->peak_rate, all = m->all_busy_rate;
+	double r3 = peak - 0.8 * (peak - all), r6 = peak - 0.9 * (peak - all);
+
+	m->n_busy = 2;
+	m->busy = xcalloc(2, sizeof(*m->busy));
+	m->busy[0].cores = 3;
+	m->busy[0].rate = r3;
+	m->busy[1].cores = 6;
+	m->busy[1].rate = r6;
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 1), 1, 1e-15);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 2),
+				peak / ((peak + r3) / 2), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 3), peak / r3,
+				1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 4),
+				peak / (r3 + (r6 - r3) / 3), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 6), peak / r6,
+				1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 8),
+				peak / (r6 + (all - r6) / 2), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), peak / all,
+				1e-12);
 	machine_free(m);
 }
 END_TEST
@@ -170,12 +201,29 @@ START_TEST(test_description)
 	m->all_busy_rate = m->peak_rate / (1 + TURBO);
 	m->all_busy.kernel = xstrdup("assumed");
 	m->all_busy.unit = xstrdup("ops/s");
+	m->n_busy = 1;
+	m->busy = xcalloc(1, sizeof(*m->busy));
+	m->busy[0].cores = 5;
+	m->busy[0].rate = m->peak_rate * 0.9;
 	text = machine_to_string(m);
 
 	back = machine_parse(text, "turbo.json", &err);
 	ck_assert_msg(back != NULL, "%s", err.text);
 	ck_assert_double_eq_tol(back->all_busy_rate, m->all_busy_rate, 1);
+	ck_assert_int_eq(back->n_busy, 1);
+	ck_assert_int_eq(back->busy[0].cores, 5);
+	ck_assert_double_eq_tol(back->busy[0].rate, m->busy[0].rate, 1);
 	machine_free(back);
+	/* a point with every core: refused, with the field */
+	at = strstr(text, "\"cores\": 5");
+	ck_assert_ptr_nonnull(at);
+	bad = xasprintf("%.*s\"cores\": 10%s", (int)(at - text), text,
+			at + strlen("\"cores\": 5"));
+	back = machine_parse(bad, "turbo.json", &err);
+	ck_assert_ptr_null(back);
+	ck_assert_msg(strstr(err.text, "core.busy_curve[0].cores"), "%s",
+		      err.text);
+	free(bad);
 	/* above the lone core's rate: refused, with the field */
 	at = strstr(text, "\"all_busy_rate\":");
 	ck_assert_ptr_nonnull(at);
@@ -198,6 +246,7 @@ static Suite *turbo_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_curve);
+	tcase_add_test(tc, test_curve_points);
 	tcase_add_test(tc, test_compute_bound);
 	tcase_add_loop_test(tc, test_memory_bound, 0, 2);
 	tcase_add_test(tc, test_description);
