@@ -794,6 +794,13 @@ int cmd_profile(int argc, char **argv)
 	if (!a.o.runner)
 		a.o.shim_path = shim = run_find_shim(pandia_exe_dir());
 	say_backend(&a.o, &sh);
+	if (a.o.busy_idle && machine_clock_slowdown(m, 0, m->n_cores) > 1)
+		warning("--busy-idle runs every profiling run at the clock of "
+			"all cores busy, which the model's turbo "
+			"(core.all_busy_rate) reads as a lone core's: "
+			"placements with few busy cores will be predicted "
+			"up to %.0f%% too slow (docs/model.md, \"Turbo\")",
+			100 * (machine_clock_slowdown(m, 0, m->n_cores) - 1));
 	if (profile_workload(&a.o, &res, &err) < 0) {
 		perr_print(&err, stderr);
 		if (res.failed_stderr)

@@ -79,6 +79,8 @@ void machine_free(struct pandia_machine *m)
 	measure_release(&m->peak);
 	free(m->peak_reason);
 	measure_release(&m->smt);
+	measure_release(&m->all_busy);
+	machine_busy_free(m);
 	free(m->smt_reason);
 	for (i = 0; i < LVL_COUNT; i++) {
 		free(m->links[i].reason);
@@ -120,6 +122,48 @@ double machine_core_slowdown(const struct pandia_machine *m, int c)
 	if (!m->n_kinds || c < 0 || c >= m->n_cores)
 		return 1;
 	r = m->kinds[m->cores[c].kind].rate;
+	return r > 0 && r < m->peak_rate ? m->peak_rate / r : 1;
+}
+
+void machine_busy_free(struct pandia_machine *m)
+{
+	int i;
+
+	for (i = 0; i < m->n_busy; i++)
+		measure_release(&m->busy[i].m);
+	free(m->busy);
+	m->busy = NULL;
+	m->n_busy = 0;
+}
+
+double machine_clock_slowdown(const struct pandia_machine *m, int s,
+			      int busy)
+{
+	double x0 = 1, r0, x1, r1, r;
+	int all, i;
+
+	if (!(m->all_busy_rate > 0) || !(m->peak_rate > 0) || s < 0 ||
+	    s >= m->n_sockets || busy < 2 ||
+	    m->all_busy_rate >= m->peak_rate)
+		return 1;
+	all = m->sockets[s].n_cores;
+	if (all < 2)
+		return 1;
+	if (busy > all)
+		busy = all;
+	r0 = m->peak_rate;
+	x1 = all;
+	r1 = m->all_busy_rate;
+	for (i = 0; i < m->n_busy && m->busy[i].cores < all; i++) {
+		if (m->busy[i].cores >= busy) {
+			x1 = m->busy[i].cores;
+			r1 = m->busy[i].rate;
+			break;
+		}
+		x0 = m->busy[i].cores;
+		r0 = m->busy[i].rate;
+	}
+	r = r0 + (r1 - r0) * (busy - x0) / (x1 - x0);
 	return r > 0 && r < m->peak_rate ? m->peak_rate / r : 1;
 }
 
@@ -301,6 +345,10 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 	else
 		fprintf(out, "  core rate     %s alone",
 			human_rate(m->peak_rate, "ops/s", buf, sizeof(buf)));
+	if (m->all_busy_rate > 0 && m->all_busy_rate < m->peak_rate)
+		fprintf(out, ", %s with its socket's cores all busy",
+			human_rate(m->all_busy_rate, "ops/s", buf,
+				   sizeof(buf)));
 	if (m->smt_applicable)
 		fprintf(out, ", %s with SMT\n",
 			human_rate(m->smt_rate, "ops/s", buf, sizeof(buf)));

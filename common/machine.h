@@ -73,6 +73,13 @@ struct pandia_socket {
 	int *cores;		/* indexes into cores[] */
 };
 
+/* A point of the core rate's curve between one busy core and all. */
+struct pandia_busy {
+	int cores;		/* busy cores of the socket */
+	double rate;		/* ops/s of each of them */
+	struct pandia_measure m;
+};
+
 struct pandia_numa {
 	int os_index;		/* the node number numactl takes */
 	int socket;		/* index into sockets[]; -1 if none */
@@ -177,6 +184,15 @@ struct pandia_machine {
 	double smt_rate;
 	struct pandia_measure smt;
 	char *smt_reason;	/* why not applicable */
+	/* the rate of each core while every core of its socket runs
+	   (turbo: lower than peak_rate when a lone core clocks higher);
+	   0: not measured, no clock change modelled */
+	double all_busy_rate;
+	struct pandia_measure all_busy;
+	/* measured points between one and all busy cores, ascending in
+	   cores (only with all_busy_rate); none: linear in between */
+	int n_busy;
+	struct pandia_busy *busy;
 
 	/* hybrid machines: the kinds of core; 0 (no array) means one
 	   kind, of rate peak_rate.  peak_rate is the fastest kind's. */
@@ -242,6 +258,18 @@ int machine_pu_index(const struct pandia_machine *m, int os);
  * kind: peak_rate / the rate of its kind (1 on one kind).
  */
 double machine_core_slowdown(const struct pandia_machine *m, int c);
+
+/*
+ * How much slower a thread runs on socket S while BUSY of its cores run
+ * threads than with its core busy alone: peak_rate over the core rate
+ * at BUSY cores, linear between the points measured (one busy core at
+ * peak_rate, core.busy_curve, every core at core.all_busy_rate;
+ * docs/model.md, "Turbo").  1 without all_busy_rate.
+ */
+double machine_clock_slowdown(const struct pandia_machine *m, int s,
+			      int busy);
+/* Release m's busy_curve (none after). */
+void machine_busy_free(struct pandia_machine *m);
 
 /*
  * The kind core.peak_rate is for, by hwloc's description: the highest

@@ -510,6 +510,40 @@ static int check_cache_sharing(const struct pandia_machine *m, char *path,
 	return 0;
 }
 
+/* core.busy_curve: ascending cores inside a socket, rates in range. */
+static int check_busy(const struct pandia_machine *m, char *path,
+		      size_t plen, struct pandia_error *err)
+{
+	int i, most = 0;
+
+	for (i = 0; i < m->n_sockets; i++)
+		if (m->sockets[i].n_cores > most)
+			most = m->sockets[i].n_cores;
+	if (m->n_busy && !(m->all_busy_rate > 0)) {
+		perr_set(err, "needs core.all_busy_rate");
+		BAD("core.busy_curve");
+	}
+	for (i = 0; i < m->n_busy; i++) {
+		const struct pandia_busy *b = &m->busy[i];
+
+		if (b->cores < 2 || b->cores >= most ||
+		    (i && b->cores <= m->busy[i - 1].cores)) {
+			perr_set(err, "cores must ascend from 2 to below the "
+				 "%d of a socket, got %d", most, b->cores);
+			BAD("core.busy_curve[%d].cores", i);
+		}
+		if (!figure_ok(b->rate) || b->rate > m->peak_rate) {
+			perr_set(err, "must be positive and at most "
+				 "core.peak_rate (%g), got %g", m->peak_rate,
+				 b->rate);
+			BAD("core.busy_curve[%d].rate", i);
+		}
+		if (measure_bad(&b->m, "ops/s", err))
+			BAD("core.busy_curve[%d].measure", i);
+	}
+	return 0;
+}
+
 /* core: the rates, or an unknown rate of 0, and how they were got. */
 static int check_core_rates(const struct pandia_machine *m, char *path,
 			    size_t plen, struct pandia_error *err)
@@ -533,6 +567,18 @@ static int check_core_rates(const struct pandia_machine *m, char *path,
 			 m->smt_rate);
 		BAD("core.smt_aggregate_rate");
 	}
+	if (m->all_busy_rate != 0 && (!figure_ok(m->all_busy_rate) ||
+				      m->peak_reason ||
+				      m->all_busy_rate > m->peak_rate)) {
+		perr_set(err, "must be positive and at most core.peak_rate "
+			 "(%g), got %g", m->peak_rate, m->all_busy_rate);
+		BAD("core.all_busy_rate");
+	}
+	if (m->all_busy_rate != 0 &&
+	    measure_bad(&m->all_busy, "ops/s", err))
+		BAD("core.all_busy_measure");
+	if (check_busy(m, path, plen, err) < 0)
+		return -1;
 	if (!m->peak_reason && measure_bad(&m->peak, "ops/s", err))
 		BAD("core.measure");
 	if (m->smt_applicable && measure_bad(&m->smt, "ops/s", err))

@@ -146,33 +146,30 @@ static json_t *limits_to_json(const struct pandia_limits *l)
 	return o;
 }
 
-static json_t *machine_to_json(const struct pandia_machine *m)
+/* core.busy_curve */
+static json_t *busy_to_json(const struct pandia_machine *m)
 {
-	json_t *root = json_object(), *o, *a;
+	json_t *a = json_array();
 	int i;
 
-	json_object_set_new(root, "schema", json_string(PANDIA_MACHINE_SCHEMA));
+	for (i = 0; i < m->n_busy; i++) {
+		json_t *o = json_object();
 
-	o = json_object();
-	json_object_set_new(o, "host", jstr(m->host));
-	json_object_set_new(o, "cpu_model", jstr(m->cpu_model));
-	json_object_set_new(o, "kernel", jstr(m->kernel));
-	json_object_set_new(o, "date", jstr(m->date));
-	json_object_set_new(o, "pandia_version", jstr(m->version));
-	json_object_set_new(o, "origin", jstr(m->origin));
-	json_object_set_new(o, "topology_source", jstr(m->topology_source));
-	json_object_set_new(o, "assumptions", jstr(m->assumptions));
-	json_object_set_new(root, "identity", o);
-	if (m->limits.present)
-		json_object_set_new(root, "limits", limits_to_json(&m->limits));
+		json_object_set_new(o, "cores", json_integer(m->busy[i].cores));
+		json_object_set_new(o, "rate", json_real(m->busy[i].rate));
+		json_object_set_new(o, "measure",
+				    measure_to_json(&m->busy[i].m));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
 
-	a = json_array();
-	for (i = 0; i < m->n_pus; i++)
-		json_array_append_new(a, json_integer(m->pus[i].os_index));
-	json_object_set_new(root, "pus", a);
-	json_object_set_new(root, "topology", topology_to_json(m));
+/* core: the rates and how they were got, the kinds of core. */
+static json_t *core_to_json(const struct pandia_machine *m)
+{
+	json_t *o = json_object(), *a;
+	int i;
 
-	o = json_object();
 	json_object_set_new(o, "peak_rate", m->peak_reason ? json_null() :
 			    json_real(m->peak_rate));
 	json_object_set_new(o, "unit", json_string("ops/s"));
@@ -180,6 +177,14 @@ static json_t *machine_to_json(const struct pandia_machine *m)
 		json_object_set_new(o, "peak_note", jstr(m->peak_reason));
 	else
 		json_object_set_new(o, "measure", measure_to_json(&m->peak));
+	if (m->all_busy_rate > 0) {
+		json_object_set_new(o, "all_busy_rate",
+				    json_real(m->all_busy_rate));
+		json_object_set_new(o, "all_busy_measure",
+				    measure_to_json(&m->all_busy));
+	}
+	if (m->n_busy)
+		json_object_set_new(o, "busy_curve", busy_to_json(m));
 	if (m->smt_applicable) {
 		json_object_set_new(o, "smt_aggregate_rate",
 				    json_real(m->smt_rate));
@@ -213,7 +218,36 @@ static json_t *machine_to_json(const struct pandia_machine *m)
 		}
 		json_object_set_new(o, "kinds", a);
 	}
-	json_object_set_new(root, "core", o);
+	return o;
+}
+
+static json_t *machine_to_json(const struct pandia_machine *m)
+{
+	json_t *root = json_object(), *o, *a;
+	int i;
+
+	json_object_set_new(root, "schema", json_string(PANDIA_MACHINE_SCHEMA));
+
+	o = json_object();
+	json_object_set_new(o, "host", jstr(m->host));
+	json_object_set_new(o, "cpu_model", jstr(m->cpu_model));
+	json_object_set_new(o, "kernel", jstr(m->kernel));
+	json_object_set_new(o, "date", jstr(m->date));
+	json_object_set_new(o, "pandia_version", jstr(m->version));
+	json_object_set_new(o, "origin", jstr(m->origin));
+	json_object_set_new(o, "topology_source", jstr(m->topology_source));
+	json_object_set_new(o, "assumptions", jstr(m->assumptions));
+	json_object_set_new(root, "identity", o);
+	if (m->limits.present)
+		json_object_set_new(root, "limits", limits_to_json(&m->limits));
+
+	a = json_array();
+	for (i = 0; i < m->n_pus; i++)
+		json_array_append_new(a, json_integer(m->pus[i].os_index));
+	json_object_set_new(root, "pus", a);
+	json_object_set_new(root, "topology", topology_to_json(m));
+
+	json_object_set_new(root, "core", core_to_json(m));
 
 	a = json_array();
 	for (i = 0; i < LVL_COUNT; i++) {

@@ -422,6 +422,33 @@ static int load_links(struct json_src *c, struct pandia_machine *m,
 }
 
 /* core.kinds: absent on machines of one kind. */
+/* core.busy_curve: the core rate's points between one and all busy. */
+static int load_busy(struct json_src *c, struct pandia_machine *m,
+		     json_t *core)
+{
+	char ipath[64];
+	json_t *a, *o;
+	size_t i;
+
+	a = json_get(c, core, "core", "busy_curve", JSON_ARRAY, false);
+	if (!a)
+		return json_failed(c) ? -1 : 0;
+	m->n_busy = (int)json_array_size(a);
+	m->busy = xcalloc((size_t)m->n_busy + 1, sizeof(*m->busy));
+	json_array_foreach(a, i, o) {
+		struct pandia_busy *b = &m->busy[i];
+
+		snprintf(ipath, sizeof(ipath), "core.busy_curve[%zu]", i);
+		if (!json_is_object(o))
+			return json_fail(c, ipath, "must be an object");
+		if (get_int(c, o, ipath, "cores", &b->cores, true) < 0 ||
+		    json_get_num(c, o, ipath, "rate", &b->rate, true) < 0 ||
+		    load_measure(c, o, ipath, "measure", &b->m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_kinds(struct json_src *c, struct pandia_machine *m,
 		      json_t *core)
 {
@@ -592,7 +619,13 @@ static int load_root(struct json_src *c, struct pandia_machine *m,
 			   false) < 0) {
 		return -1;
 	}
-	if (load_kinds(c, m, o) < 0)
+	if (json_get_num(c, o, "core", "all_busy_rate", &m->all_busy_rate,
+		    false) < 0)
+		return -1;
+	if (m->all_busy_rate != 0 &&
+	    load_measure(c, o, "core", "all_busy_measure", &m->all_busy) < 0)
+		return -1;
+	if (load_busy(c, m, o) < 0 || load_kinds(c, m, o) < 0)
 		return -1;
 	return load_links(c, m, root);
 }

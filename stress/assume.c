@@ -209,6 +209,14 @@ static int apply_core(struct json_src *c, struct pandia_machine *m,
 	m->peak.threads = 1;
 	if (apply_kinds(c, m, core, json_string_value(v), source) < 0)
 		return -1;
+	if (positive(c, core, "core", "all_busy_rate", &m->all_busy_rate,
+		     false) < 0)
+		return -1;
+	if (m->all_busy_rate > 0) {
+		assumed(&m->all_busy, "ops/s", json_string_value(v), source,
+			c->source);
+		m->all_busy.threads = m->sockets[0].n_cores;
+	}
 	if (positive(c, core, "core", "smt_aggregate_rate", &m->smt_rate,
 		     false) < 0)
 		return -1;

@@ -34,6 +34,9 @@
 #include "common/util.h"
 #include "stress/measure_internal.h"
 
+/* The least relative drop of the all-busy core rate that is a clock. */
+#define ALL_BUSY_MIN 0.02
+
 double stress_estimate_seconds(const struct pandia_machine *m,
 			       const struct stress_opts *o)
 {
@@ -116,7 +119,7 @@ static double spread_of(const struct job *j, const struct reps *r,
 static void note_spread(struct pandia_machine *m, const struct job *j,
 			double sp)
 {
-	struct pandia_measure *all[2 * LVL_COUNT + 2];
+	struct pandia_measure *all[2 * LVL_COUNT + 3];
 	char *pus = cpulist_format(j->pus, j->n);
 	int i, n = 0;
 
@@ -126,6 +129,7 @@ static void note_spread(struct pandia_machine *m, const struct job *j,
 	}
 	all[n++] = &m->peak;
 	all[n++] = &m->smt;
+	all[n++] = &m->all_busy;
 	for (i = 0; i < n; i++) {
 		struct pandia_measure *ms = all[i];
 		char *t;
@@ -162,6 +166,13 @@ static void reset_machine(struct pandia_machine *m, const struct plan *p)
 	m->smt_applicable = false;
 	m->smt_rate = 0;
 	measure_release(&m->smt);
+	m->all_busy_rate = 0;
+	measure_release(&m->all_busy);
+	machine_busy_free(m);
+	m->n_busy = p->n_busy;
+	m->busy = xcalloc((size_t)p->n_busy + 1, sizeof(*m->busy));
+	for (i = 0; i < p->n_busy; i++)
+		m->busy[i].cores = p->busy_cores[i];
 	free(m->smt_reason);
 	m->smt_reason = m->cores[0].n_pus > 1 ? NULL :
 		xstrdup("not applicable: one PU per core");
@@ -231,6 +242,46 @@ static int measure_again(const struct plan *p, struct reps *r,
 	return 0;
 }
 
+/*
+ * A clock that falls with busy cores is modelled only when the rate
+ * with every core busy is below the lone core's by more than the two
+ * figures' spread and 2%: noise must not make a turbo up.  Otherwise
+ * the figure becomes the lone core's, and its note says what was seen.
+ */
+static void all_busy_noise(struct pandia_machine *m)
+{
+	double sp = m->all_busy.spread > m->peak.spread ?
+		m->all_busy.spread : m->peak.spread;
+	char *t;
+	int i;
+
+	if (!(m->all_busy_rate > 0) || !(m->peak_rate > 0))
+		return;
+	if (sp < ALL_BUSY_MIN)
+		sp = ALL_BUSY_MIN;
+	if (m->all_busy_rate < m->peak_rate * (1 - sp)) {
+		/* the points between, inside the two ends */
+		for (i = 0; i < m->n_busy; i++) {
+			struct pandia_busy *b = &m->busy[i];
+
+			if (b->rate > m->peak_rate)
+				b->rate = m->peak_rate;
+			if (b->rate < m->all_busy_rate)
+				b->rate = m->all_busy_rate;
+		}
+		return;
+	}
+	machine_busy_free(m);
+	t = xasprintf("%s%smeasured %.4g ops/s, %.1f%% of the lone core's: "
+		      "within %.0f%%, so no lower clock is modelled",
+		      m->all_busy.note ? m->all_busy.note : "",
+		      m->all_busy.note ? "; " : "", m->all_busy_rate,
+		      100 * m->all_busy_rate / m->peak_rate, 100 * sp);
+	free(m->all_busy.note);
+	m->all_busy.note = t;
+	m->all_busy_rate = m->peak_rate;
+}
+
 /* Every job's figure and record into M; the peak from the kinds. */
 static void store_all(struct pandia_machine *m, const struct plan *p,
 		      const struct reps *r, const struct stress_opts *o)
@@ -244,6 +295,7 @@ static void store_all(struct pandia_machine *m, const struct plan *p,
 		if (sp > MAX_SPREAD)
 			note_spread(m, &p->jobs[i], sp);
 	}
+	all_busy_noise(m);
 	if (m->n_kinds) {
 		/* the fastest kind's is the peak; a kind hwloc ranks lower
 		   that measured faster makes the peak its own */

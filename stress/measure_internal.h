@@ -27,6 +27,8 @@ struct timing {
 enum target {
 	T_PEAK,			/* m->peak_rate */
 	T_SMT,			/* m->smt_rate */
+	T_ALL_BUSY,		/* m->all_busy_rate (per core) */
+	T_BUSY,			/* busy[xlink].rate (per core) */
 	T_PER_CORE,		/* links[level].per_core_bw */
 	T_AGGREGATE,		/* links[level].aggregate_bw */
 	T_XLINK,		/* xlinks[xlink] */
@@ -36,7 +38,8 @@ enum target {
 struct job {
 	enum target target;
 	enum pandia_level level;
-	int xlink;		/* index into m->xlinks for T_XLINK */
+	int xlink;		/* index into m->xlinks for T_XLINK, of
+				   the kind, of the busy point */
 	enum stress_kind kind;
 	int n;			/* threads */
 	int *pus;		/* OS indexes, one per thread */
@@ -57,6 +60,8 @@ struct plan {
 	bool private_level[LVL_COUNT];	/* aggregate = per core */
 	int n_xlinks;
 	int *xfrom, *xto;
+	int n_busy;		/* points of the busy curve */
+	int busy_cores[3];
 	char *xlink_note;	/* pairs left out, if any */
 };
 

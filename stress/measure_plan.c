@@ -364,6 +364,44 @@ static int kind_core(const struct pandia_machine *m, int k)
 	return 0;
 }
 
+/*
+ * The core rate with every core of core I's socket busy: a lone core
+ * clocks higher on many processors (turbo), so a thread runs slower
+ * when the others run too (docs/stress.md).  Not on a socket of one
+ * core, nor on kinds of core (their rates differ anyway).
+ */
+static void plan_all_busy(struct plan *p, const struct pandia_machine *m,
+			  int i)
+{
+	const struct pandia_socket *s = &m->sockets[m->cores[i].socket];
+	struct job *j;
+
+	int n = s->n_cores, q, k;
+
+	if (n < 2 || m->n_kinds)
+		return;
+	j = add_job(p, T_ALL_BUSY, LVL_COUNT, STRESS_CPU);
+	set_cores(j, m, s->cores, n);
+	j->what = job_what("core rate", "all busy", n, 0);
+	j->note = xasprintf("as core.peak_rate, one thread on each of the "
+			    "%d cores of a socket at once; the figure is "
+			    "their sum over %d", n, n);
+	/* the curve between: a quarter, half and three quarters busy */
+	for (q = 1; q <= 3; q++) {
+		k = (n * q + 2) / 4;
+		if (k < 2 || k >= n || (p->n_busy &&
+		    k <= p->busy_cores[p->n_busy - 1]))
+			continue;
+		j = add_job(p, T_BUSY, LVL_COUNT, STRESS_CPU);
+		j->xlink = p->n_busy;
+		p->busy_cores[p->n_busy++] = k;
+		set_cores(j, m, s->cores, k);
+		j->what = job_what("core rate", "busy", k, 0);
+		j->note = xasprintf("as core.all_busy_rate, on %d of the "
+				    "socket's %d cores", k, n);
+	}
+}
+
 static void plan_cores(struct plan *p, const struct pandia_machine *m)
 {
 	int fast = machine_fastest_kind(m), k, i = kind_core(m, fast);
@@ -390,6 +428,7 @@ static void plan_cores(struct plan *p, const struct pandia_machine *m)
 	j->note = xstrdup("independent integer add chains in registers, "
 			  "unrolled; operations = instructions retired by "
 			  "the loop (adds, decrement and branch)");
+	plan_all_busy(p, m, i);
 	if (c->n_pus <= 1)
 		return;
 	j = add_job(p, T_SMT, LVL_COUNT, STRESS_CPU);

@@ -150,6 +150,20 @@ void stress_store(struct pandia_machine *m, const struct job *j,
 		measure_release(&m->smt);
 		m->smt = ms;
 		return;
+	case T_ALL_BUSY:
+		m->all_busy_rate = ms.best / j->n;
+		ms.best /= j->n;
+		ms.median /= j->n;
+		measure_release(&m->all_busy);
+		m->all_busy = ms;
+		return;
+	case T_BUSY:
+		m->busy[j->xlink].rate = ms.best / j->n;
+		ms.best /= j->n;
+		ms.median /= j->n;
+		measure_release(&m->busy[j->xlink].m);
+		m->busy[j->xlink].m = ms;
+		return;
 	case T_PER_CORE:
 		l = &m->links[j->level];
 		l->per_core_bw = ms.best;

@@ -89,7 +89,10 @@ struct mclass {
 	double cinstr;		/* its core's instruction load per unit
 				   of utilisation (b's core part) */
 	double slow;		/* its core's kind: peak_rate / the kind's
-				   rate (1 on one kind) */
+				   rate (1 on one kind), times clock */
+	double clock;		/* its socket's lower clock with the
+				   placement's busy cores (turbo; 1:
+				   none): machine_clock_slowdown() */
 };
 
 struct minc {
@@ -254,10 +257,11 @@ const char *model_res_name(const struct model *md, int r, char *buf,
  * oversubscribed resource (a RK_ value), or BN_CORE_SHARING when only
  * burstiness slows it, BN_INTER_SOCKET when only communication does,
  * BN_NONE when nothing does, BN_SLOW_KIND when only its core's kind
- * (a slower kind of a hybrid machine) does.
+ * (a slower kind of a hybrid machine) does, BN_CLOCK when only its
+ * socket's lower clock with many cores busy (turbo) does.
  */
 enum { BN_CORE_SHARING = RK_COUNT, BN_INTER_SOCKET, BN_NONE, BN_SLOW_KIND,
-       BN_COUNT };
+       BN_CLOCK, BN_COUNT };
 int model_bottleneck_code(const struct model *md);
 /* "DRAM", "interconnect", "core sharing", "inter-socket", "-" */
 const char *bottleneck_name(int code);

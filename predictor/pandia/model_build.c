@@ -302,6 +302,8 @@ struct group_build {
 	double remote_pt;	/* a thread's traffic off its socket */
 	double off;		/* share of DRAM on memory-only nodes */
 	int r_off;		/* the link to them, or -1 */
+	double clock;		/* the sockets' lower clock with their
+				   busy cores (1: none) */
 };
 
 /* One item of the group: a core in one state, and its resources. */
@@ -323,6 +325,17 @@ struct item_build {
 	int r_node;		/* its node (local pages), or -1 */
 };
 
+/* The cores of each of group G's sockets that run threads. */
+static int busy_cores(const struct mgroup *g)
+{
+	int it, busy = 0;
+
+	for (it = 0; it < g->n_items; it++)
+		if (g->items[it].cs.pus_used > 0)
+			busy += g->items[it].ncores;
+	return busy;
+}
+
 static void group_start(struct model *md, int gi, struct group_build *gb)
 {
 	struct model_scratch *bc = md->scratch;
@@ -342,6 +355,7 @@ static void group_start(struct model *md, int gi, struct group_build *gb)
 		ic_pt;
 	gb->off = gb->dram ? model_nosocket_share(sp, true) : 0;
 	gb->r_off = -1;
+	gb->clock = machine_clock_slowdown(m, gb->socket, busy_cores(g));
 	/* memory-only nodes: over this socket's link to them */
 	if (gb->off > 0 && m->links[LVL_INTERCONNECT].present &&
 	    g->tsock > 0)
@@ -366,7 +380,7 @@ static void item_start(struct model *md, const struct group_build *gb,
 	ib->cg = &sp->groups[sp->sock_group0[s] + item->gpos];
 	ib->core = item->core >= 0 ? item->core :
 		ib->cg->cores[bc->offs[item->gpos]];
-	ib->slow = machine_core_slowdown(m, ib->core);
+	ib->slow = machine_core_slowdown(m, ib->core) * gb->clock;
 	ib->iq = 1 / ib->slow;
 	away = model_away_socket(sp, ib->cg, s);
 	ib->gx = away >= 0 ? group_of_socket(md, away) : -1;
@@ -489,6 +503,7 @@ static struct mclass *new_class(struct model *md,
 	c->tsock = g->tsock;
 	c->cinstr = ib->cinstr;
 	c->slow = ib->slow;
+	c->clock = gb->clock;
 	c->inc0 = md->n_inc;
 	c->ninc = 0;
 	return c;
@@ -528,7 +543,7 @@ static void class_memory_loads(struct model *md,
 	/* spread: each socket in use takes its share */
 	for (gj = 0; dram && sp->mem.kind == MEM_SPREAD && gj < G; gj++)
 		add_inc(md, bc->snode[gj], total,
-			p->d[WR_DRAM] * bc->memfrac[gj]);
+			p->d[WR_DRAM] * bc->memfrac[gj] * iq);
 	for (gj = 0; gj < G; gj++) {
 		int r = bc->pair[gi * G + gj];
 		double pt;

@@ -245,6 +245,7 @@ static void fast_item_classes(struct model *md, int gi,
 		c->pmax = best * per_core;
 		c->pkind = bkind;
 		c->slow = 1;
+		c->clock = 1;
 		pos = q;
 	}
 }
@@ -314,7 +315,8 @@ bool model_fast_ok(const struct model *md)
 	/* kinds of core, pages across the interconnect that are no
 	   socket's, local pages on a node of no socket (one node for
 	   several sockets): the general form */
-	if (md->sp->m->n_kinds || md->sp->remote_local ||
+	if (md->sp->m->n_kinds || md->sp->m->all_busy_rate > 0 ||
+	    md->sp->remote_local ||
 	    model_nosocket_share(md->sp, true) > 0 || md->sp->local_nosocket)
 		return false;
 	for (gi = 0; gi < md->n_groups; gi++) {

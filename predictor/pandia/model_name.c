@@ -117,8 +117,10 @@ int model_bottleneck_code(const struct model *md)
 		return md->res[md->bott[c]].kind;
 	if (md->sres[c] > md->cls[c].slow * (1 + 1e-12))
 		return BN_CORE_SHARING;
-	if (md->cls[c].slow > 1 + 1e-12)
+	if (md->cls[c].slow > md->cls[c].clock * (1 + 1e-12))
 		return BN_SLOW_KIND;
+	if (md->cls[c].clock > 1 + 1e-12)
+		return BN_CLOCK;
 	if (md->comm[c] > 1e-12)
 		return BN_INTER_SOCKET;
 	return BN_NONE;
@@ -135,6 +137,8 @@ const char *bottleneck_name(int code)
 		return "inter-socket";
 	case BN_SLOW_KIND:
 		return "slower core kind";
+	case BN_CLOCK:
+		return "clock, cores busy";
 	default:
 		return "-";
 	}

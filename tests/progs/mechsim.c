@@ -100,6 +100,9 @@
  *                   less 1 (0.15: 15% faster alone); the PUs' time and
  *                   the cores' throughput shrink linearly with the
  *                   busy cores of the socket
+ *   turbo_exp=1     the shape of that: the boost over all busy is
+ *                   TURBO x ((ALL - BUSY) / (ALL - 1))^turbo_exp, so
+ *                   2 loses most of it with the first few busy cores
  *   drift=0         a slow drift of the times, 1 + DRIFT sin(2 pi
  *                   RUN / drift_runs), RUN the count in --state
  *   drift_runs=24   its period, in runs (a default profile makes 24;
@@ -235,6 +238,7 @@ static void variant_parse(const char *spec, struct variant *v)
 
 	memset(v, 0, sizeof(*v));
 	v->drift_runs = 24;
+	v->turbo_exp = 1;
 	if (!spec)
 		return;
 	copy = xstrdup(spec);
@@ -258,6 +262,8 @@ static void variant_parse(const char *spec, struct variant *v)
 			v->smt = pick(tok, val, "all|core");
 		else if (!strcmp(tok, "turbo") && d >= 0)
 			v->turbo = d;
+		else if (!strcmp(tok, "turbo_exp") && d > 0)
+			v->turbo_exp = d;
 		else if (!strcmp(tok, "drift") && d >= 0 && d < 1)
 			v->drift = d;
 		else if (!strcmp(tok, "drift_runs") && d >= 1)

@@ -36,6 +36,7 @@ struct variant {
 	enum page_form pages;
 	enum smt_form smt;
 	double turbo;		/* one busy core's rate over all busy, - 1 */
+	double turbo_exp;	/* the curve's shape: 1 linear */
 	double drift;		/* amplitude of the slow drift */
 	double drift_runs;	/* its period, in runs */
 	double probe_noise;	/* on the stressors' reported rates */

@@ -82,7 +82,8 @@ static void neighbours(const struct sim *s, int i, int *on_pu, int *on_core)
 
 /*
  * Turbo: the clock of socket SOCK's cores relative to one busy core,
- * 1 / (1 + turbo) with all busy, linear in the busy cores between.
+ * 1 / (1 + turbo) with all busy, linear in the busy cores between
+ * (turbo_exp 1), or a power of their share.
  */
 static double turbo_clock(const struct sim *s, int sock)
 {
@@ -103,8 +104,8 @@ static double turbo_clock(const struct sim *s, int sock)
 	}
 	if (all < 2 || busy < 2)
 		return 1;
-	return (1 + s->v->turbo * (all - busy) / (all - 1)) /
-		(1 + s->v->turbo);
+	return (1 + s->v->turbo * pow((double)(all - busy) / (all - 1),
+				      s->v->turbo_exp)) / (1 + s->v->turbo);
 }
 
 /*

@@ -1,0 +1,257 @@
+/*
+ * check_turbo.c - a clock that falls as a socket's cores get busy
+ * (turbo): core.all_busy_rate in the machine description, the
+ * slowdown it gives a socket with some cores busy, and what the model
+ * makes of it (docs/model.md, "Turbo").
+ *
+ *   - the curve: 1 with one busy core, peak / all_busy with all, linear
+ *     in the rate between, or through the points measured between;
+ *     nothing without the figure;
+ *   - a compute-bound workload: n threads on one socket take t1 / n
+ *     times the clock's slowdown, one thread takes t1 anywhere, and the
+ *     bottleneck says so;
+ *   - a workload that saturates DRAM runs as fast as without turbo:
+ *     the clock does not slow the memory;
+ *   - the description: written and read back, refused above peak.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/machine.h"
+#include "common/util.h"
+#include "common/workload.h"
+#include "predictor/pandia/model.h"
+#include "predictor/space.h"
+#include "tests/lib/testkit.h"
+
+#define TOPO "Package:2 [NUMANode(memory=1073741824)] Core:10 PU:1"
+#define ASSUME "tests/data/assume-full.json"
+#define TURBO 0.15
+
+static struct pandia_machine *turbo_machine(void)
+{
+	struct pandia_machine *m = tk_machine(TOPO, ASSUME);
+
+	m->all_busy_rate = m->peak_rate / (1 + TURBO);
+	m->all_busy.kernel = xstrdup("assumed");
+	m->all_busy.unit = xstrdup("ops/s");
+	return m;
+}
+
+/* The slowdown with BUSY of 10 cores busy, written out. */
+static double want_clock(int busy)
+{
+	double a = 1 / (1 + TURBO);
+
+	return 1 / (1 - (1 - a) * (busy - 1) / 9.0);
+}
+
+START_TEST(test_curve)
+{
+	struct pandia_machine *m = turbo_machine();
+	int b;
+
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 1), 1, 1e-15);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 1, 10), 1 + TURBO,
+				1e-12);
+	for (b = 1; b <= 10; b++)
+		ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, b),
+					want_clock(b), 1e-12);
+	/* more than the socket has: all of them */
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 40), 1 + TURBO,
+				1e-12);
+	m->all_busy_rate = 0;
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), 1, 1e-15);
+	m->all_busy_rate = m->peak_rate;
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), 1, 1e-15);
+	machine_free(m);
+}
+END_TEST
+
+/* Measured points between: piecewise linear in the rate through them. */
+START_TEST(test_curve_points)
+{
+	struct pandia_machine *m = turbo_machine();
+	double peak = m->peak_rate, all = m->all_busy_rate;
+	double r3 = peak - 0.8 * (peak - all), r6 = peak - 0.9 * (peak - all);
+
+	m->n_busy = 2;
+	m->busy = xcalloc(2, sizeof(*m->busy));
+	m->busy[0].cores = 3;
+	m->busy[0].rate = r3;
+	m->busy[1].cores = 6;
+	m->busy[1].rate = r6;
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 1), 1, 1e-15);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 2),
+				peak / ((peak + r3) / 2), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 3), peak / r3,
+				1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 4),
+				peak / (r3 + (r6 - r3) / 3), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 6), peak / r6,
+				1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 8),
+				peak / (r6 + (all - r6) / 2), 1e-12);
+	ck_assert_double_eq_tol(machine_clock_slowdown(m, 0, 10), peak / all,
+				1e-12);
+	machine_free(m);
+}
+END_TEST
+
+/* The model's time for PUS (N of them) of machine M with PRM. */
+/* the memory policy time_of() predicts with */
+static enum mem_kind policy = MEM_LOCAL;
+
+static double time_of(const struct pandia_machine *m,
+		      const struct model_params *prm, const int *pus, int n,
+		      char *bott, size_t size)
+{
+	struct pandia_mempolicy mem = { policy, -1 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, 1, &mem, &err);
+	struct model md;
+	double t;
+
+	ck_assert_ptr_nonnull(sp);
+	model_init(&md, sp, prm);
+	t = model_time_pus(&md, pus, n);
+	if (bott)
+		snprintf(bott, size, "%s", model_bottleneck(&md));
+	model_release(&md);
+	space_free(sp);
+	return t;
+}
+
+START_TEST(test_compute_bound)
+{
+	struct pandia_machine *m = turbo_machine();
+	struct model_params prm = { .t1 = 10, .p = 1 };
+	int pus[20], n, i;
+	char bott[64];
+	double t;
+
+	policy = MEM_LOCAL;
+	for (i = 0; i < 20; i++)
+		pus[i] = i;
+	for (i = 0; i < m->n_pus; i++)
+		ck_assert_double_eq_tol(time_of(m, &prm, &i, 1, NULL, 0), 10,
+					1e-12);
+	for (n = 2; n <= 10; n++) {
+		t = time_of(m, &prm, pus, n, bott, sizeof(bott));
+		ck_assert_msg(fabs(t / (10.0 / n * want_clock(n)) - 1) < 1e-9,
+			      "%d threads on socket 0: %.15g", n, t);
+		ck_assert_str_eq(bott, "clock, cores busy");
+	}
+	/* five on each socket: the clock of five busy cores */
+	for (i = 0; i < 5; i++)
+		pus[5 + i] = 10 + i;
+	t = time_of(m, &prm, pus, 10, NULL, 0);
+	ck_assert_msg(fabs(t / (1.0 * want_clock(5)) - 1) < 1e-9,
+		      "5 + 5 threads: %.15g", t);
+	machine_free(m);
+}
+END_TEST
+
+/*
+ * Ten threads that saturate their node's DRAM: the clock hides.  With
+ * local pages, and with pages where the threads touched them (spread),
+ * whose node load is built apart.
+ */
+START_TEST(test_memory_bound)
+{
+	struct pandia_machine *m = turbo_machine();
+	struct model_params prm = { .t1 = 10, .p = 1 };
+	double with, without;
+	int pus[10], i;
+
+	policy = _i ? MEM_SPREAD : MEM_LOCAL;
+	for (i = 0; i < 10; i++)
+		pus[i] = i;
+	/* ten of them ask at least twice what the node has */
+	prm.d[WR_DRAM] = m->links[LVL_DRAM].aggregate_bw / 5;
+	ck_assert(prm.d[WR_DRAM] <= m->links[LVL_DRAM].per_core_bw);
+	with = time_of(m, &prm, pus, 10, NULL, 0);
+	m->all_busy_rate = 0;
+	without = time_of(m, &prm, pus, 10, NULL, 0);
+	ck_assert_msg(fabs(with / without - 1) < 1e-9,
+		      "DRAM-bound: %.15g with turbo, %.15g without", with,
+		      without);
+	/* and a little demand is slowed by the clock, not the DRAM */
+	prm.d[WR_DRAM] = m->links[LVL_DRAM].aggregate_bw / 100;
+	without = time_of(m, &prm, pus, 10, NULL, 0);
+	m->all_busy_rate = m->peak_rate / (1 + TURBO);
+	with = time_of(m, &prm, pus, 10, NULL, 0);
+	ck_assert_msg(fabs(with / without - (1 + TURBO)) < 1e-9,
+		      "light demand: %.15g with turbo, %.15g without", with,
+		      without);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_description)
+{
+	struct pandia_error err;
+	struct pandia_machine *m = machine_load("machines/x2-4-westmere.json",
+						&err), *back;
+	char *text, *bad, *at;
+
+	ck_assert_msg(m != NULL, "%s", err.text);
+	m->all_busy_rate = m->peak_rate / (1 + TURBO);
+	m->all_busy.kernel = xstrdup("assumed");
+	m->all_busy.unit = xstrdup("ops/s");
+	m->n_busy = 1;
+	m->busy = xcalloc(1, sizeof(*m->busy));
+	m->busy[0].cores = 5;
+	m->busy[0].rate = m->peak_rate * 0.9;
+	text = machine_to_string(m);
+
+	back = machine_parse(text, "turbo.json", &err);
+	ck_assert_msg(back != NULL, "%s", err.text);
+	ck_assert_double_eq_tol(back->all_busy_rate, m->all_busy_rate, 1);
+	ck_assert_int_eq(back->n_busy, 1);
+	ck_assert_int_eq(back->busy[0].cores, 5);
+	ck_assert_double_eq_tol(back->busy[0].rate, m->busy[0].rate, 1);
+	machine_free(back);
+	/* a point with every core: refused, with the field */
+	at = strstr(text, "\"cores\": 5");
+	ck_assert_ptr_nonnull(at);
+	bad = xasprintf("%.*s\"cores\": 10%s", (int)(at - text), text,
+			at + strlen("\"cores\": 5"));
+	back = machine_parse(bad, "turbo.json", &err);
+	ck_assert_ptr_null(back);
+	ck_assert_msg(strstr(err.text, "core.busy_curve[0].cores"), "%s",
+		      err.text);
+	free(bad);
+	/* above the lone core's rate: refused, with the field */
+	at = strstr(text, "\"all_busy_rate\":");
+	ck_assert_ptr_nonnull(at);
+	bad = xasprintf("%.*s\"all_busy_rate\": 1e14,%s", (int)(at - text),
+			text, strchr(at, ',') + 1);
+	back = machine_parse(bad, "turbo.json", &err);
+	ck_assert_ptr_null(back);
+	ck_assert_msg(strstr(err.text, "core.all_busy_rate") &&
+		      strstr(err.text, "at most core.peak_rate"), "%s",
+		      err.text);
+	free(bad);
+	free(text);
+	machine_free(m);
+}
+END_TEST
+
+static Suite *turbo_suite(void)
+{
+	Suite *s = suite_create("turbo");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_curve);
+	tcase_add_test(tc, test_curve_points);
+	tcase_add_test(tc, test_compute_bound);
+	tcase_add_loop_test(tc, test_memory_bound, 0, 2);
+	tcase_add_test(tc, test_description);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+tk_suite_fn *const tk_suites[] = { turbo_suite, NULL };
