@@ -21,6 +21,16 @@
 
 #define DV_INF 0xffff		/* above every label */
 #define DV_CLOSED 0xfffe	/* a key: some rank wholly in one core */
+#define DV_IDLE 0xfffe		/* where an idle PU sorts */
+
+/*
+ * Where label L sorts: an idle PU after every rank, so that the
+ * smallest string of a class puts its ranks on the first PUs.
+ */
+static unsigned ord(uint16_t l)
+{
+	return l ? l : DV_IDLE;
+}
 
 enum { DV_EQUAL, DV_SMALLER, DV_BUDGET, DV_STOP };
 
@@ -272,13 +282,29 @@ static uint16_t pu_key(const struct divisions *dv, int c, int pos)
 static bool key_seen(const uint16_t *tried, int n_tried, const uint16_t *key,
 		     int len)
 {
-	int i;
+	int i, q;
 
-	for (i = 0; i < n_tried; i++)
-		if (!memcmp(tried + i * len, key, sizeof(uint16_t) *
-			    (size_t)len))
+	for (i = 0; i < n_tried; i++) {
+		for (q = 0; q < len && tried[i * len + q] == key[q]; q++)
+			;
+		if (q == len)
 			return true;
+	}
 	return false;
+}
+
+/* KEY[0..len) sorted (a core's few PUs). */
+static void key_sort(uint16_t *key, int len)
+{
+	int i, k;
+
+	for (i = 1; i < len; i++) {
+		uint16_t v = key[i];
+
+		for (k = i; k > 0 && key[k - 1] > v; k--)
+			key[k] = key[k - 1];
+		key[k] = v;
+	}
 }
 
 static int search(struct divisions *dv, int p);
@@ -304,9 +330,9 @@ static int search_pu(struct divisions *dv, int p)
 		tried[n_tried++] = key;
 		fresh = l && !dv->map[l];
 		v = !l ? 0 : fresh ? (uint16_t)dv->next : dv->map[l];
-		if (v > dv->best[p])
+		if (ord(v) > ord(dv->best[p]))
 			continue;
-		if (v < dv->best[p]) {
+		if (ord(v) < ord(dv->best[p])) {
 			if (dv->test)
 				return DV_SMALLER;
 			dv->best[p] = v;
@@ -346,7 +372,7 @@ static int search_core(struct divisions *dv, int p)
 			continue;
 		for (q = 0; q < len; q++)
 			key[q] = pu_key(dv, c, dv->core_pos[c] + q);
-		qsort(key, (size_t)len, sizeof(uint16_t), u16_cmp);
+		key_sort(key, len);
 		if (key_seen(tried, n_tried, key, len))
 			continue;
 		n_tried++;
@@ -487,7 +513,7 @@ static bool swap_ok(struct divisions *dv, int a0, int a1, int p)
 			dv->lmap[l] = (uint16_t)next++;
 		v = l > m0 ? dv->lmap[l] : l;
 		if (v != s[a0 + i]) {
-			ret = v > s[a0 + i];
+			ret = ord(v) > ord(s[a0 + i]);
 			break;
 		}
 	}
@@ -534,11 +560,14 @@ static int generate(struct divisions *dv, int p)
 		return dv->fn_ret ? DV_STOP : DV_EQUAL;
 	}
 	top = p ? dv->pmax[p - 1] : 0;
-	for (l = 0; l <= top + 1 && l <= dv->r; l++) {
-		if (l ? dv->cnt[l] == dv->t : dv->cnt[0] ==
-		    dv->n - dv->r * dv->t)
+	/* the ranks met, a new one, then idle: in the strings' order */
+	for (l = 1; l <= top + 2; l++) {
+		int lab = l == top + 2 ? 0 : l;
+
+		if (lab > dv->r || (lab ? dv->cnt[lab] == dv->t :
+				    dv->cnt[0] == dv->n - dv->r * dv->t))
 			continue;
-		r = generate_with(dv, p, l);
+		r = generate_with(dv, p, lab);
 		if (r != DV_EQUAL)
 			return r;
 	}
@@ -567,6 +596,11 @@ int divisions_enumerate(struct divisions *dv, int r, int t, long cap,
 	if (ret == DV_EQUAL)
 		*complete = true;
 	return ret == DV_STOP ? dv->fn_ret : 0;
+}
+
+long divisions_steps(const struct divisions *dv)
+{
+	return dv->steps;
 }
 
 int divisions_canonical(struct divisions *dv, int r, int t, const int *pus,

@@ -8,7 +8,8 @@
  * space's order (socket classes, their sockets in slot order, each
  * socket's core groups, a group's cores, a core's PUs): 0 for an idle
  * PU, r for rank r, the ranks numbered by first appearance.  A class's
- * representative is its smallest string.
+ * representative is its smallest string, an idle PU sorting after
+ * every rank (the representative's ranks take the first PUs).
  *
  * Ownership: a struct divisions owns its arrays and borrows the space,
  * which must outlive it.
@@ -42,6 +43,9 @@ typedef int (*divisions_fn)(const uint16_t *s, void *arg);
 int divisions_enumerate(struct divisions *dv, int r, int t, long cap,
 			long budget, divisions_fn fn, void *arg,
 			bool *complete);
+
+/* The steps of search the last call spent. */
+long divisions_steps(const struct divisions *dv);
 
 /*
  * The smallest string of the class of division PUS (R x T m->pus
