@@ -820,11 +820,11 @@ int do_ranks(struct ctx *x)
 		warning("%zu division%s left out: the model's co-run did not "
 			"settle", j.unpredicted, plural((int)j.unpredicted));
 	if (!j.complete)
-		warning("divisions: first %zu of at least %.15g up to "
+		warning("divisions: first %zu of at least %.*g up to "
 			"symmetry, the launchers' layouts among them (the "
 			"enumeration stops at %d divisions and about %ld "
-			"steps of search)", j.n_div, j.classes, DIV_TOTAL,
-			DIV_STEPS);
+			"steps of search)", j.n_div, j.classes < 1e15 ? 15 : 3,
+			j.classes, DIV_TOTAL, DIV_STEPS);
 	if (x->o->json)
 		job_json(x, &j);
 	else
