@@ -32,7 +32,7 @@ static unsigned ord(uint16_t l)
 	return l ? l : DV_IDLE;
 }
 
-enum { DV_EQUAL, DV_SMALLER, DV_BUDGET, DV_STOP };
+enum { DV_EQUAL, DV_SMALLER, DV_BUDGET, DV_STOP, DV_LARGER };
 
 struct divisions {
 	const struct space *sp;
@@ -354,7 +354,94 @@ static int search_pu(struct divisions *dv, int p)
 	return DV_EQUAL;
 }
 
-/* Position p: the next core of the group, among those left. */
+/*
+ * The smallest part of a string core C can give next, where idle
+ * sorts last, into OUT (its PUs): the ranks met in order, then those
+ * not met, the most PUs first, then the idle PUs.
+ */
+static void core_block(const struct divisions *dv, int c, uint16_t *out)
+{
+	const struct pandia_core *co = &dv->sp->m->cores[c];
+	uint16_t met[SPACE_MAX_SMT], lab[SPACE_MAX_SMT];
+	int cnt[SPACE_MAX_SMT], n_met = 0, n_new = 0, idle = 0, q, i, k = 0;
+
+	for (q = 0; q < co->n_pus; q++) {
+		uint16_t l = dv->in[dv->core_pos[c] + q];
+
+		if (!l) {
+			idle++;
+		} else if (dv->map[l]) {
+			met[n_met++] = dv->map[l];
+		} else {
+			for (i = 0; i < n_new && lab[i] != l; i++)
+				;
+			if (i == n_new) {
+				lab[n_new] = l;
+				cnt[n_new++] = 0;
+			}
+			cnt[i]++;
+		}
+	}
+	key_sort(met, n_met);
+	for (i = 0; i < n_met; i++)
+		out[k++] = met[i];
+	/* the counts descending (a few) */
+	for (i = 1; i < n_new; i++)
+		for (q = i; q > 0 && cnt[q - 1] < cnt[q]; q--) {
+			int t = cnt[q];
+
+			cnt[q] = cnt[q - 1];
+			cnt[q - 1] = t;
+		}
+	for (i = 0; i < n_new; i++)
+		for (q = 0; q < cnt[i]; q++)
+			out[k++] = (uint16_t)(dv->next + i);
+	while (idle--)
+		out[k++] = DV_IDLE;
+}
+
+/* Blocks A and B of LEN labels (as core_block() gives them). */
+static int block_order(const uint16_t *a, const uint16_t *b, int len)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The smallest block the cores left in group G can give at p into
+ * MIN; DV_SMALLER when it beats the bound in a test, DV_LARGER when no
+ * core can reach the bound, else DV_EQUAL.
+ */
+static int core_min(const struct divisions *dv, const struct core_group *g,
+		    int p, uint16_t *min)
+{
+	uint16_t b[SPACE_MAX_SMT], bound[SPACE_MAX_SMT];
+	int k, q, len = g->n_pus, have = 0, o;
+
+	for (k = 0; k < g->n_cores; k++) {
+		if (dv->core_used[g->cores[k]])
+			continue;
+		core_block(dv, g->cores[k], b);
+		if (!have++ || block_order(b, min, len) < 0)
+			memcpy(min, b, sizeof(b[0]) * (size_t)len);
+	}
+	for (q = 0; q < len; q++)
+		bound[q] = (uint16_t)ord(dv->best[p + q]);
+	o = block_order(min, bound, len);
+	if (o > 0)
+		return DV_LARGER;
+	return o < 0 && dv->test ? DV_SMALLER : DV_EQUAL;
+}
+
+/*
+ * Position p: the next core of the group, among those left: only
+ * those that give the smallest block, as the string's next part is
+ * that block whichever core gives it.
+ */
 static int search_core(struct divisions *dv, int p)
 {
 	const struct space *sp = dv->sp;
@@ -362,13 +449,20 @@ static int search_core(struct divisions *dv, int p)
 	const struct core_group *g = &sp->groups[sp->sock_group0[s] +
 						 dv->p_group[p]];
 	uint16_t *tried = dv->keys + (size_t)p * (size_t)(dv->maxkey + 1);
+	uint16_t min[SPACE_MAX_SMT], b[SPACE_MAX_SMT];
 	int k, q, n_tried = 0, r, len = g->n_pus;
 
+	r = core_min(dv, g, p, min);
+	if (r != DV_EQUAL)
+		return r == DV_LARGER ? DV_EQUAL : r;
 	for (k = 0; k < g->n_cores; k++) {
 		int c = g->cores[k];
 		uint16_t *key = tried + n_tried * len;
 
 		if (dv->core_used[c])
+			continue;
+		core_block(dv, c, b);
+		if (block_order(b, min, len))
 			continue;
 		for (q = 0; q < len; q++)
 			key[q] = pu_key(dv, c, dv->core_pos[c] + q);
