@@ -24,11 +24,11 @@
 #include "predictor/space.h"
 
 /*
- * How far the enumeration goes: DIV_TOTAL divisions besides the
- * layouts and DIV_STEPS steps of search (a few seconds), what is left
- * shared out evenly over the (R, T) still to come, each at least
- * DIV_MIN and DIV_MIN_STEPS; a layout's canonical form gets
- * CANON_STEPS.
+ * How far the enumeration goes: about DIV_TOTAL divisions and
+ * DIV_STEPS steps of search (a few seconds), what is left shared out
+ * evenly over the (R, T) still to come, each at least DIV_MIN and
+ * DIV_MIN_STEPS while any is left; a layout's canonical form gets
+ * CANON_STEPS of them.  Once all is spent, the layouts alone.
  */
 #define DIV_TOTAL 4000
 #define DIV_MIN 16
@@ -348,6 +348,24 @@ static bool is_layout(const struct job *j, const uint16_t *s)
 	return false;
 }
 
+/*
+ * The canonical form of layout PUS into KEY, while the search has
+ * steps left (CANON_STEPS at most), charged to them.  0, or -1.
+ */
+static int layout_key(struct job *j, int r_n, int t_n, const int *pus,
+		      uint16_t *key)
+{
+	long steps = j->steps_left < CANON_STEPS ? j->steps_left :
+		CANON_STEPS;
+	int ret;
+
+	if (steps <= 0)
+		return -1;
+	ret = divisions_canonical(j->dv, r_n, t_n, pus, steps, key);
+	j->steps_left -= divisions_steps(j->dv);
+	return ret;
+}
+
 /* The layouts of R_N ranks of T_N threads, each class once.  0, or -1. */
 static int job_layouts(const struct ctx *x, struct job *j, int r_n, int t_n)
 {
@@ -363,8 +381,7 @@ static int job_layouts(const struct ctx *x, struct job *j, int r_n, int t_n)
 				free(key);
 				continue;
 			}
-			if (divisions_canonical(j->dv, r_n, t_n, pus,
-						CANON_STEPS, key) < 0) {
+			if (layout_key(j, r_n, t_n, pus, key) < 0) {
 				/* not told apart from the enumerated */
 				free(key);
 				key = NULL;
@@ -434,11 +451,14 @@ static int job_divisions(const struct ctx *x, struct job *j, int r_n,
 	j->cap = j->cap > DIV_MIN ? j->cap : DIV_MIN;
 	j->steps = j->steps_left / j->pairs_left;
 	j->steps = j->steps > DIV_MIN_STEPS ? j->steps : DIV_MIN_STEPS;
-	divisions_enumerate(j->dv, r_n, t_n, j->cap, j->steps, div_found, j,
-			    &complete);
+	/* nothing left: the layouts alone */
+	if (j->div_left > 0 && j->steps_left > 0) {
+		divisions_enumerate(j->dv, r_n, t_n, j->cap, j->steps,
+				    div_found, j, &complete);
+		j->steps_left -= divisions_steps(j->dv);
+	}
 	j->pairs_left--;
 	j->div_left -= (long)(j->n_div - before);
-	j->steps_left -= divisions_steps(j->dv);
 	if (j->err)
 		goto out;
 	if (complete) {
@@ -448,6 +468,8 @@ static int job_divisions(const struct ctx *x, struct job *j, int r_n,
 		j->complete = false;
 		j->classes += lb > (double)(j->n_div - before) ? lb :
 			(double)(j->n_div - before);
+		/* past this the bound says nothing more */
+		j->classes = j->classes > 1e300 ? 1e300 : j->classes;
 	}
 	ret = 0;
 out:
