@@ -49,6 +49,18 @@ grep -q '^ *1 \+[12] \+8  ' "$T/out" || fail "-t 8: rows of 8 threads"
 # on a machine this small the enumeration is complete: no cap said
 grep -q 'divisions: first' "$T/err" && fail "a cap on 16 PUs"
 
+# ---- a cap: 32 PUs, 4 ranks ------------------------------------------
+# 10,805 classes at least, more than predict ranks: it says how many it
+# ranked of how many, and the launchers' 44 layouts (the distinct
+# layouts of T = 1..8) are all among them
+machine 'pack:2 core:8 pu:2' "$T/m32.json"
+predict -m "$T/m32.json" --ranks 4 --top 0 --json || fail "32 PUs exited $?"
+grep -q 'divisions: first 40[0-9][0-9] of at least 10805 up to symmetry' \
+	"$T/err" || fail "32 PUs: the cap said on stderr"
+[ "$("$Q" complete <"$T/out")" = false ] || fail "32 PUs: json complete"
+[ "$("$Q" divisions launcher_layout <"$T/out" | grep -c true)" = 44 ] ||
+	fail "32 PUs: every layout ranked"
+
 # ---- the ranking: memory-bound ranks spread over both packages ------
 # each socket its own DRAM (40 GB/s, two threads' worth): two ranks of
 # 4 threads on one socket share its DRAM (10 s), one a socket has it
