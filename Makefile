@@ -124,6 +124,8 @@ $(B)/tests/check_%: tests/check_%.c $(TKIT) $(B)/libpandia.a
 $(B)/tests/check_predict_job $(B)/tests/progs/joblines: \
 	$(B)/obj/builtin/predict_job.o
 
+$(B)/tests/check_divisions: $(B)/obj/builtin/predict_ranks_enum.o
+
 $(B)/tests/progs/%: tests/progs/%.c $(TKIT) $(B)/libpandia.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fopenmp -MF $(B)/tests/progs/$*.d -o $@ \

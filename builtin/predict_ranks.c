@@ -3,8 +3,9 @@
  * several threads each, MPI ranks of OpenMP threads) as copies of one
  * profiled rank running together, each at its own placement, the job
  * as slow as its slowest rank.  The divisions of the machine into R
- * ranks of T threads, each layout once, ranked by that time
- * (docs/model.md, "Hybrid jobs").
+ * ranks of T threads, one per class up to symmetry
+ * (builtin/predict_ranks_enum.c), the launchers' layouts named among
+ * them, ranked by that time (docs/model.md, "Hybrid jobs").
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,9 +17,24 @@
 #include "builtin.h"
 #include "builtin/predict.h"
 #include "builtin/predict_job.h"
+#include "builtin/predict_ranks_enum.h"
 #include "common/cpulist.h"
 #include "common/jsonout.h"
 #include "common/util.h"
+#include "predictor/space.h"
+
+/*
+ * How far the enumeration goes: about DIV_TOTAL divisions and
+ * DIV_STEPS steps of search (a few seconds), what is left shared out
+ * evenly over the (R, T) still to come, each at least DIV_MIN and
+ * DIV_MIN_STEPS while any is left; a layout's canonical form gets
+ * CANON_STEPS of them.  Once all is spent, the layouts alone.
+ */
+#define DIV_TOTAL 4000
+#define DIV_MIN 16
+#define DIV_STEPS 10000000L
+#define DIV_MIN_STEPS 20000L
+#define CANON_STEPS 200000L
 
 /* How the ranks go over the sockets. */
 enum job_spread {
@@ -45,6 +61,9 @@ struct job_div {
 	int ranks, threads;
 	enum job_spread spread;
 	enum job_order order;
+	bool layout;		/* a launcher's layout (spread, order) */
+	int sock_lo, sock_hi;	/* sockets a rank spans, fewest, most */
+	int shared;		/* cores whose PUs two ranks share */
 	int *pus;		/* ranks x threads m->pus indexes, rank by
 				   rank, each rank's ascending, the ranks
 				   by their first PU */
@@ -63,6 +82,21 @@ struct job {
 	struct job_div *div;
 	size_t n_div, cap_div, top;
 	int r_lo, r_hi;		/* the rank counts ranked */
+
+	struct space *sp;
+	struct divisions *dv;
+	uint16_t *lay_key[JOB_SPREADS * JOB_ORDERS];	/* this (R, T)'s
+				   layouts' canonical forms, NULL: none */
+	int n_lay;
+	int *buf;		/* a division's PUs, being made */
+	long cap, steps;	/* the last (R, T)'s */
+	long div_left, steps_left;
+	int pairs_left;
+	bool complete;		/* every class was ranked */
+	double classes;		/* at least this many classes */
+	const struct ctx *x;
+	int err;		/* a prediction failed */
+	size_t unpredicted;	/* divisions the co-run could not settle */
 };
 
 /* The PUs of socket S in order BY (m->pus indexes) into ORD; how many. */
@@ -187,9 +221,12 @@ static int job_states(const struct ctx *x, struct job *j, int r)
 	return 0;
 }
 
-/* Division d predicted: each rank a part of one co-run.  0, or -1. */
+/*
+ * Division d predicted: each rank a part of one co-run.  0, or -1
+ * (said, unless QUIET: the caller leaves the division out).
+ */
 static int job_predict(const struct ctx *x, struct job *j,
-		       struct job_div *d)
+		       struct job_div *d, bool quiet)
 {
 	struct model_corun_part *parts;
 	struct model_prediction *pr;
@@ -206,7 +243,8 @@ static int job_predict(const struct ctx *x, struct job *j,
 		parts[r].n = d->threads;
 	}
 	if (x->o->model->corun(parts, d->ranks, pr, &err) < 0) {
-		perr_print(&err, stderr);
+		if (!quiet)
+			perr_print(&err, stderr);
 		goto out;
 	}
 	d->rank_time = xcalloc((size_t)d->ranks, sizeof(double));
@@ -225,34 +263,137 @@ out:
 	return ret;
 }
 
-/* Every layout of R_N ranks of T_N threads, each division once.  0/-1. */
+/* The sockets each rank of D spans and the cores ranks share. */
+static void div_describe(const struct pandia_machine *m, struct job_div *d)
+{
+	int *owner = xcalloc((size_t)m->n_cores, sizeof(int));
+	bool *shared = xcalloc((size_t)m->n_cores, sizeof(bool));
+	bool *on = xcalloc((size_t)m->n_sockets, sizeof(bool));
+	int r, i, s;
+
+	d->sock_lo = m->n_sockets;
+	d->sock_hi = 0;
+	d->shared = 0;
+	for (r = 0; r < d->ranks; r++) {
+		int n = 0;
+
+		memset(on, 0, sizeof(bool) * (size_t)m->n_sockets);
+		for (i = 0; i < d->threads; i++) {
+			int c = m->pus[d->pus[r * d->threads + i]].core;
+
+			on[m->cores[c].socket] = true;
+			if (owner[c] && owner[c] != r + 1 && !shared[c]) {
+				shared[c] = true;
+				d->shared++;
+			}
+			owner[c] = r + 1;
+		}
+		for (s = 0; s < m->n_sockets; s++)
+			n += on[s];
+		if (n < d->sock_lo)
+			d->sock_lo = n;
+		if (n > d->sock_hi)
+			d->sock_hi = n;
+	}
+	free(owner);
+	free(shared);
+	free(on);
+}
+
+/*
+ * Division PUS (R_N x T_N, each rank's ascending, the ranks by their
+ * PUs) added to j and predicted; a layout when LAYOUT.  0, or -1.
+ */
+static int div_add(const struct ctx *x, struct job *j, int r_n, int t_n,
+		   const int *pus, bool layout, enum job_spread sp,
+		   enum job_order by)
+{
+	struct job_div *d;
+
+	if (j->n_div == j->cap_div) {
+		j->cap_div = 2 * j->cap_div + 64;
+		j->div = xrealloc(j->div, j->cap_div * sizeof(*j->div));
+	}
+	d = &j->div[j->n_div];
+	memset(d, 0, sizeof(*d));
+	d->ranks = r_n;
+	d->threads = t_n;
+	d->layout = layout;
+	d->spread = sp;
+	d->order = by;
+	d->seq = j->n_div++;
+	d->pus = xmalloc(sizeof(int) * (size_t)(r_n * t_n));
+	memcpy(d->pus, pus, sizeof(int) * (size_t)(r_n * t_n));
+	div_describe(x->m, d);
+	if (job_predict(x, j, d, !layout) == 0)
+		return 0;
+	if (layout)
+		return -1;
+	/* an enumerated division the model cannot predict: left out */
+	free(d->pus);
+	j->n_div--;
+	j->unpredicted++;
+	return 0;
+}
+
+/* Whether canonical form S is one of this (R, T)'s layouts'. */
+static bool is_layout(const struct job *j, const uint16_t *s)
+{
+	int n = divisions_len(j->dv), i;
+
+	for (i = 0; i < j->n_lay; i++)
+		if (j->lay_key[i] && !memcmp(j->lay_key[i], s,
+					     sizeof(uint16_t) * (size_t)n))
+			return true;
+	return false;
+}
+
+/*
+ * The canonical form of layout PUS into KEY, while the search has
+ * steps left (CANON_STEPS at most), charged to them.  0, or -1.
+ */
+static int layout_key(struct job *j, int r_n, int t_n, const int *pus,
+		      uint16_t *key)
+{
+	long steps = j->steps_left < CANON_STEPS ? j->steps_left :
+		CANON_STEPS;
+	int ret;
+
+	if (steps <= 0)
+		return -1;
+	ret = divisions_canonical(j->dv, r_n, t_n, pus, steps, key);
+	j->steps_left -= divisions_steps(j->dv);
+	return ret;
+}
+
+/* The layouts of R_N ranks of T_N threads, each class once.  0, or -1. */
 static int job_layouts(const struct ctx *x, struct job *j, int r_n, int t_n)
 {
 	int *pus = xcalloc((size_t)(r_n * t_n), sizeof(int));
-	int sp, by, ret = -1;
+	int n = divisions_len(j->dv), sp, by, ret = -1;
 
 	for (sp = 0; sp < JOB_SPREADS; sp++)
 		for (by = 0; by < JOB_ORDERS; by++) {
-			struct job_div *d;
+			uint16_t *key = xcalloc((size_t)n, sizeof(uint16_t));
 
 			layout_make(x->m, j, r_n, t_n, sp, by, pus);
-			if (job_seen(j, r_n, t_n, pus))
+			if (job_seen(j, r_n, t_n, pus)) {
+				free(key);
 				continue;
-			if (j->n_div == j->cap_div) {
-				j->cap_div = 2 * j->cap_div + 64;
-				j->div = xrealloc(j->div, j->cap_div *
-						  sizeof(*j->div));
 			}
-			d = &j->div[j->n_div];
-			memset(d, 0, sizeof(*d));
-			d->ranks = r_n;
-			d->threads = t_n;
-			d->spread = sp;
-			d->order = by;
-			d->seq = j->n_div++;
-			d->pus = xmalloc(sizeof(int) * (size_t)(r_n * t_n));
-			memcpy(d->pus, pus, sizeof(int) * (size_t)(r_n * t_n));
-			if (job_predict(x, j, d) < 0)
+			if (layout_key(j, r_n, t_n, pus, key) < 0) {
+				/* not told apart from the enumerated */
+				free(key);
+				key = NULL;
+				j->complete = false;
+			} else if (is_layout(j, key)) {
+				/* another layout's division, up to
+				   symmetry */
+				free(key);
+				continue;
+			}
+			j->lay_key[j->n_lay++] = key;
+			if (div_add(x, j, r_n, t_n, pus, true, sp, by) < 0)
 				goto out;
 		}
 	ret = 0;
@@ -261,14 +402,92 @@ out:
 	return ret;
 }
 
+/* One division the enumeration gives, unless a layout's. */
+static int div_found(const uint16_t *s, void *arg)
+{
+	struct job *j = arg;
+	const struct ctx *x = j->x;
+	int n = divisions_len(j->dv), r_n = 0, t_n, i, r, k = 0;
+
+	if (is_layout(j, s))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s[i] > r_n)
+			r_n = s[i];
+	for (i = 0, t_n = 0; i < n; i++)
+		t_n += s[i] == 1;
+	for (r = 1; r <= r_n; r++) {
+		for (i = 0; i < n; i++)
+			if (s[i] == r)
+				j->buf[k++] = divisions_pu(j->dv, i);
+		qsort(j->buf + k - t_n, (size_t)t_n, sizeof(int), int_cmp);
+	}
+	qsort_r(j->buf, (size_t)r_n, (size_t)t_n * sizeof(int),
+		rank_block_cmp, &t_n);
+	if (div_add(x, j, r_n, t_n, j->buf, false, 0, 0) < 0) {
+		j->err = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every division of R_N ranks of T_N threads up to symmetry, the
+ * layouts first (ties go to them), as far as the caps allow.  0, or -1.
+ */
+static int job_divisions(const struct ctx *x, struct job *j, int r_n,
+			 int t_n)
+{
+	size_t before = j->n_div;
+	bool complete = false;
+	double lb;
+	int i, ret = -1;
+
+	j->n_lay = 0;
+	if (job_layouts(x, j, r_n, t_n) < 0)
+		goto out;
+	j->x = x;
+	j->cap = j->div_left / j->pairs_left;
+	j->cap = j->cap > DIV_MIN ? j->cap : DIV_MIN;
+	j->steps = j->steps_left / j->pairs_left;
+	j->steps = j->steps > DIV_MIN_STEPS ? j->steps : DIV_MIN_STEPS;
+	/* nothing left: the layouts alone */
+	if (j->div_left > 0 && j->steps_left > 0) {
+		divisions_enumerate(j->dv, r_n, t_n, j->cap, j->steps,
+				    div_found, j, &complete);
+		j->steps_left -= divisions_steps(j->dv);
+	}
+	j->pairs_left--;
+	j->div_left -= (long)(j->n_div - before);
+	if (j->err)
+		goto out;
+	if (complete) {
+		j->classes += (double)(j->n_div - before);
+	} else {
+		lb = divisions_lower_bound(j->dv, r_n, t_n);
+		j->complete = false;
+		j->classes += lb > (double)(j->n_div - before) ? lb :
+			(double)(j->n_div - before);
+		/* past this the bound says nothing more */
+		j->classes = j->classes > 1e300 ? 1e300 : j->classes;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < j->n_lay; i++)
+		free(j->lay_key[i]);
+	j->n_lay = 0;
+	return ret;
+}
+
 static int job_div_cmp(const void *a, const void *b)
 {
 	const struct job_div *x = a, *y = b;
 	int px = x->ranks * x->threads, py = y->ranks * y->threads;
 
-	/* the time to the models' precision, then fewer PUs, then fewer
-	   ranks, then in the order made */
-	if (fabs(x->time - y->time) > 1e-9 * (x->time + y->time))
+	/* the time to the models' precision (a co-run converges to about
+	   1e-6: nearer times are one), then fewer PUs, then fewer ranks,
+	   then in the order made (the layouts first) */
+	if (fabs(x->time - y->time) > 1e-5 * (x->time + y->time))
 		return x->time < y->time ? -1 : 1;
 	if (px != py)
 		return px < py ? -1 : 1;
@@ -323,9 +542,24 @@ static int job_counts(const struct ctx *x, struct job *j)
 /* Every division asked for, predicted and ranked.  0, or -1. */
 static int job_rank(const struct ctx *x, struct job *j)
 {
-	int P = x->m->n_pus, r, t;
+	struct pandia_error err;
+	int P = x->m->n_pus, r, t, pairs = 0;
 
 	job_sockets(x->m, j);
+	j->sp = space_new(x->m, 1, &x->mem, &err);
+	if (!j->sp) {
+		perr_print(&err, stderr);
+		return -1;
+	}
+	j->dv = divisions_new(j->sp);
+	j->buf = xcalloc((size_t)P, sizeof(int));
+	j->complete = true;
+	for (r = j->r_lo; r <= j->r_hi; r++)
+		if (!(P % r))
+			pairs += x->o->threads ? 1 : P / r;
+	j->pairs_left = pairs;
+	j->div_left = DIV_TOTAL;
+	j->steps_left = DIV_STEPS;
 	for (r = j->r_lo; r <= j->r_hi; r++) {
 		int t_lo = x->o->threads ? x->o->threads : 1;
 		int t_hi = x->o->threads ? x->o->threads : P / r;
@@ -333,7 +567,7 @@ static int job_rank(const struct ctx *x, struct job *j)
 		if (P % r)
 			continue;
 		for (t = t_lo; t <= t_hi; t++)
-			if (job_layouts(x, j, r, t) < 0)
+			if (job_divisions(x, j, r, t) < 0)
 				return -1;
 	}
 	qsort(j->div, j->n_div, sizeof(*j->div), job_div_cmp);
@@ -353,10 +587,27 @@ static char *rank_cpus(const struct pandia_machine *m,
 	return s;
 }
 
+/*
+ * The launcher's layout of D ("packed, by core"), or what sets it
+ * apart: the sockets a rank spans, the cores two ranks share.
+ */
 static void div_layout(const struct job_div *d, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s, %s", spread_name[d->spread],
-		 order_name[d->order]);
+	int n;
+
+	if (d->layout) {
+		snprintf(buf, size, "%s, %s", spread_name[d->spread],
+			 order_name[d->order]);
+		return;
+	}
+	if (d->sock_lo == d->sock_hi)
+		n = snprintf(buf, size, "%d socket%s/rank", d->sock_lo,
+			     plural(d->sock_lo));
+	else
+		n = snprintf(buf, size, "%d-%d sockets/rank", d->sock_lo,
+			     d->sock_hi);
+	if (d->shared && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ", %d split", d->shared);
 }
 
 /*
@@ -410,6 +661,10 @@ static json_t *div_json(const struct ctx *x, const struct job *j, size_t k)
 	json_object_set_new(o, "ranks", json_integer(d->ranks));
 	json_object_set_new(o, "threads", json_integer(d->threads));
 	json_object_set_new(o, "layout", json_string(lay));
+	json_object_set_new(o, "launcher_layout", json_boolean(d->layout));
+	json_object_set_new(o, "sockets_per_rank",
+			    json_pack("[ii]", d->sock_lo, d->sock_hi));
+	json_object_set_new(o, "shared_cores", json_integer(d->shared));
 	json_object_set_new(o, "time", json_real(d->time));
 	for (r = 0; r < d->ranks; r++) {
 		json_t *p = json_object();
@@ -452,6 +707,8 @@ static void job_json(const struct ctx *x, const struct job *j)
 	json_object_set_new(root, "objective", json_string("max"));
 	json_object_set_new(root, "ranked",
 			    json_integer((json_int_t)j->n_div));
+	json_object_set_new(root, "complete", json_boolean(j->complete));
+	json_object_set_new(root, "classes_at_least", json_real(j->classes));
 	for (k = 0; k < j->top; k++)
 		json_array_append_new(a, div_json(x, j, k));
 	json_object_set_new(root, "divisions", a);
@@ -504,7 +761,7 @@ static void best_print(const struct job_div *d, int *const *os)
 
 static void job_print(const struct ctx *x, const struct job *j)
 {
-	char cell[48], lay[64];
+	char cell[40], lay[64];
 	struct pins p;
 	int **os;
 	size_t k;
@@ -524,14 +781,14 @@ static void job_print(const struct ctx *x, const struct job *j)
 		       plural(x->o->threads));
 	else
 		printf(", 1 to PUs/ranks threads each\n\n");
-	printf("%4s %5s %7s  %-17s %10s  %s\n", "rank", "ranks", "threads",
+	printf("%4s %5s %7s  %-25s %10s  %s\n", "rank", "ranks", "threads",
 	       "layout", "time (s)", "ranks' PUs");
 	for (k = 0; k < j->top; k++) {
 		const struct job_div *d = &j->div[k];
 
 		div_layout(d, lay, sizeof(lay));
 		div_cell(x->m, d, cell, sizeof(cell) - 1);
-		printf("%4zu %5d %7d  %-17s %#10.4g  %s\n", k + 1, d->ranks,
+		printf("%4zu %5d %7d  %-25s %#10.4g  %s\n", k + 1, d->ranks,
 		       d->threads, lay, d->time, cell);
 	}
 	os = ranks_os(x->m, &j->div[0]);
@@ -563,6 +820,9 @@ static void job_release(const struct ctx *x, struct job *j)
 		free(j->sock_pus[i]);
 	free(j->sock_pus);
 	free(j->sock_n);
+	free(j->buf);
+	divisions_free(j->dv);
+	space_free(j->sp);
 }
 
 int do_ranks(struct ctx *x)
@@ -578,6 +838,15 @@ int do_ranks(struct ctx *x)
 	}
 	if (job_counts(x, &j) < 0 || job_rank(x, &j) < 0)
 		goto out;
+	if (j.unpredicted)
+		warning("%zu division%s left out: the model's co-run did not "
+			"settle", j.unpredicted, plural((int)j.unpredicted));
+	if (!j.complete)
+		warning("divisions: first %zu of at least %.*g up to "
+			"symmetry, the launchers' layouts among them (the "
+			"enumeration stops at %d divisions and about %ld "
+			"steps of search)", j.n_div, j.classes < 1e15 ? 15 : 3,
+			j.classes, DIV_TOTAL, DIV_STEPS);
 	if (x->o->json)
 		job_json(x, &j);
 	else
