@@ -171,7 +171,7 @@ static int *pus_of(const struct pandia_machine *m, const struct wl_run *wr)
  * A tune run's noise as the fit weighs it (the delta of a fit_extra,
  * relative): the standard deviation of its log times over the square
  * root of their number, the noise of its median.  tune repeats a
- * candidate until it is decided, seven times or more, where a profile
+ * candidate until it is decided, three to ten times, where a profile
  * run's two or three repetitions show about one run's noise; the fit's
  * floor (FIT_SIGMA_FLOOR) bounds it below for both.  0 for one run.
  */
