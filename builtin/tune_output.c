@@ -338,6 +338,25 @@ static int next_tune_id(const struct pandia_workload *w)
 	return most + 1;
 }
 
+/*
+ * The model refitted with every run of tune's in the description, or
+ * why not, in one line (docs/tune.md, "What it leaves behind").
+ */
+static void refit(struct tctx *t)
+{
+	char *say = NULL;
+
+	if (!t->o->model->refit)
+		say = xasprintf("not refitted: the %s model has no parameters "
+				"the tune runs can move; predict lists how far "
+				"it missed them", t->o->model->name);
+	else
+		t->o->model->refit(t->m, t->w, &say);
+	if (!t->o->quiet && say)
+		progress("tune", "%s", say);
+	free(say);
+}
+
 int tune_save(struct tctx *t, const char *path)
 {
 	struct pandia_error err;
@@ -355,8 +374,8 @@ int tune_save(struct tctx *t, const char *path)
 		r = &w->runs[w->n_runs++];
 		memset(r, 0, sizeof(*r));
 		r->id = xasprintf("tune-%d", id++);
-		r->purpose = xstrdup(rw->pinned ? "tune" :
-				     "tune, unpinned (the OS scheduler)");
+		r->purpose = xstrdup(rw->pinned ? MODEL_TUNE_PURPOSE :
+				     MODEL_TUNE_UNPINNED " (the OS scheduler)");
 		r->n_cpus = rw->n;
 		r->cpus = os_of(t->m, rw->pus, rw->n);
 		r->n_times = t->st[i].n;
@@ -365,6 +384,7 @@ int tune_save(struct tctx *t, const char *path)
 		       sizeof(double) * (size_t)r->n_times);
 		added++;
 	}
+	refit(t);
 	if (workload_save(w, path, &err) < 0)
 		return error_perr(&err);
 	if (!t->o->quiet)

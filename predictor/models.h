@@ -160,6 +160,11 @@ struct model_prediction {
 				   not (MVA's T); NAN: not said */
 };
 
+/* The purpose of a pinned run of pandia tune's in a description, and
+   the beginning of an unpinned one's (builtin/tune_output.c). */
+#define MODEL_TUNE_PURPOSE "tune"
+#define MODEL_TUNE_UNPINNED "tune, unpinned"
+
 struct model_def {
 	const char *name;	/* what --model takes */
 	const char *summary;	/* one line for --help */
@@ -250,6 +255,16 @@ struct model_def {
 			   const struct pandia_machine *m, int k,
 			   void (*say)(void *arg, const char *text),
 			   void *arg);
+	/*
+	 * Refit w's parameters on m with the placements pandia tune
+	 * measured (w's runs of purpose MODEL_TUNE_PURPOSE), from the
+	 * profile's own parameters, which it keeps in w: *say gets one
+	 * line for people (new string), what moved or why nothing did.
+	 * Returns 1 when refitted, else 0.  May be NULL: the model has no
+	 * parameters those runs can move.
+	 */
+	int (*refit)(const struct pandia_machine *m,
+		     struct pandia_workload *w, char **say);
 	/*
 	 * A predictor for workload w on machine m (both borrowed for its
 	 * life), or NULL with err when w has no parameters of this model

@@ -94,8 +94,7 @@ double tune_t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
-/* The mean and sample variance of log(v[0..n)). */
-static void log_moments(const double *v, int n, double *mean, double *var)
+void tune_log_moments(const double *v, int n, double *mean, double *var)
 {
 	double s = 0, ss = 0;
 	int i;
@@ -113,8 +112,8 @@ void tune_compare(const double *a, int na, const double *b, int nb,
 {
 	double ma, va, mb, vb, se2, se, df, d, q;
 
-	log_moments(a, na, &ma, &va);
-	log_moments(b, nb, &mb, &vb);
+	tune_log_moments(a, na, &ma, &va);
+	tune_log_moments(b, nb, &mb, &vb);
 	c->na = na;
 	c->nb = nb;
 	c->ratio = na && nb ? exp(ma - mb) : NAN;
@@ -147,7 +146,7 @@ static double gmean(const struct tune_cand *c)
 {
 	double m, v;
 
-	log_moments(c->times, c->n, &m, &v);
+	tune_log_moments(c->times, c->n, &m, &v);
 	return exp(m);
 }
 

@@ -25,6 +25,9 @@ double tune_t_cdf(double t, double df);
 /* Its quantile: the t with tune_t_cdf(t, df) = P (0 < P < 1). */
 double tune_t_quantile(double p, double df);
 
+/* The mean and sample variance of log(v[0..n)) (NAN: n < 1, n < 2). */
+void tune_log_moments(const double *v, int n, double *mean, double *var);
+
 /* a against b: the ratio of their geometric means, and its interval. */
 struct tune_cmp {
 	int na, nb;

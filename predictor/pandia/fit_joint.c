@@ -14,6 +14,9 @@
 /* The unknowns: the model's parameters, then two demands. */
 enum jp { JP_P, JP_OS, JP_CORUN, JP_L, JP_B, JP_DRAM, JP_IC, JP_N };
 
+/* The runs a fit sees at most: the plan's and the extra ones. */
+#define JP_RUNS (FIT_RUNS + FIT_MAX_EXTRA)
+
 /* Levenberg-Marquardt: iterations, and the damping's limits. */
 #define LM_ITER 40
 #define LM_LAMBDA_MAX 1e10
@@ -32,8 +35,8 @@ struct jprob {
 	bool fit[JP_N];
 	double lo[JP_N], hi[JP_N], scale[JP_N];
 	int nr;
-	int run[FIT_RUNS + 8];		/* plan run, or -1 - extra */
-	double sig[FIT_RUNS + 8];
+	int run[JP_RUNS];		/* plan run, or -1 - extra */
+	double sig[JP_RUNS];
 };
 
 static void to_params(const struct jprob *jp, const double *th,
@@ -166,7 +169,7 @@ static void add_run(struct jprob *jp, int x, double t, double delta)
 {
 	double s = t > 0 && delta > 0 ? delta / t : 0;
 
-	if (!(t > 0) || jp->nr >= FIT_RUNS + 8)
+	if (!(t > 0) || jp->nr >= JP_RUNS)
 		return;
 	jp->run[jp->nr] = x;
 	jp->sig[jp->nr++] = s > FIT_SIGMA_FLOOR ? s : FIT_SIGMA_FLOOR;
@@ -274,7 +277,7 @@ static bool solve_lin(double a[JP_N][JP_N], double *b, int n)
 static void jacobian(const struct jprob *jp, const double *th,
 		     const double *r, double j[][JP_N])
 {
-	double t2[JP_N], r2[FIT_RUNS + 8];
+	double t2[JP_N], r2[JP_RUNS];
 	int k, i;
 
 	for (k = 0; k < JP_N; k++) {
@@ -319,7 +322,7 @@ static bool lm_step(const struct jprob *jp, double *th, double *c, double *r,
 	if (!n)
 		return false;
 	while (*lambda < LM_LAMBDA_MAX) {
-		double m[JP_N][JP_N], v[JP_N], t2[JP_N], r2[FIT_RUNS + 8], c2;
+		double m[JP_N][JP_N], v[JP_N], t2[JP_N], r2[JP_RUNS], c2;
 
 		for (a = 0; a < n; a++) {
 			for (b = 0; b < n; b++) {
@@ -357,7 +360,7 @@ static bool lm_step(const struct jprob *jp, double *th, double *c, double *r,
 /* Levenberg-Marquardt from TH; the cost at the end. */
 static double lm(const struct jprob *jp, double *th)
 {
-	double r[FIT_RUNS + 8], j[FIT_RUNS + 8][JP_N], lambda = 1e-3, c;
+	double r[JP_RUNS], j[JP_RUNS][JP_N], lambda = 1e-3, c;
 	int it, k;
 
 	for (k = 0; k < JP_N; k++)
@@ -385,7 +388,7 @@ static double lm(const struct jprob *jp, double *th)
 static int free_unknowns(const struct jprob *jp, const double *th,
 			 const double *r)
 {
-	double j[FIT_RUNS + 8][JP_N], g;
+	double j[JP_RUNS][JP_N], g;
 	int k, i, n = 0;
 
 	jacobian(jp, th, r, j);
@@ -410,7 +413,7 @@ static int free_unknowns(const struct jprob *jp, const double *th,
 static void result_of(const struct jprob *jp, const double *th, double c,
 		      struct fit_result *out)
 {
-	double r[FIT_RUNS + 8];
+	double r[JP_RUNS];
 	int i;
 
 	to_params(jp, th, &out->prm, &out->corun);
@@ -456,6 +459,54 @@ void fit_joint(const struct fit_data *d, const struct fit_solution *seq,
 	result_of(&jp, best, cbest, out);
 }
 
+void fit_joint_se(const struct fit_data *d, const struct fit_solution *seq,
+		  const struct fit_result *at, double se[4])
+{
+	static const int par[4] = { JP_P, JP_OS, JP_L, JP_B };
+	double th[JP_N], r[JP_RUNS];
+	double j[JP_RUNS][JP_N];
+	double a[JP_N][JP_N], m[JP_N][JP_N], v[JP_N];
+	int idx[JP_N], n = 0, k, b, c, i;
+	struct jprob jp;
+
+	jprob_init(&jp, d, seq, th);
+	jp.prm.os_fraction = at->prm.os_fraction;
+	th[JP_P] = at->prm.p;
+	th[JP_OS] = at->prm.o_s;
+	th[JP_L] = at->prm.l;
+	th[JP_B] = at->prm.b;
+	if (isfinite(at->corun) && at->corun >= 1)
+		th[JP_CORUN] = at->corun;
+	cost_of(&jp, th, r);
+	jacobian(&jp, th, r, j);
+	for (k = 0; k < JP_N; k++) {
+		bool moves = false;
+
+		for (i = 0; jp.fit[k] && i < jp.nr; i++)
+			moves |= fabs(j[i][k]) * jp.scale[k] > 1e-6;
+		if (moves)
+			idx[n++] = k;
+	}
+	for (b = 0; b < n; b++)
+		for (c = 0; c < n; c++) {
+			a[b][c] = 0;
+			for (i = 0; i < jp.nr; i++)
+				a[b][c] += j[i][idx[b]] * j[i][idx[c]];
+		}
+	for (k = 0; k < 4; k++) {
+		se[k] = -1;
+		for (b = 0; b < n && idx[b] != par[k]; b++)
+			;
+		if (b == n)
+			continue;
+		memcpy(m, a, sizeof(m));
+		memset(v, 0, sizeof(v));
+		v[b] = 1;
+		if (solve_lin(m, v, n) && v[b] > 0)
+			se[k] = sqrt(v[b]);
+	}
+}
+
 /* ---- competing explanations -------------------------------------- */
 
 const char *fit_amb_name(enum fit_amb_kind k)
@@ -495,7 +546,7 @@ static void theta_of(const struct jprob *jp, const struct fit_result *r,
  */
 static bool needed(const struct jprob *jp, const double *th, int pin)
 {
-	double t2[JP_N], r[FIT_RUNS + 8];
+	double t2[JP_N], r[JP_RUNS];
 	int i;
 
 	memcpy(t2, th, sizeof(t2));

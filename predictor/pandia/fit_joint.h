@@ -29,6 +29,9 @@
 /* A prediction that moves by more than this depends on a choice (5%). */
 #define FIT_DIFFER 0.05
 
+/* The extra runs a fit takes at most (check runs and tune's). */
+#define FIT_MAX_EXTRA 32
+
 /* A run beyond the plan's (a check run): placement and median time. */
 struct fit_extra {
 	int n;
@@ -67,6 +70,18 @@ struct fit_result {
  */
 void fit_joint(const struct fit_data *d, const struct fit_solution *seq,
 	       struct fit_result *out);
+
+/*
+ * The standard errors of p, o_s, l and b (se[0..3]) of the joint fit
+ * over the runs of D at the parameters of AT (SEQ as fit_joint() takes
+ * it: which unknowns are fitted), linearized: the diagonal of the
+ * inverse of J'J, J the Jacobian of the runs' residuals each divided
+ * by its sigma as the fit weighs them.  -1 for a parameter not fitted
+ * or that no run moves.  Only ratios of two of these are meaningful:
+ * how much runs added to D narrow a parameter.
+ */
+void fit_joint_se(const struct fit_data *d, const struct fit_solution *seq,
+		  const struct fit_result *at, double se[4]);
 
 /* The competing explanations tested (enum fit_amb_kind). */
 enum fit_amb_kind {

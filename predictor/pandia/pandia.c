@@ -13,6 +13,7 @@
 #include "predictor/blackbox.h"
 #include "predictor/models.h"
 #include "predictor/pandia/fit.h"
+#include "predictor/pandia/fit_tune.h"
 #include "predictor/pandia/model.h"
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/pandia/params.h"
@@ -601,6 +602,7 @@ const struct model_def model_pandia = {
 	.fit_note = pandia_fit_note,
 	.fit_checks = pandia_fit_checks,
 	.unmeasured = pandia_unmeasured,
+	.refit = pandia_refit_tuned,
 	.open = pandia_open,
 	.predict = pandia_predict,
 	.close = pandia_close,

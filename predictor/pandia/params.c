@@ -129,6 +129,8 @@ static void params_reset(struct pandia_params *pp)
 	}
 	json_decref(pp->ambiguities);
 	pp->ambiguities = NULL;
+	json_decref(pp->refit);
+	pp->refit = NULL;
 	pp->have_spread = false;
 }
 
@@ -280,7 +282,7 @@ static int load_model(const struct json_src *c, json_t *m,
 		"b", "b_source", "b_uncertainty", "b_status",
 		"demands", "demands_source", "demands_uncertainty",
 		"demands_status", "demands_amplification", "o_s_form",
-		"b_form", "ambiguities", NULL
+		"b_form", "ambiguities", "refit", NULL
 	};
 	struct pandia_params *pp = pandia_params(w);
 	const char *key;
@@ -321,6 +323,10 @@ static int load_model(const struct json_src *c, json_t *m,
 	if (d && !json_is_array(d))
 		return json_fail(c, "model.ambiguities", "not an array");
 	pp->ambiguities = json_incref(d);
+	d = json_object_get(m, "refit");
+	if (d && !json_is_object(d))
+		return json_fail(c, "model.refit", "not an object");
+	pp->refit = json_incref(d);
 	for (k = 0; k < N_PARAMS; k++)
 		if (load_param(c, m, params[k].name, NULL,
 			       json_object_get(m, params[k].name),
@@ -559,6 +565,8 @@ static json_t *params_to_json(const struct pandia_workload *w)
 			b_form_name(pp->b_form)));
 	if (pp->ambiguities && json_array_size(pp->ambiguities))
 		json_object_set(o, "ambiguities", pp->ambiguities);
+	if (pp->refit)
+		json_object_set(o, "refit", pp->refit);
 	return demands_to_json(pp, o);
 }
 

@@ -61,6 +61,13 @@ struct pandia_params {
 	 */
 	json_t *ambiguities;
 	/*
+	 * What pandia tune's runs did to the parameters ("refit", written
+	 * by predictor/pandia/fit_tune.c; docs/workload-format.md): an
+	 * object, kept as read, with the profile's own parameters; NULL
+	 * when never refitted (owned).
+	 */
+	json_t *refit;
+	/*
 	 * What the profile's refusal tests (pandia_fit_checks()): the
 	 * uncertainty of t1, p and l made from the repetitions' half
 	 * ranges, as the fit weighs the runs, not the 90% range stated;
