@@ -5,6 +5,7 @@
 # its name, {threads} in the command.  Short: --quick and small work.
 . "$(dirname "$0")/profile.inc"
 need_pus 0 1
+J="$B/tests/progs/jsonq"
 H="$T/home"
 mkdir -p "$H"
 export HOME="$H"
@@ -69,6 +70,19 @@ fi
 host=$(hostname)
 D="$H/.local/share/pandia/machines"
 [ -f "$D/$host.json" ] || fail "pandia machine did not write $D/$host.json"
+# the core rate with every core busy: measured on a socket of two
+# cores or more, and either a lower clock or the lone core's rate
+if [ "$("$J" topology.sockets.0.cores <"$D/$host.json" | tr ',' '\n' |
+      wc -l)" -ge 2 ]; then
+	ab=$("$J" core.all_busy_rate <"$D/$host.json") ||
+		fail "no core.all_busy_rate in $D/$host.json"
+	pk=$("$J" core.peak_rate <"$D/$host.json")
+	awk -v a="$ab" -v p="$pk" 'BEGIN { exit !(a > 0 && a <= p) }' ||
+		fail "core.all_busy_rate $ab is not in (0, peak_rate $pk]"
+	"$J" core.all_busy_measure.note <"$D/$host.json" |
+		grep -q 'one thread on each of the' ||
+		fail "core.all_busy_measure does not say how it was measured"
+fi
 "$P" machine --show "$host" >/dev/null || fail "--show NAME"
 # this host's topology as lstopo saves it: the figures come from the
 # description just made (the same CPU model), and it says so
