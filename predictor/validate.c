@@ -315,6 +315,7 @@ void vset_release(struct vset *vs)
 	for (i = 0; i < vs->n_defaults; i++)
 		free(vs->defaults[i].name);
 	free(vs->defaults);
+	free(vs->index);
 	vset_init(vs, vs->sp);
 }
 
@@ -368,12 +369,73 @@ static void row_shape(const struct pandia_machine *m, struct vrow *rw)
 	free(su);
 }
 
+/* The hash of canonical form ST of N threads (FNV-1a). */
+static size_t st_hash(const struct vset *vs, const uint16_t *st, int n)
+{
+	uint64_t h = 14695981039346656037ull ^ (uint64_t)n;
+	int i;
+
+	for (i = 0; i < vs->sp->n_slots; i++) {
+		h ^= st[i];
+		h *= 1099511628211ull;
+	}
+	return (size_t)(h ^ (h >> 29));
+}
+
+/*
+ * The slot of vs->index that holds the row of canonical form ST of N
+ * threads, or the empty slot where it goes.  The index makes a set of
+ * every placement of a large machine (validate -p all: 864,500 on a
+ * four-socket one) linear rather than quadratic to build.
+ */
+static size_t index_slot(const struct vset *vs, const uint16_t *st, int n)
+{
+	size_t mask = vs->cap_index - 1, i = st_hash(vs, st, n) & mask;
+	const struct vrow *rw;
+
+	for (;; i = (i + 1) & mask) {
+		if (!vs->index[i])
+			return i;
+		rw = &vs->rows[vs->index[i] - 1];
+		if (rw->n == n && !memcmp(rw->st, st, sizeof(*st) *
+					  (size_t)vs->sp->n_slots))
+			return i;
+	}
+}
+
+/* Room for one more row, and for its entry in the index. */
+static void vset_grow(struct vset *vs)
+{
+	size_t i, cap;
+	int *old;
+
+	if (vs->n_rows == vs->cap_rows) {
+		vs->cap_rows = vs->cap_rows ? 2 * vs->cap_rows : 16;
+		vs->rows = xrealloc(vs->rows, sizeof(*vs->rows) *
+				    (size_t)vs->cap_rows);
+	}
+	if (2 * ((size_t)vs->n_rows + 1) <= vs->cap_index)
+		return;
+	old = vs->index;
+	cap = vs->cap_index;
+	vs->cap_index = cap ? 2 * cap : 64;
+	vs->index = xcalloc(vs->cap_index, sizeof(*vs->index));
+	for (i = 0; i < cap; i++)
+		if (old[i]) {
+			const struct vrow *rw = &vs->rows[old[i] - 1];
+
+			vs->index[index_slot(vs, rw->st, rw->n)] = old[i];
+		}
+	free(old);
+}
+
 int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 	     unsigned roles)
 {
 	const struct pandia_machine *m = vs->sp->m;
 	uint16_t *st = NULL;
 	struct vrow *rw;
+	size_t slot = 0;
 	int *os, i;
 
 	if (pinned) {
@@ -383,21 +445,27 @@ int vset_add(struct vset *vs, const int *pus, int n, bool pinned,
 			st = NULL;
 		}
 	}
-	for (i = 0; i < vs->n_rows; i++) {
-		rw = &vs->rows[i];
-		if (rw->pinned != pinned || rw->n != n)
-			continue;
-		if (!pinned || (st && rw->st && !memcmp(st, rw->st,
-			sizeof(*st) * (size_t)vs->sp->n_slots)) ||
-		    (!st && !rw->st && same_counts(m, pus, n, rw->pus,
-						   rw->n))) {
-			rw->roles |= roles;
+	vset_grow(vs);
+	if (st) {
+		slot = index_slot(vs, st, n);
+		i = vs->index[slot] - 1;
+		if (i >= 0) {
+			vs->rows[i].roles |= roles;
 			free(st);
 			return i;
 		}
 	}
-	vs->rows = xrealloc(vs->rows, sizeof(*vs->rows) *
-			    (size_t)(vs->n_rows + 1));
+	for (i = 0; !st && i < vs->n_rows; i++) {
+		rw = &vs->rows[i];
+		if (rw->pinned != pinned || rw->n != n || rw->st)
+			continue;
+		if (!pinned || same_counts(m, pus, n, rw->pus, rw->n)) {
+			rw->roles |= roles;
+			return i;
+		}
+	}
+	if (st)
+		vs->index[slot] = vs->n_rows + 1;
 	rw = &vs->rows[vs->n_rows];
 	memset(rw, 0, sizeof(*rw));
 	rw->n = n;

@@ -167,6 +167,11 @@ struct vset {
 	int n_defaults;
 	struct vdefault *defaults;
 	int pick;		/* row of the predicted best, or -1 */
+	int cap_rows;		/* rows allocated */
+	/* the rows of a canonical form, hashed by it: open addressing,
+	   row + 1 (0: empty), cap_index a power of two or 0 */
+	int *index;
+	size_t cap_index;
 };
 
 void vset_init(struct vset *vs, const struct space *sp);

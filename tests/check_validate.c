@@ -521,6 +521,41 @@ START_TEST(test_vset_rows)
 }
 END_TEST
 
+/*
+ * Every placement of the space, added twice (the second time with the
+ * sockets swapped): one row each, found again past the index's growth.
+ */
+START_TEST(test_vset_every)
+{
+	struct ranked_space rs;
+	struct vset vs;
+	size_t i;
+	int *pus, n, j, row, half;
+
+	ranked_space_make(&rs);
+	ck_assert_uint_gt(rs.r.n, 64);
+	half = rs.m->n_pus / 2;
+	vset_init(&vs, rs.sp);
+	for (i = 0; i < rs.r.n; i++) {
+		n = space_pus(rs.sp, rank_state(&rs.r, i), &pus);
+		ck_assert_int_eq(vset_add(&vs, pus, n, true, 0), (int)i);
+		free(pus);
+	}
+	for (i = 0; i < rs.r.n; i++) {
+		n = space_pus(rs.sp, rank_state(&rs.r, i), &pus);
+		for (j = 0; j < n; j++)
+			pus[j] = (pus[j] + half) % rs.m->n_pus;
+		row = vset_add(&vs, pus, n, true, VROLE_SELECTED);
+		ck_assert_int_eq(row, (int)i);
+		ck_assert_uint_eq(vs.rows[row].roles, VROLE_SELECTED);
+		free(pus);
+	}
+	ck_assert_int_eq(vs.n_rows, (int)rs.r.n);
+	vset_release(&vs);
+	ranked_space_free(&rs);
+}
+END_TEST
+
 static void set_measured(struct vrow *rw, double pred, double meas)
 {
 	rw->predicted = pred;
@@ -842,6 +877,7 @@ static Suite *validate_suite(void)
 	tcase_add_loop_test(tc, test_omp_bind, 0, ARRAY_SIZE(bind_rows));
 	tcase_add_loop_test(tc, test_orders, 0, ARRAY_SIZE(order_rows));
 	tcase_add_test(tc, test_vset_rows);
+	tcase_add_test(tc, test_vset_every);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_unpinned_best);
 	tcase_add_test(tc, test_summary_ranges);

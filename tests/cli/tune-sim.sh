@@ -20,6 +20,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$MS" ] || fail "$MS is not built (run make tests)"
 [ -x "$J" ] || fail "$J is not built (run make tests)"
 RE='time: ([0-9.eE+-]+)'
+. tests/cli/tune-sim.inc
 "$P" machine -q --topology 'pack:2 core:4 pu:2' \
 	--assume tests/data/assume-full.json -o "$T/m.json" \
 	>/dev/null 2>"$T/err" ||
@@ -44,18 +45,7 @@ for w in comm stream; do
 		{ cat "$T/$w.err"; fail "$w: tune failed"; }
 	grep -q "pandia tune: round 1:" "$T/$w.err" ||
 		fail "$w: no progress line per round"
-	lead=$("$J" leader <"$T/$w.out")
-	cpus=$("$J" "candidates.$lead.cpus" <"$T/$w.out")
-	got=$($sim --cpus "$cpus" | sed -n 's/^time: //p')
-	spent=$("$J" spent_seconds <"$T/$w.out")
-	budget=$("$J" budget_seconds <"$T/$w.out")
-	echo "$w: tune chose $cpus: $got s noise-free, the best $best s;" \
-		"spent $spent s of $budget s"
-	awk -v g="$got" -v b="$best" 'BEGIN { exit !(g <= 1.01 * b) }' ||
-		fail "$w: the choice $cpus ($got s) is not within 1% of the" \
-			"best ($best s)"
-	awk -v s="$spent" -v b="$budget" 'BEGIN { exit !(s <= b) }' ||
-		fail "$w: spent $spent s, over the budget of $budget s"
+	tune_judge "$w" "$sim" "$T/$w.out" "$best"
 	"$J" verdict.text <"$T/$w.out" >/dev/null || fail "$w: no verdict"
 
 	# the runs kept: tune-1 ..., the description predicts the same

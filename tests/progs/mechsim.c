@@ -66,6 +66,12 @@
  *   mechsim -m MACHINE -w WORKLOAD --cpus LIST [--stress-cpus LIST]
  *           [--stress-kind KINDS] [--numa-maps FILE] [--noise SIGMA]
  *           [--seed N] [--state FILE] [--variant KEY=VALUE,...]
+ *   mechsim -m MACHINE -w WORKLOAD --cpus-file FILE [--variant ...]
+ *
+ * --cpus-file simulates every placement of FILE (one LIST a line, "-":
+ * stdin), each alone and noise-free, in one process, and prints "LIST
+ * SECONDS" a line in the file's order (scripts/tune-sim's search for
+ * the true best over every canonical placement of a machine).
  *
  * --variant changes a mechanism that pandia's model assumes, for any
  * workload and machine (scripts/sim-mismatch runs the grid of them);
@@ -131,9 +137,11 @@ static const char usage[] =
 "               [--stress-cpus LIST|none] [--stress-kind KINDS|none]\n"
 "               [--numa-maps FILE] [--noise SIGMA] [--seed N]\n"
 "               [--state FILE] [--variant KEY=VALUE,...]\n"
+"       mechsim -m MACHINE -w WORKLOAD --cpus-file FILE [--variant ...]\n"
 "Simulate WORKLOAD's threads on MACHINE at the placement LIST with the\n"
 "co-run stressors given; print 'pandia-stress: I RATE' per bandwidth\n"
-"stressor and 'time: SECONDS'.\n";
+"stressor and 'time: SECONDS'.  With --cpus-file, every placement of\n"
+"FILE (one LIST a line, '-': stdin) alone and noise-free: 'LIST SECONDS'.\n";
 
 /* ---- the workload ------------------------------------------------ */
 
@@ -387,12 +395,92 @@ static void alone_rates(struct sim *s, double *alone)
 			s->m->links[s->f[i].level].per_core_bw;
 }
 
+/*
+ * The time of W's N threads on PUS with NS stressors on SPUS of the
+ * NK KINDS on M (noise-free); each bandwidth stressor's rate into
+ * RATE and its rate alone into ALONE; the pages into MAPS unless
+ * NULL.
+ */
+static double simulate(const struct pandia_machine *m, const struct wl *w,
+		       const struct variant *v, const int *pus, int n,
+		       const int *spus, int ns, char **kinds, int nk,
+		       const char *maps, double *rate, double *alone)
+{
+	struct sim s;
+	double time;
+
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.w = w;
+	s.v = v;
+	s.n = n;
+	s.nf = n + ns;
+	s.f = xcalloc((size_t)s.nf, sizeof(*s.f));
+	s.tsock = xcalloc((size_t)m->n_sockets, sizeof(double));
+	place_flows(&s, pus, spus, kinds, nk);
+	ms_number_resources(&s);
+	s.share = xcalloc((size_t)(n * (m->n_numa + 1)), sizeof(double));
+	ms_place_pages(&s);
+	if (maps)
+		ms_write_numa_maps(&s, maps);
+	if (ns)
+		alone_rates(&s, alone);
+	time = ms_run(&s, rate);
+
+	free(s.share);
+	free(s.cap);
+	free(s.use);
+	free(s.d);
+	free(s.f);
+	free(s.tsock);
+	return time;
+}
+
+/*
+ * --cpus-file: one placement per line of PATH ("-": stdin), each
+ * simulated alone and noise-free in this one process; prints "LIST
+ * SECONDS" per line, in the file's order.  A search over every
+ * placement of a large machine (scripts/tune-sim) would otherwise
+ * start one process per placement.
+ */
+static int run_batch(const struct pandia_machine *m, const struct wl *w,
+		     const struct variant *v, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *line = NULL, *kinds[1] = { (char *)"cpu" };
+	size_t cap = 0;
+	ssize_t len;
+	int *pus, n;
+
+	if (!f)
+		tk_die("cannot open '%s'", path);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		while (len > 0 && (line[len - 1] == '\n' ||
+				   line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!len)
+			continue;
+		pus = tk_pus_of(m, line, &n);
+		if (n < 1)
+			tk_die("an empty placement in '%s'", path);
+		printf("%s %.9f\n", line, simulate(m, w, v, pus, n, NULL, 0,
+						   kinds, 1, NULL, NULL,
+						   NULL));
+		free(pus);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "cpus-file", required_argument, NULL, 'F' },
 		{ "stress-cpus", required_argument, NULL, 's' },
 		{ "stress-kind", required_argument, NULL, 'k' },
 		{ "numa-maps", required_argument, NULL, 'M' },
@@ -405,14 +493,13 @@ int main(int argc, char **argv)
 	};
 	const char *mfile = NULL, *wfile = NULL, *cpus = NULL, *maps = NULL;
 	const char *scpus = NULL, *skind = NULL, *state = NULL;
-	const char *vspec = NULL;
+	const char *vspec = NULL, *batch = NULL;
 	double noise = 0, time, *rate, *alone;
 	unsigned long long seed = 1;
 	struct pandia_error err;
 	struct pandia_machine *m;
 	struct wl w;
 	struct variant v;
-	struct sim s;
 	int *pus, n, *spus, ns, i, c, nk = 0;
 	char *kinds[256], *copy, *tok, *sv;
 	const char *why;
@@ -422,6 +509,7 @@ int main(int argc, char **argv)
 		case 'm': mfile = optarg; break;
 		case 'w': wfile = optarg; break;
 		case 'c': cpus = optarg; break;
+		case 'F': batch = optarg; break;
 		case 's': scpus = optarg; break;
 		case 'k': skind = optarg; break;
 		case 'M': maps = optarg; break;
@@ -433,15 +521,24 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (!mfile || !wfile || !cpus) {
+	if (!mfile || !wfile || !cpus == !batch) {
 		fputs(usage, stderr);
 		return 2;
 	}
+	if (batch && (scpus || skind || maps || noise || state))
+		tk_die("--cpus-file simulates each placement alone and "
+		       "noise-free: no --stress-cpus, --stress-kind, "
+		       "--numa-maps, --noise or --state");
 	m = machine_load(mfile, &err);
 	if (!m)
 		tk_die("%s", err.text);
 	wl_load(wfile, &w);
 	variant_parse(vspec, &v);
+	if (batch) {
+		c = run_batch(m, &w, &v, batch);
+		machine_free(m);
+		return c;
+	}
 	pus = tk_pus_of(m, cpus, &n);
 	if (n < 1)
 		tk_die("--cpus is empty");
@@ -451,31 +548,17 @@ int main(int argc, char **argv)
 	     tok = strtok_r(NULL, ",", &sv))
 		kinds[nk++] = tok;
 
-	memset(&s, 0, sizeof(s));
-	s.m = m;
-	s.w = &w;
-	s.v = &v;
-	s.n = n;
-	s.nf = n + ns;
-	s.f = xcalloc((size_t)s.nf, sizeof(*s.f));
-	s.tsock = xcalloc((size_t)m->n_sockets, sizeof(double));
-	place_flows(&s, pus, spus, kinds, nk);
-	ms_number_resources(&s);
-	s.share = xcalloc((size_t)(n * (m->n_numa + 1)), sizeof(double));
-	ms_place_pages(&s);
-	if (maps && *maps && strcmp(maps, "{numa_maps}"))
-		ms_write_numa_maps(&s, maps);
-
 	rate = xcalloc((size_t)ns + 1, sizeof(double));
 	alone = xcalloc((size_t)ns + 1, sizeof(double));
-	if (ns)
-		alone_rates(&s, alone);
-	time = ms_run(&s, rate);
+	if (maps && (!*maps || !strcmp(maps, "{numa_maps}")))
+		maps = NULL;
+	time = simulate(m, &w, &v, pus, n, spus, ns, kinds, nk, maps, rate,
+			alone);
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
 	drift_and_probes(&v, state, seed, &time, rate, ns);
 	for (i = 0; i < ns; i++)
-		if (s.f[n + i].level >= 0)
+		if (level_of(nk == ns ? kinds[i] : kinds[0]) >= 0)
 			printf("pandia-stress: %d %.6e\n"
 			       "pandia-stress-alone: %d %.6e\n", i, rate[i],
 			       i, alone[i]);
@@ -483,12 +566,6 @@ int main(int argc, char **argv)
 
 	free(rate);
 	free(alone);
-	free(s.share);
-	free(s.cap);
-	free(s.use);
-	free(s.d);
-	free(s.f);
-	free(s.tsock);
 	free(copy);
 	free(pus);
 	free(spus);
