@@ -76,8 +76,9 @@ const char usage_profile[] =
 "                          {cmd} {numa_maps} replaced; for a workload run\n"
 "                          elsewhere (the host is then not checked)\n"
 "      --memory POLICY     record the memory policy local, interleave,\n"
-"                          spread or node:N instead of the one run 3's\n"
-"                          pages show (they are read on hosts with two\n"
+"                          spread, even or node:N instead of the one\n"
+"                          the pages of run 3 and the check runs show\n"
+"                          (they are read on hosts with two\n"
 "                          NUMA nodes or more, or from {numa_maps})\n"
 RUN_MEM_USAGE
 "      --busy-idle         keep otherwise idle cores busy with a\n"

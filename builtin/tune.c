@@ -58,7 +58,8 @@ const char usage_tune[] =
 "                          run elsewhere or simulated: MACHINE need not\n"
 "                          be this host)\n"
 "      --memory POLICY     predict with the memory local, interleave,\n"
-"                          spread or node:N (default: the workload's)\n"
+"                          spread, even or node:N (default: the\n"
+"                          workload's)\n"
 RUN_MEM_USAGE
 "      --model NAME        the model that chooses the candidates\n"
 "                          (default pandia)\n"

@@ -84,7 +84,8 @@ const char usage_validate[] =
 "                          simulated: MACHINE need not be this host);\n"
 "                          one workload only\n"
 "      --memory POLICY     predict with the memory local, interleave,\n"
-"                          spread or node:N (default: the workload's)\n"
+"                          spread, even or node:N (default: the\n"
+"                          workload's)\n"
 RUN_MEM_USAGE
 "      --model NAME        the model whose predictions are measured\n"
 "                          (default pandia; a co-run: every model that\n"

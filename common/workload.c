@@ -54,6 +54,11 @@ int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
 		mp->node = -1;
 		return 0;
 	}
+	if (s && !strcmp(s, "even")) {
+		mp->kind = MEM_EVEN;
+		mp->node = -1;
+		return 0;
+	}
 	if (s && !strncmp(s, "node:", 5) && parse_int(s + 5, &node) &&
 	    node >= 0) {
 		mp->kind = MEM_NODE;
@@ -61,7 +66,7 @@ int mempolicy_parse(const char *s, struct pandia_mempolicy *mp,
 		return 0;
 	}
 	return perr_set(err, "unknown memory policy '%s' (local, interleave, "
-			"spread or node:N)", s ? s : "");
+			"spread, even or node:N)", s ? s : "");
 }
 
 const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
@@ -76,6 +81,9 @@ const char *mempolicy_format(const struct pandia_mempolicy *mp, char *buf,
 		break;
 	case MEM_SPREAD:
 		snprintf(buf, size, "spread");
+		break;
+	case MEM_EVEN:
+		snprintf(buf, size, "even");
 		break;
 	default:
 		snprintf(buf, size, "node:%d", mp->node);

@@ -50,7 +50,18 @@ enum mem_kind {
 	MEM_SPREAD,		/* first touch by the threads: pages over
 				   the nodes of the sockets in use, in
 				   proportion to their threads */
+	MEM_EVEN,		/* first touch, but evenly over the nodes
+				   of the sockets in use (a program that
+				   touches its data in equal blocks per
+				   socket, or whose pages the kernel
+				   balances) */
 };
+
+/* Pages placed where the threads first touched them: spread or even. */
+static inline bool mem_first_touch(enum mem_kind k)
+{
+	return k == MEM_SPREAD || k == MEM_EVEN;
+}
 
 struct pandia_mempolicy {
 	enum mem_kind kind;

@@ -145,7 +145,7 @@ void prof_set_memory(struct prof *P, struct pandia_workload *w)
 	struct nm_map *maps = NULL;
 	bool in_use[NM_MAX_NODES] = { false };
 	const struct pandia_machine *m = P->m;
-	json_t *o, *sh;
+	json_t *o, *sh, *even = NULL;
 	int i, j, n = 0;
 
 	w->has_memory = true;
@@ -187,6 +187,9 @@ void prof_set_memory(struct prof *P, struct pandia_workload *w)
 	switch (nf.kind) {
 	case NM_SPREAD:
 		w->memory.kind = MEM_SPREAD;
+		even = prof_even_pages(P);
+		if (even)
+			w->memory.kind = MEM_EVEN;
 		break;
 	case NM_INTERLEAVE:
 		w->memory.kind = MEM_INTERLEAVE;
@@ -217,12 +220,16 @@ void prof_set_memory(struct prof *P, struct pandia_workload *w)
 		json_object_set_new(sh, name, json_real(nf.share[i]));
 	}
 	json_object_set_new(o, "shares", sh);
+	if (even)
+		json_object_set_new(o, "even", even);
 	json_object_set_new(o, "how", json_string(
 		"anonymous pages of /proc/PID/numa_maps (or the runner "
 		"template's {numa_maps}) during run 3, bytes per mapping: "
 		"interleave policy, on one node, or spread over the nodes "
 		"(first touch); one-node mappings on several nodes count "
-		"as local"));
+		"as local; with first touch, a check run uneven over the "
+		"sockets tells pages in proportion to the threads (spread) "
+		"from pages evenly over the nodes in use (even)"));
 	json_decref(w->memory_found);
 	w->memory_found = o;
 	if (nf.mixed)

@@ -57,7 +57,7 @@ struct prun {
 	bool again;		/* the next call makes a disturbed one again */
 	int disturbed;		/* disturbed repetitions kept */
 	double foreign;		/* most others took of a kept one */
-	char *numa_maps;	/* where its pages were (run 3), or NULL */
+	char *numa_maps;	/* where its pages were (run 3, check runs), or NULL */
 	struct probe_disturbance worst;	/* of any repetition, kept or not */
 };
 
@@ -147,6 +147,13 @@ void prof_identity(struct prof *P, struct pandia_workload *w);
 void prof_sync_runs(struct prof *P, struct pandia_workload *w);
 /* The memory policy of the description. */
 void prof_set_memory(struct prof *P, struct pandia_workload *w);
+/*
+ * Whether a check run uneven over the sockets (numa_maps read) found
+ * its first-touched pages evenly over the nodes in use rather than in
+ * proportion to each socket's threads: the evidence as a new JSON
+ * object when even, else NULL (profile_pages.c).
+ */
+json_t *prof_even_pages(const struct prof *P);
 
 /* ---- profile_checks.c --------------------------------------------- */
 

@@ -271,9 +271,11 @@ static void call_opts(const struct prof *P, const struct prun *R,
 	ro->helpers = P->helpers ? P->helpers : R->helpers ? R->helpers :
 		      helpers_of_twin(P, R);
 	ro->mem = o->mem;
-	/* where the pages are: run 3, over two sockets (a template's
-	   program writes {numa_maps}; here, with two nodes or more) */
-	ro->numa_maps = R->run == 3 && !o->has_memory &&
+	/* where the pages are: run 3, over two sockets, and the check
+	   runs (one uneven over the sockets tells spread from even
+	   pages: profile_pages.c); a template's program writes
+	   {numa_maps}, here with two nodes or more */
+	ro->numa_maps = (R->run == 3 || R->optional) && !o->has_memory &&
 		(o->runner || P->m->n_numa > 1);
 }
 

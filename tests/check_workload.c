@@ -243,6 +243,7 @@ static const struct mem_row {
 	{ __LINE__, "local", 1, MEM_LOCAL, -1 },
 	{ __LINE__, "interleave", 1, MEM_INTERLEAVE, -1 },
 	{ __LINE__, "spread", 1, MEM_SPREAD, -1 },
+	{ __LINE__, "even", 1, MEM_EVEN, -1 },
 	{ __LINE__, "node:0", 1, MEM_NODE, 0 },
 	{ __LINE__, "node:17", 1, MEM_NODE, 17 },
 	{ __LINE__, "node:", 0, 0, 0 },

@@ -192,7 +192,7 @@ static void prepare_nodes(struct model *md, bool dram)
 		for (i = 0; i < m->n_numa; i++)
 			if (sp->memnode[i] && m->numa[i].socket < 0)
 				node_res(md, 0, i);
-	} else if (dram && sp->mem.kind == MEM_SPREAD) {
+	} else if (dram && mem_first_touch(sp->mem.kind)) {
 		for (gi = 0; gi < G; gi++)
 			if (bc->memfrac[gi] > 0)
 				bc->snode[gi] = node_res(md, gi,
@@ -541,7 +541,7 @@ static void class_memory_loads(struct model *md,
 			add_inc(md, i, total, pt * iq);
 	}
 	/* spread: each socket in use takes its share */
-	for (gj = 0; dram && sp->mem.kind == MEM_SPREAD && gj < G; gj++)
+	for (gj = 0; dram && mem_first_touch(sp->mem.kind) && gj < G; gj++)
 		add_inc(md, bc->snode[gj], total,
 			p->d[WR_DRAM] * bc->memfrac[gj] * iq);
 	for (gj = 0; gj < G; gj++) {

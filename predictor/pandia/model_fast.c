@@ -316,6 +316,7 @@ bool model_fast_ok(const struct model *md)
 	   socket's, local pages on a node of no socket (one node for
 	   several sockets): the general form */
 	if (md->sp->m->n_kinds || md->sp->m->all_busy_rate > 0 ||
+	    md->sp->mem.kind == MEM_EVEN ||
 	    md->sp->remote_local ||
 	    model_nosocket_share(md->sp, true) > 0 || md->sp->local_nosocket)
 		return false;

@@ -76,7 +76,7 @@ double model_remote_share(const struct space *sp, int s)
 {
 	double r;
 
-	if (sp->mem.kind == MEM_LOCAL || sp->mem.kind == MEM_SPREAD ||
+	if (sp->mem.kind == MEM_LOCAL || mem_first_touch(sp->mem.kind) ||
 	    (sp->mem.kind == MEM_INTERLEAVE && !sp->n_memnodes))
 		return 0;
 	r = 1 - model_mem_share(sp, s) - model_global_share(sp);
@@ -91,18 +91,29 @@ double model_remote_share(const struct space *sp, int s)
  * rest away from its own (*remote).  False, nothing changed, for the
  * other policies.  One thread alone keeps all its pages local, as
  * under MEM_LOCAL, so model_compute_solo() treats the two alike.
+ * MEM_EVEN: every socket in use takes the same share.
  */
 bool model_spread_share(const struct model *md, int gi, double *share,
 			double *remote)
 {
-	if (md->sp->mem.kind != MEM_SPREAD)
+	int g, used = 0;
+
+	if (!mem_first_touch(md->sp->mem.kind))
 		return false;
-	*share = md->n > 0 ? md->groups[gi].tsock / md->n : 0;
+	if (md->sp->mem.kind == MEM_SPREAD) {
+		*share = md->n > 0 ? md->groups[gi].tsock / md->n : 0;
+	} else {
+		/* MEM_EVEN: the same share on every socket in use */
+		for (g = 0; g < md->n_groups; g++)
+			if (md->groups[g].tsock > 0)
+				used += md->groups[g].mult;
+		*share = used && md->groups[gi].tsock > 0 ? 1.0 / used : 0;
+	}
 	*remote = 1 - *share;
 	return true;
 }
 
-/* The node that takes socket S's pages under MEM_SPREAD. */
+/* The node that takes socket S's pages under MEM_SPREAD or MEM_EVEN. */
 int model_spread_node(const struct space *sp, int s)
 {
 	return sp->groups[sp->sock_group0[s]].numa;
