@@ -2,7 +2,9 @@
 # --cpus 1,0 ran all but a sliver of their time on the PU each was
 # pinned to (thread 1 on PU 1, thread 2 on PU 0: not the order the
 # kernel would choose by itself); 101 threads time-shared on 2 PUs give
-# a map of a bounded number of lines, every thread still in --json;
+# a map of a bounded number of lines, every thread still in --json
+# (they wait for each other, so that none ends before a reading: one
+# that lives less than a sampling period may not be seen);
 # -o DIR writes the figure's files.
 set -u
 . tests/cli/run.inc
@@ -40,7 +42,7 @@ fi
 
 # 101 threads on 2 PUs, unpinned: the map stays short
 "$P" run -q -r 1 --no-warmup --pin set --cpus 0,1 --map -- \
-	"$TP" --threads 100 --work 20 >"$T/many" 2>"$T/err" ||
+	"$TP" --threads 100 --work 20 --together >"$T/many" 2>"$T/err" ||
 	{ cat "$T/err"; fail "100 threads"; }
 sed -n '/^map: /,$p' "$T/many" >"$T/map"
 cat "$T/map"
@@ -55,7 +57,7 @@ awk 'length > 160 { exit 1 }' "$T/map" || fail "a map line too long"
 # --json: the map object has every thread, and -o DIR the figure
 rm -rf "$T/fig"
 "$P" run -q -r 1 --no-warmup --pin set --cpus 0,1 --map --json \
-	-o "$T/fig" -- "$TP" --threads 100 --work 20 >"$T/json" \
+	-o "$T/fig" -- "$TP" --threads 100 --work 20 --together >"$T/json" \
 	2>"$T/err" || { cat "$T/err"; fail "--map --json"; }
 "$J" map.threads tid role migrations_source <"$T/json" >"$T/mt" ||
 	fail "no map.threads in the JSON"

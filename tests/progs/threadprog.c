@@ -3,10 +3,14 @@
  * tests of the runner's pinning and accounting.
  *
  *   threadprog --spin MS                main thread busy for MS ms
- *   threadprog --threads N --work MS [--phases P]
+ *   threadprog --threads N --work MS [--phases P] [--together]
  *                                       P phases (default 1): each
  *                                       creates N threads busy for MS
- *                                       ms of CPU and joins them
+ *                                       ms of CPU and joins them; with
+ *                                       --together each waits for all
+ *                                       the phase's others before it
+ *                                       ends (all alive until the last
+ *                                       is done)
  *   threadprog --omp N --work MS        an OpenMP team of N, each busy
  *   threadprog --wait KIND --secs S     a created thread blocks S s in
  *                                       KIND: mutex, barrier, cond, sem
@@ -98,6 +102,7 @@ static void sleep_s(double s)
 struct job {
 	int phase, index;
 	char *cpus;
+	pthread_barrier_t *together;	/* or NULL */
 };
 
 static void *busy_main(void *arg)
@@ -106,6 +111,8 @@ static void *busy_main(void *arg)
 
 	spin(work_ms);
 	j->cpus = my_cpus();
+	if (j->together)
+		pthread_barrier_wait(j->together);
 	return NULL;
 }
 
@@ -180,16 +187,20 @@ static int run_locks(int n)
 	return 0;
 }
 
-static int run_phases(int phases, int n)
+static int run_phases(int phases, int n, int together)
 {
 	pthread_t *tids = xcalloc((size_t)n, sizeof(*tids));
 	struct job *jobs = xcalloc((size_t)n, sizeof(*jobs));
+	pthread_barrier_t all;
 	int p, i;
 
+	if (together)
+		pthread_barrier_init(&all, NULL, (unsigned)n);
 	for (p = 0; p < phases; p++) {
 		for (i = 0; i < n; i++) {
 			jobs[i].phase = p;
 			jobs[i].index = i;
+			jobs[i].together = together ? &all : NULL;
 			if (pthread_create(&tids[i], NULL, busy_main,
 					   &jobs[i])) {
 				fprintf(stderr, "threadprog: cannot create a "
@@ -204,6 +215,8 @@ static int run_phases(int phases, int n)
 			free(jobs[i].cpus);
 		}
 	}
+	if (together)
+		pthread_barrier_destroy(&all);
 	free(tids);
 	free(jobs);
 	return 0;
@@ -276,7 +289,7 @@ static int run_omp(int n)
 static int usage(void)
 {
 	fprintf(stderr, "usage: threadprog --spin MS | --threads N --work MS "
-		"[--phases P] | --omp N --work MS | --wait KIND --secs S | "
+		"[--phases P] [--together] | --omp N --work MS | --wait KIND --secs S | "
 		"--setaffinity CPU | --many N | --exit-early | --threads N "
 		"--locks K [--outside W] [--cpus LIST]\n");
 	return 2;
@@ -286,13 +299,17 @@ int main(int argc, char **argv)
 {
 	int threads = 0, phases = 1, omp = 0, many = 0, i;
 	double secs = 0.5, spin_ms = 0;
-	int setaff = -1, early = 0;
+	int setaff = -1, early = 0, together = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "--exit-early")) {
 			early = 1;
+			continue;
+		}
+		if (!strcmp(a, "--together")) {
+			together = 1;
 			continue;
 		}
 		if (!v)
@@ -365,6 +382,6 @@ int main(int argc, char **argv)
 	if (n_locks > 0)
 		return run_locks(threads > 0 ? threads : 2);
 	if (threads)
-		return run_phases(phases, threads);
+		return run_phases(phases, threads, together);
 	return 0;
 }
