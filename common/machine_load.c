@@ -421,7 +421,6 @@ static int load_links(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
-/* core.kinds: absent on machines of one kind. */
 /* core.busy_curve: the core rate's points between one and all busy. */
 static int load_busy(struct json_src *c, struct pandia_machine *m,
 		     json_t *core)
@@ -449,6 +448,7 @@ static int load_busy(struct json_src *c, struct pandia_machine *m,
 	return 0;
 }
 
+/* core.kinds: absent on machines of one kind. */
 static int load_kinds(struct json_src *c, struct pandia_machine *m,
 		      json_t *core)
 {
