@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 int cmd_machine(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
@@ -107,6 +109,9 @@ void progress(const char *cmd, const char *fmt, ...)
  * otherwise.  Called once by the dispatcher after every command.
  */
 int finish_stdout(int status);
+
+/* ROOT as json_to_text() writes it (common/jsonout.h), on stdout. */
+void json_print(const json_t *root);
 
 struct pandia_machine;
 

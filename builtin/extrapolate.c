@@ -515,14 +515,10 @@ int extrapolate(const struct cli *o, const struct pandia_scaling *s,
 					s->stall_unit : "cycles"));
 	if (dir && write_dir(dir, s, r, root, source) < 0)
 		goto out;
-	if (o->json) {
-		char *text = json_to_text(root);
-
-		fputs(text, stdout);
-		free(text);
-	} else {
+	if (o->json)
+		json_print(root);
+	else
 		print_report(s, r, source, target);
-	}
 	ret = 0;
 out:
 	json_decref(root);

@@ -386,7 +386,6 @@ static void corun_json(const struct ctx *x, const struct corun *c)
 	const struct cli *o = x->o;
 	json_t *root = json_object(), *a = json_array();
 	size_t j;
-	char *s;
 	int i;
 
 	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
@@ -411,9 +410,7 @@ static void corun_json(const struct ctx *x, const struct corun *c)
 			json_array_append_new(a, division_json(x, c, j));
 		json_object_set_new(root, "divisions", a);
 	}
-	s = json_to_text(root);
-	fputs(s, stdout);
-	free(s);
+	json_print(root);
 	json_decref(root);
 }
 

@@ -218,7 +218,6 @@ static int do_placement_model(struct ctx *x, int *pus, int n)
 	pins_make(x, &pi, &pins);
 	if (x->o->json) {
 		json_t *root = json_object(), *a = json_array();
-		char *s;
 
 		json_object_set_new(root, "schema",
 				    json_string("pandia-predict/1"));
@@ -228,9 +227,7 @@ static int do_placement_model(struct ctx *x, int *pus, int n)
 		json_array_append_new(a, info_json(&pi));
 		json_object_set_new(root, "placements", a);
 		json_object_set_new(root, "pin", pins_json(&pins));
-		s = json_to_text(root);
-		fputs(s, stdout);
-		free(s);
+		json_print(root);
 		json_decref(root);
 	} else {
 		print_header(x);
@@ -273,7 +270,6 @@ static void placement_json(const struct ctx *x,
 			   const struct pins *pins, json_t *trace)
 {
 	json_t *root = json_object(), *p = info_json(pi), *a = json_array();
-	char *s;
 
 	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
 	json_object_set_new(root, "size", size_json(x));
@@ -291,9 +287,7 @@ static void placement_json(const struct ctx *x,
 	json_object_set_new(root, "pin", pins_json(pins));
 	if (trace)
 		json_object_set_new(root, "trace", trace);
-	s = json_to_text(root);
-	fputs(s, stdout);
-	free(s);
+	json_print(root);
 	json_decref(root);
 }
 

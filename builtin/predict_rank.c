@@ -321,7 +321,7 @@ static void rank_json(const struct ctx *x, const struct ranked *k,
 {
 	const struct ranking *r = &k->r;
 	json_t *root = json_object(), *a = json_array(), *o;
-	char *s, mem[32];
+	char mem[32];
 	size_t i;
 	int d;
 
@@ -370,9 +370,7 @@ static void rank_json(const struct ctx *x, const struct ranked *k,
 		x->o->within_given ? "within" : "best"));
 	json_object_set_new(root, "pin", pins_json(&k->pins));
 	json_object_set_new(root, "tuned", tuned);
-	s = json_to_text(root);
-	fputs(s, stdout);
-	free(s);
+	json_print(root);
 	json_decref(root);
 }
 

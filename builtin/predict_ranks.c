@@ -696,7 +696,6 @@ static void job_json(const struct ctx *x, const struct job *j)
 {
 	json_t *root = json_object(), *a = json_array();
 	size_t k;
-	char *s;
 
 	json_object_set_new(root, "schema", json_string("pandia-predict/1"));
 	json_object_set_new(root, "model", json_string(x->o->model->name));
@@ -712,9 +711,7 @@ static void job_json(const struct ctx *x, const struct job *j)
 	for (k = 0; k < j->top; k++)
 		json_array_append_new(a, div_json(x, j, k));
 	json_object_set_new(root, "divisions", a);
-	s = json_to_text(root);
-	fputs(s, stdout);
-	free(s);
+	json_print(root);
 	json_decref(root);
 }
 

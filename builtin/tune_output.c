@@ -292,7 +292,6 @@ void tune_print_json(const struct tctx *t)
 {
 	json_t *root = json_object(), *a = json_array();
 	int lead = tune_leader(t->st, t->n_cands), i;
-	char *s;
 
 	json_object_set_new(root, "schema", json_string("pandia-tune/1"));
 	json_object_set_new(root, "machine", json_string(t->o->machine_path));
@@ -321,9 +320,7 @@ void tune_print_json(const struct tctx *t)
 	} else {
 		json_object_set_new(root, "pin", json_null());
 	}
-	s = json_to_text(root);
-	fputs(s, stdout);
-	free(s);
+	json_print(root);
 	json_decref(root);
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "common/jsonout.h"
 #include "common/report.h"
 #include "common/util.h"
 
@@ -155,4 +156,12 @@ int finish_stdout(int status)
 		fprintf(stderr, "pandia: cannot write to standard output: "
 			"%s\n", strerror(e ? e : EIO));
 	return status ? status : 1;
+}
+
+void json_print(const json_t *root)
+{
+	char *text = json_to_text(root);
+
+	fputs(text, stdout);
+	free(text);
 }
