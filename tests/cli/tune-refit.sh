@@ -12,22 +12,8 @@
 #     predict says how far the profile's own parameters missed;
 #   - the profile's parameters are kept in model.refit.profiled.
 set -u
-B="${B:-build}"
-P="$B/pandia"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$P" ] || fail "$P is not built (run make)"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-RE='time: ([0-9.eE+-]+)'
-"$P" machine -q --topology 'pack:2 core:4 pu:2' \
-	--assume tests/data/assume-full.json -o "$T/m.json" \
-	>/dev/null 2>"$T/err" ||
-	{ cat "$T/err"; fail "cannot describe the test machine"; }
-M="$T/m.json"
+. tests/cli/tune-sim.inc
+sim_machine
 sed 's/^burst 0.3$/burst 0.8/' tests/data/mechsim/comm.sim >"$T/changed.sim"
 cmp -s tests/data/mechsim/comm.sim "$T/changed.sim" &&
 	fail "comm.sim has no 'burst 0.3' to change"

@@ -14,19 +14,8 @@
 # Also: mechsim --cpus-file, which that search uses, gives each
 # placement the time that --cpus gives it.
 set -u
-B="${B:-build}"
-P="$B/pandia"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-M=machines/x2-4-westmere.json
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$P" ] || fail "$P is not built (run make)"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-RE='time: ([0-9.eE+-]+)'
 . tests/cli/tune-sim.inc
+M=machines/x2-4-westmere.json
 
 # --cpus-file: one process, the same times as one --cpus each
 sim="$MS -m $M -w tests/data/mechsim/stream.sim"

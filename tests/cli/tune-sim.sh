@@ -7,25 +7,11 @@
 # all), at a cost within the default budget, 20 times the predicted
 # best's time.  The runs it measured are kept in the description, the
 # model is refitted with them (the profile's own parameters kept
-# beside), and predict says how far it missed each of them.  Without -w, a --quick profile is made first.
+# beside), and predict says how far it missed each of them.  Without
+# -w, a --quick profile is made first.
 set -u
-B="${B:-build}"
-P="$B/pandia"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$P" ] || fail "$P is not built (run make)"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-RE='time: ([0-9.eE+-]+)'
 . tests/cli/tune-sim.inc
-"$P" machine -q --topology 'pack:2 core:4 pu:2' \
-	--assume tests/data/assume-full.json -o "$T/m.json" \
-	>/dev/null 2>"$T/err" ||
-	{ cat "$T/err"; fail "cannot describe the test machine"; }
-M="$T/m.json"
+sim_machine
 
 for w in comm stream; do
 	sim="$MS -m $M -w tests/data/mechsim/$w.sim"
