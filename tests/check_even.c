@@ -24,18 +24,7 @@
 static double time_of(const struct pandia_machine *m, enum mem_kind kind,
 		      const struct model_params *prm, const int *pus, int n)
 {
-	struct pandia_mempolicy mem = { kind, -1 };
-	struct pandia_error err;
-	struct space *sp = space_new(m, 1, &mem, &err);
-	struct model md;
-	double t;
-
-	ck_assert_ptr_nonnull(sp);
-	model_init(&md, sp, prm);
-	t = model_time_pus(&md, pus, n);
-	model_release(&md);
-	space_free(sp);
-	return t;
+	return tk_model_time(m, kind, prm, pus, n, NULL, 0);
 }
 
 /* PUs: the first A cores of socket 0 and B of socket 1. */

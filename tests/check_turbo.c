@@ -108,20 +108,7 @@ static double time_of(const struct pandia_machine *m,
 		      const struct model_params *prm, const int *pus, int n,
 		      char *bott, size_t size)
 {
-	struct pandia_mempolicy mem = { policy, -1 };
-	struct pandia_error err;
-	struct space *sp = space_new(m, 1, &mem, &err);
-	struct model md;
-	double t;
-
-	ck_assert_ptr_nonnull(sp);
-	model_init(&md, sp, prm);
-	t = model_time_pus(&md, pus, n);
-	if (bott)
-		snprintf(bott, size, "%s", model_bottleneck(&md));
-	model_release(&md);
-	space_free(sp);
-	return t;
+	return tk_model_time(m, policy, prm, pus, n, bott, size);
 }
 
 START_TEST(test_compute_bound)

@@ -1,11 +1,16 @@
 /*
  * fixture.c - the objects many suites start from: a machine described
- * from a topology and assumptions, a short argv.
+ * from a topology and assumptions, the model's time for a placement, a
+ * short argv.
  */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/machine.h"
 #include "common/topology.h"
+#include "common/workload.h"
+#include "predictor/pandia/model.h"
+#include "predictor/space.h"
 #include "stress/assume.h"
 #include "tests/lib/testkit.h"
 
@@ -20,6 +25,26 @@ struct pandia_machine *tk_machine(const char *topo, const char *assume)
 		ck_assert_msg(assume_apply(m, assume, &err) == 0, "%s",
 			      err.text);
 	return m;
+}
+
+double tk_model_time(const struct pandia_machine *m, enum mem_kind kind,
+		     const struct model_params *prm, const int *pus, int n,
+		     char *bott, size_t size)
+{
+	struct pandia_mempolicy mem = { kind, -1 };
+	struct pandia_error err;
+	struct space *sp = space_new(m, 1, &mem, &err);
+	struct model md;
+	double t;
+
+	ck_assert_msg(sp != NULL, "%s", err.text);
+	model_init(&md, sp, prm);
+	t = model_time_pus(&md, pus, n);
+	if (bott)
+		snprintf(bott, size, "%s", model_bottleneck(&md));
+	model_release(&md);
+	space_free(sp);
+	return t;
 }
 
 char **tk_argv(const char *a, const char *b, const char *c)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "common/error.h"
+#include "common/workload.h"
 #include "tests/lib/rng.h"
 
 struct dirent;
@@ -80,6 +81,16 @@ char *tk_tmpfile(const char *name, const char *text);
  * (none when NULL).  The caller frees it with machine_free().
  */
 struct pandia_machine *tk_machine(const char *topo, const char *assume);
+
+/*
+ * The Pandia model's time for the placement PUS (N m->pus indexes) of
+ * machine M with the memory policy KIND and parameters PRM; with BOTT,
+ * its bottleneck's name into BOTT (SIZE bytes).
+ */
+struct model_params;
+double tk_model_time(const struct pandia_machine *m, enum mem_kind kind,
+		     const struct model_params *prm, const int *pus, int n,
+		     char *bott, size_t size);
 
 /*
  * A NULL-terminated argv of A, B and C (each may be NULL to end it
