@@ -375,7 +375,6 @@ static void plan_all_busy(struct plan *p, const struct pandia_machine *m,
 {
 	const struct pandia_socket *s = &m->sockets[m->cores[i].socket];
 	struct job *j;
-
 	int n = s->n_cores, q, k;
 
 	if (n < 2 || m->n_kinds)

@@ -136,6 +136,11 @@ void stress_store(struct pandia_machine *m, const struct job *j,
 
 	memset(&ms, 0, sizeof(ms));
 	stress_fill_record(&ms, j, r, wall);
+	if (j->target == T_ALL_BUSY || j->target == T_BUSY) {
+		/* per core: the sum over the busy cores' threads */
+		ms.best /= j->n;
+		ms.median /= j->n;
+	}
 	switch (j->target) {
 	case T_PEAK:
 		m->peak_rate = ms.best;
@@ -151,16 +156,12 @@ void stress_store(struct pandia_machine *m, const struct job *j,
 		m->smt = ms;
 		return;
 	case T_ALL_BUSY:
-		m->all_busy_rate = ms.best / j->n;
-		ms.best /= j->n;
-		ms.median /= j->n;
+		m->all_busy_rate = ms.best;
 		measure_release(&m->all_busy);
 		m->all_busy = ms;
 		return;
 	case T_BUSY:
-		m->busy[j->xlink].rate = ms.best / j->n;
-		ms.best /= j->n;
-		ms.median /= j->n;
+		m->busy[j->xlink].rate = ms.best;
 		measure_release(&m->busy[j->xlink].m);
 		m->busy[j->xlink].m = ms;
 		return;
