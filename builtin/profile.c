@@ -703,6 +703,23 @@ static int *blackbox_threads(struct profile_args *a,
 	return threads;
 }
 
+/*
+ * --busy-idle runs every profiling run at the clock of all cores busy,
+ * which a modelled turbo reads as a lone core's: say by how much.
+ */
+static void warn_busy_idle(const struct pandia_machine *m)
+{
+	double q = machine_clock_slowdown(m, 0, m->n_cores);
+
+	if (q > 1)
+		warning("--busy-idle runs every profiling run at the clock of "
+			"all cores busy, which the model's turbo "
+			"(core.all_busy_rate) reads as a lone core's: "
+			"placements with few busy cores will be predicted "
+			"up to %.0f%% too slow (docs/model.md, \"Turbo\")",
+			100 * (q - 1));
+}
+
 /* Say before the first run, not after fifty lines, that perf cannot. */
 static void say_backend(const struct profile_opts *o, struct shown *sh)
 {
@@ -795,13 +812,8 @@ int cmd_profile(int argc, char **argv)
 	if (!a.o.runner)
 		a.o.shim_path = shim = run_find_shim(pandia_exe_dir());
 	say_backend(&a.o, &sh);
-	if (a.o.busy_idle && machine_clock_slowdown(m, 0, m->n_cores) > 1)
-		warning("--busy-idle runs every profiling run at the clock of "
-			"all cores busy, which the model's turbo "
-			"(core.all_busy_rate) reads as a lone core's: "
-			"placements with few busy cores will be predicted "
-			"up to %.0f%% too slow (docs/model.md, \"Turbo\")",
-			100 * (machine_clock_slowdown(m, 0, m->n_cores) - 1));
+	if (a.o.busy_idle)
+		warn_busy_idle(m);
 	if (profile_workload(&a.o, &res, &err) < 0) {
 		perr_print(&err, stderr);
 		if (res.failed_stderr)
