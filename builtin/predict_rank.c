@@ -284,6 +284,7 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 		const struct rank_entry *e = &r->e[k->idx[i]];
 		int *pus, n = space_pus(k->sp, rank_state(r, k->idx[i]), &pus);
 		double rlo, rhi;
+		bool eq;
 
 		urange_of(&k->ur, pus, n, e->time, false, &rlo, &rhi);
 		urange_of(&k->ur, pus, n, e->time, true, &k->lo[i], &k->hi[i]);
@@ -292,9 +293,10 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 		k->n_depend += ambig_depends(k->adiff[i]);
 		free(pus);
 		/* equal times are equal, not uncertain */
+		eq = rank_equal_times(e->time, r->e[k->bi].time);
 		k->tie[i] = k->idx[i] != k->bi && k->ur.on && rlo <= bhi &&
-			e->tq != r->e[k->bi].tq;
-		k->equal += k->idx[i] != k->bi && e->tq == r->e[k->bi].tq;
+			!eq;
+		k->equal += k->idx[i] != k->bi && eq;
 		if (k->tie[i]) {
 			k->ties++;
 			if (e->threads != k->best.n)
