@@ -226,8 +226,10 @@ static void probe_warn(struct prof *P, int first, struct pandia_workload *w)
 				  "amplifies its inputs' noise %.3gx (a 1%% "
 				  "error in them is %.3g%% in it; %d "
 				  "repetition(s) of %s): its range says so, "
-				  "and hardware counters (--counters perf) "
-				  "would measure it", level_name(R->level), a,
+				  "the workload's own runs check it after "
+				  "the fit, and hardware counters "
+				  "(--counters perf) would measure it",
+				  level_name(R->level), a,
 				  a, R->n_times, R->id);
 	}
 }
