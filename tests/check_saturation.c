@@ -173,9 +173,12 @@ START_TEST(test_consistent)
 	struct model_env env = { .m = m };
 	struct pandia_workload *w = probed(2 * GB, 40, 0.05);
 	struct pandia_runs r;
-	int pus16[16];
+	int pus16[16], *pus;
 
 	runs_of(&r, m, 0.1, 0.0625, pus16);
+	/* no run planned: 16 x (2 + 2 x 0.1) GB/s stays below 40 */
+	ck_assert_int_eq(pandia_saturation_placement(&env, w, &r.pl, &pus), 0);
+	ck_assert_ptr_null(pus);
 	ck_assert(!pandia_saturation(&env, w, &r, &sol1));
 	ck_assert(dram(w)->value == 2 * GB);
 	ck_assert(pandia_params(w)->demand_amp[WR_DRAM] == 40);

@@ -74,36 +74,62 @@ static struct wl_param *poor_estimate(const struct pandia_workload *w,
 	return d;
 }
 
+/* The cores (their first PUs) of instance G of level LVL into PUS. */
+static int group_cores(const struct pandia_machine *m, int lvl, int g,
+		       int *pus)
+{
+	int c, n = 0;
+
+	for (c = 0; c < m->n_cores; c++)
+		if (m->cores[c].n_pus > 0 &&
+		    group_of(m, m->cores[c].pus[0], lvl) == g)
+			pus[n++] = m->cores[c].pus[0];
+	return n;
+}
+
+/*
+ * Whether N threads at demand D, up by twice its uncertainty (or by
+ * its amplification times 2%, without one), would saturate level LVL:
+ * only then can a run on every core show the level holding it back.
+ */
+static bool may_saturate(const struct pandia_machine *m, int lvl,
+			 const struct wl_param *d, double amp, int n)
+{
+	double u = isfinite(d->uncertainty) && d->uncertainty > 0 ?
+		d->uncertainty : d->value * amp * SAT_NOISE_FLOOR;
+
+	return n * (d->value + 2 * u) >= m->links[lvl].aggregate_bw;
+}
+
 int pandia_saturation_placement(const struct model_env *env,
 				const struct pandia_workload *w,
 				const struct fit_plan *pl, int **pus)
 {
 	const struct pandia_machine *m = env->m;
+	const struct wl_param *d;
 	double amp;
-	int g, c, n = 0, k, lvl = -1;
+	int n, k, lvl;
 
 	*pus = NULL;
 	if (!pl->made[PR1] || pl->n_pus[PR1] < 1)
 		return 0;
-	/* DRAM's instance (a node) holds L3's (a socket's cache) or is it */
-	for (k = 0; k < (int)(sizeof(sat_levels) / sizeof(sat_levels[0])); k++)
-		if (m->links[sat_levels[k]].present &&
-		    poor_estimate(w, sat_levels[k], &amp))
-			lvl = sat_levels[k];
-	if (lvl < 0)
-		return 0;
-	g = group_of(m, pl->pus[PR1][0], lvl);
 	*pus = xcalloc((size_t)m->n_cores + 1, sizeof(int));
-	for (c = 0; c < m->n_cores; c++)
-		if (m->cores[c].n_pus > 0 &&
-		    group_of(m, m->cores[c].pus[0], lvl) == g)
-			(*pus)[n++] = m->cores[c].pus[0];
-	if (n < 2) {
-		free(*pus);
-		*pus = NULL;
-		return 0;
+	/* DRAM's instance (a node) holds L3's (a socket's cache) or is
+	   it: DRAM first */
+	for (k = (int)(sizeof(sat_levels) / sizeof(sat_levels[0])) - 1;
+	     k >= 0; k--) {
+		lvl = sat_levels[k];
+		if (!m->links[lvl].present ||
+		    !(d = poor_estimate(w, lvl, &amp)))
+			continue;
+		n = group_cores(m, lvl, group_of(m, pl->pus[PR1][0], lvl),
+				*pus);
+		if (n >= 2 && may_saturate(m, lvl, d, amp, n))
+			return n;
 	}
-	return n;
+	free(*pus);
+	*pus = NULL;
+	return 0;
 }
 
 /* One run on run 1's instance of the level. */
