@@ -195,9 +195,7 @@ static double noise_of(double t, double delta)
  */
 static double capacity_noise(const struct pandia_link *lk)
 {
-	const struct pandia_measure *a = &lk->aggregate;
-	double s = a->repetitions > 1 && a->median > 0 && a->spread > 0 ?
-		a->spread / a->median : 0;
+	double s = machine_link_spread(lk);
 
 	return s > SAT_C_NOISE ? s : SAT_C_NOISE;
 }
