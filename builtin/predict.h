@@ -130,19 +130,22 @@ bool ambig_depends(double diff);
 
 /*
  * A placement's time range from the parameters' uncertainties (their
- * "+-" in the workload description): p, o_s, l and b each moved by its
- * uncertainty down and up alone, the placement predicted again, the
+ * "+-" in the workload description): p, o_s, l and b, and the L3, DRAM
+ * and interconnect demands that are values (not bounds), each moved by
+ * its uncertainty down and up alone, the placement predicted again, the
  * changes each way added in quadrature, and t1's relative uncertainty
  * (which moves every time alike) added the same way.  docs/model.md,
  * "The uncertainty of a prediction".  Off (every range a point) for
  * another model than the Pandia model (x->state set).
  */
-#define URANGE_N 8
+#define URANGE_N 14
 
 struct urange {
 	bool on;		/* some parameter states an uncertainty */
 	bool have[URANGE_N];
-	struct model md[URANGE_N];	/* p-, p+, o_s-, o_s+, l-, l+, b-, b+ */
+	/* p-, p+, o_s-, o_s+, l-, l+, b-, b+, then L3, DRAM and the
+	   interconnect's demand, - and + */
+	struct model md[URANGE_N];
 	double t1_rel;
 };
 

@@ -36,6 +36,33 @@ static double clampd(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The demands' part of urange_init(): U->md[8..13]. */
+static void urange_demands(struct urange *u, const struct ctx *x,
+			   const struct space *sp)
+{
+	static const int res[3] = { WR_L3, WR_DRAM, WR_INTERCONNECT };
+	int k, s;
+
+	for (k = 0; k < 3; k++) {
+		const struct wl_param *d = model_demand(x->w, res[k]);
+
+		if (!d->known || wl_param_is_bound(d) ||
+		    !isfinite(d->uncertainty) || !(d->uncertainty > 0) ||
+		    !(x->prm.d[res[k]] > 0))
+			continue;
+		for (s = 0; s < 2; s++) {
+			struct model_params prm = x->prm;
+			double v = prm.d[res[k]] + (s ? 1 : -1) *
+				d->uncertainty;
+
+			prm.d[res[k]] = v > 0 ? v : 0;
+			model_init(&u->md[8 + 2 * k + s], sp, &prm);
+			u->have[8 + 2 * k + s] = true;
+			u->on = true;
+		}
+	}
+}
+
 void urange_init(struct urange *u, const struct ctx *x,
 		 const struct space *sp)
 {
@@ -70,6 +97,7 @@ void urange_init(struct urange *u, const struct ctx *x,
 			u->on = true;
 		}
 	}
+	urange_demands(u, x, sp);
 }
 
 void urange_release(struct urange *u)
@@ -256,6 +284,7 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 		const struct rank_entry *e = &r->e[k->idx[i]];
 		int *pus, n = space_pus(k->sp, rank_state(r, k->idx[i]), &pus);
 		double rlo, rhi;
+		bool eq;
 
 		urange_of(&k->ur, pus, n, e->time, false, &rlo, &rhi);
 		urange_of(&k->ur, pus, n, e->time, true, &k->lo[i], &k->hi[i]);
@@ -264,9 +293,10 @@ static void rank_ranges(const struct ctx *x, struct ranked *k)
 		k->n_depend += ambig_depends(k->adiff[i]);
 		free(pus);
 		/* equal times are equal, not uncertain */
+		eq = rank_equal_times(e->time, r->e[k->bi].time);
 		k->tie[i] = k->idx[i] != k->bi && k->ur.on && rlo <= bhi &&
-			e->tq != r->e[k->bi].tq;
-		k->equal += k->idx[i] != k->bi && e->tq == r->e[k->bi].tq;
+			!eq;
+		k->equal += k->idx[i] != k->bi && eq;
 		if (k->tie[i]) {
 			k->ties++;
 			if (e->threads != k->best.n)

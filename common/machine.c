@@ -136,6 +136,14 @@ void machine_busy_free(struct pandia_machine *m)
 	m->n_busy = 0;
 }
 
+double machine_link_spread(const struct pandia_link *lk)
+{
+	const struct pandia_measure *a = &lk->aggregate;
+
+	return a->repetitions > 1 && a->median > 0 && a->spread > 0 ?
+		a->spread / a->median : 0;
+}
+
 double machine_clock_slowdown(const struct pandia_machine *m, int s,
 			      int busy)
 {

@@ -260,6 +260,13 @@ int machine_pu_index(const struct pandia_machine *m, int os);
 double machine_core_slowdown(const struct pandia_machine *m, int c);
 
 /*
+ * The relative spread of link LK's aggregate capacity as its
+ * measurement recorded (spread over median, from two repetitions or
+ * more); 0 when it recorded none.
+ */
+double machine_link_spread(const struct pandia_link *lk);
+
+/*
  * How much slower a thread runs on socket S while BUSY of its cores run
  * threads than with its core busy alone: peak_rate over the core rate
  * at BUSY cores, linear between the points measured (one busy core at

@@ -240,3 +240,11 @@ size_t rank_within(const struct ranking *r, double pct)
 	}
 	return pick;
 }
+
+/* Ten times MODEL_TOL, in log(time). */
+#define RANK_EQUAL_LOG 1e-5
+
+bool rank_equal_times(double a, double b)
+{
+	return a > 0 && b > 0 && fabs(log(a / b)) <= RANK_EQUAL_LOG;
+}

@@ -108,4 +108,11 @@ size_t rank_top(const struct ranking *r, size_t n, size_t *idx);
  */
 size_t rank_within(const struct ranking *r, double pct);
 
+/*
+ * Whether two predicted times are equal to the model: within ten times
+ * its convergence tolerance (predictor/pandia/model.h's MODEL_TOL) of
+ * each other, as the placements of a saturated level's plateau are.
+ */
+bool rank_equal_times(double a, double b);
+
 #endif

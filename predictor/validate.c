@@ -650,9 +650,10 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
 		return;
 	pk = &vs->rows[vs->pick];
 	b = &vs->rows[s->mt.best];
-	s->best_tied = b == pk || (isfinite(pk->tie_hi) &&
-				   isfinite(b->tie_lo) &&
-				   b->tie_lo <= pk->tie_hi);
+	s->best_tied = b == pk ||
+		rank_equal_times(b->predicted, pk->predicted) ||
+		(isfinite(pk->tie_hi) && isfinite(b->tie_lo) &&
+		 b->tie_lo <= pk->tie_hi);
 }
 
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,

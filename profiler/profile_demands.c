@@ -37,18 +37,6 @@ static double rel_spread(const double *v, int n)
 	return n > 1 && med > 0 ? prof_half_range(v, n) / med : 0;
 }
 
-/*
- * The relative uncertainty of the level's described capacity: the
- * spread its measurement recorded, else PROBE_C_NOISE (0 here).
- */
-static double capacity_noise(const struct pandia_link *lk)
-{
-	const struct pandia_measure *a = &lk->aggregate;
-
-	return a->repetitions > 1 && a->median > 0 && a->spread > 0 ?
-		a->spread / a->median : 0;
-}
-
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
 static int plan_probe(struct prof *P, int pu0, int lvl,
 		      struct pandia_workload *w)
@@ -111,7 +99,7 @@ static void probe_demand(struct prof *P, struct prun *co,
 	in.n_probes = n;
 	in.per_core_bw = lk->per_core_bw;
 	in.aggregate_bw = lk->aggregate_bw;
-	in.capacity_noise = capacity_noise(lk);
+	in.capacity_noise = machine_link_spread(lk);	/* 0: PROBE_C_NOISE */
 	in.alone = prof_med(co->alone, co->n_times);
 	in.alone_noise = rel_spread(co->alone, co->n_times);
 	if (!isfinite(in.alone)) {
@@ -226,8 +214,10 @@ static void probe_warn(struct prof *P, int first, struct pandia_workload *w)
 				  "amplifies its inputs' noise %.3gx (a 1%% "
 				  "error in them is %.3g%% in it; %d "
 				  "repetition(s) of %s): its range says so, "
-				  "and hardware counters (--counters perf) "
-				  "would measure it", level_name(R->level), a,
+				  "the workload's own runs check it after "
+				  "the fit, and hardware counters "
+				  "(--counters perf) would measure it",
+				  level_name(R->level), a,
 				  a, R->n_times, R->id);
 	}
 }

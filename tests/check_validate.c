@@ -807,6 +807,18 @@ START_TEST(test_summary_ranges)
 	vset_summarise(&vs, NULL, 0, &s);
 	ck_assert(s.best_tied);
 	vsummary_release(&s);
+	/* ranges of no width (a saturated level's plateau): times the
+	   model cannot tell apart (3e-7) tie; 1e-4 apart they do not */
+	vs.rows[r3].predicted = 1.0000003;
+	vs.rows[r1].tie_lo = vs.rows[r1].tie_hi = 1.0;
+	vs.rows[r3].tie_lo = vs.rows[r3].tie_hi = 1.0000003;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert(s.best_tied);
+	vsummary_release(&s);
+	vs.rows[r3].predicted = vs.rows[r3].tie_lo = 1.0001;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert(!s.best_tied);
+	vsummary_release(&s);
 	/* no ranges stated: nothing counted, nothing in the file */
 	vs.rows[r1].lo = vs.rows[r2].lo = vs.rows[r3].lo = NAN;
 	vset_summarise(&vs, NULL, 0, &s);

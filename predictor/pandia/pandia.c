@@ -160,8 +160,10 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	struct fit_solution sol;
 	const struct fit_plan *plp = &rr.pl;
 	double *t = rr.t, *delta = rr.delta, unc[4], stated[4];
+	bool again = false;
 	int x;
 
+load:
 	if (pandia_runs_load(env, w, &rr, err) < 0)
 		return -1;
 	if (rr.drift_run)
@@ -176,6 +178,15 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	   alone) */
 	if (mode == FIT_MODEL)
 		pandia_fit_joint(env, w, &rr, &sol, unc);
+	/* a poorly conditioned L3 or DRAM demand the runs give better:
+	   the fit again with it (once) */
+	if (mode == FIT_MODEL && !again &&
+	    pandia_saturation(env, w, &rr, &sol)) {
+		fit_solution_release(&sol);
+		pandia_runs_release(&rr);
+		again = true;
+		goto load;
+	}
 	if (plp->n_note)
 		pandia_warn(env, "run 2 uses %s", plp->n_note);
 	for (x = PR2; x < FIT_RUNS; x++) {

@@ -27,7 +27,7 @@
 #define UNEVEN_PURPOSE "check: uneven"
 
 static const char *const check_ids[PANDIA_CHECKS] = {
-	"check1", "check2", "check3"
+	"check1", "check2", "check3", "check4"
 };
 static const char *const plan_ids[FIT_RUNS] = {
 	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
@@ -265,6 +265,17 @@ static void add_check(struct model_run *runs, int *nr,
 	(*nr)++;
 }
 
+/* A check run at PUS (N threads, taken) unless it was made already. */
+static void add_new(struct model_run *runs, int *nr, const struct fit_plan *pl,
+		    const struct pandia_machine *m, int *pus, int n, double t,
+		    const char *why)
+{
+	if (n > 0 && !made_already(pl, pus, n, runs, *nr))
+		add_check(runs, nr, m, pus, n, t, why);
+	else
+		free(pus);
+}
+
 /*
  * Run 1 again, last: how far the host drifted while the profile ran,
  * which the repetitions of each run, made close together, cannot see
@@ -341,12 +352,17 @@ int pandia_check_plan(const struct model_env *env,
 	fit_joint(&d, &sol, &jr);
 	fit_ambiguities(&d, &jr, amb);
 	*runs = xcalloc(PANDIA_CHECKS + 1, sizeof(**runs));
+	/* first, as the budget may not last: the run that saturates a
+	   shared level if a poorly conditioned estimate of its demand is
+	   right */
+	n = pandia_saturation_placement(env, w, &r.pl, &pus);
+	add_new(*runs, &nr, &r.pl, env->m, pus, n,
+		n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
+		"every core of run 1's node (or its L3), where a probe "
+		"estimate of a demand says the level saturates");
 	n = fit_best_placement(&r.pl, &jr.prm, &pus, &t);
-	if (n > 0 && !made_already(&r.pl, pus, n, *runs, nr))
-		add_check(*runs, &nr, env->m, pus, n, t, "the predicted best "
-			  "placement with the most threads");
-	else
-		free(pus);
+	add_new(*runs, &nr, &r.pl, env->m, pus, n, t, "the predicted best "
+		"placement with the most threads");
 	for (k = 0; k < AMB_KINDS; k++)
 		if (amb[k].ambiguous && amb[k].diff > most) {
 			most = amb[k].diff;
@@ -367,13 +383,10 @@ int pandia_check_plan(const struct model_env *env,
 	/* a slot left: the uneven placement */
 	if (nr < PANDIA_CHECKS) {
 		n = uneven_placement(env->m, &pus);
-		if (n > 0 && !made_already(&r.pl, pus, n, *runs, nr))
-			add_check(*runs, &nr, env->m, pus, n,
-				  fit_time_pus(r.pl.sp, &jr.prm, pus, n),
-				  "uneven over two sockets, where the rules "
-				  "for the pages and the link differ most");
-		else
-			free(pus);
+		add_new(*runs, &nr, &r.pl, env->m, pus, n,
+			n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
+			"uneven over two sockets, where the rules for the "
+			"pages and the link differ most");
 	}
 	for (k = 0; k < AMB_KINDS; k++)
 		fit_amb_release(&amb[k]);

@@ -26,7 +26,7 @@ void pandia_warn(const struct model_env *env, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Check runs at most (pandia_check.c). */
-#define PANDIA_CHECKS 3
+#define PANDIA_CHECKS 4
 
 /* The runs recorded in a description, as the fits take them. */
 struct pandia_runs {
@@ -63,6 +63,24 @@ struct pandia_runs {
 	   runs only set the parameters */
 	double misfit_all;
 };
+
+/*
+ * The L3 and DRAM demands from the workload's own runs
+ * (fit_saturation.c).  pandia_saturation_placement(): where one is a
+ * probe estimate that amplifies noise more than 3, every core of run
+ * 1's node (DRAM; L3: of its cache), one thread each (a new array in
+ * *pus; its threads returned; 0: none): the run that the level holds
+ * back if the estimate is right.  pandia_saturation(): with the model
+ * fitted (SOL), the demand from a run on that instance the level held
+ * back, else an estimate above what the runs allow capped there (true:
+ * the demand changed and the fit must be made again).
+ */
+int pandia_saturation_placement(const struct model_env *env,
+				const struct pandia_workload *w,
+				const struct fit_plan *pl, int **pus);
+bool pandia_saturation(const struct model_env *env, struct pandia_workload *w,
+		       const struct pandia_runs *r,
+		       const struct fit_solution *sol);
 
 /* The id of run 1 made again at the end, for the host's drift. */
 #define PANDIA_DRIFT_ID "drift"
