@@ -34,8 +34,10 @@
 /* The relative step of the numerical amplification. */
 #define SAT_STEP 0.01
 
-/* The levels checked: the shared ones the probes estimate. */
-static const int sat_levels[] = { LVL_L3, LVL_DRAM };
+/* The levels checked, the shared ones the probes estimate: DRAM first
+   (its instance, a node, holds L3's, a socket's cache, or is it). */
+static const int sat_levels[] = { LVL_DRAM, LVL_L3 };
+#define SAT_LEVELS ((int)(sizeof(sat_levels) / sizeof(sat_levels[0])))
 
 /*
  * The instance of level LVL that PU index PU uses: its memory node (or
@@ -114,10 +116,7 @@ int pandia_saturation_placement(const struct model_env *env,
 	if (!pl->made[PR1] || pl->n_pus[PR1] < 1)
 		return 0;
 	*pus = xcalloc((size_t)m->n_cores + 1, sizeof(int));
-	/* DRAM's instance (a node) holds L3's (a socket's cache) or is
-	   it: DRAM first */
-	for (k = (int)(sizeof(sat_levels) / sizeof(sat_levels[0])) - 1;
-	     k >= 0; k--) {
+	for (k = 0; k < SAT_LEVELS; k++) {
 		lvl = sat_levels[k];
 		if (!m->links[lvl].present ||
 		    !(d = poor_estimate(w, lvl, &amp)))
@@ -328,25 +327,37 @@ static const char *where(int lvl)
 	return lvl == LVL_L3 ? "run 1's L3" : "run 1's node";
 }
 
+/* The level's name in a status: "DRAM", "L3". */
+static const char *label(int lvl)
+{
+	return lvl == LVL_L3 ? "L3" : "DRAM";
+}
+
+/* D's status replaced by ST (taken), RUN added to its source. */
+static void restate(struct wl_param *d, char *st, const struct sat_run *run)
+{
+	char *src = strstr(d->source, run->id) ? xstrdup(d->source) :
+		xasprintf("%s,%s", d->source, run->id);
+
+	free(d->source);
+	d->source = src;
+	free(d->status);
+	d->status = st;
+}
+
 /* The demand replaced by F's: its value, range and status. */
 static void from_run(struct pandia_params *pp, int lvl,
 		     const struct sat_found *f, double amp_p)
 {
 	struct wl_param *d = &pp->demand[WR_L1 + lvl];
-	char *st, *src;
 
-	st = xasprintf("estimate from %s's time, which %s holds back: %d "
-		       "threads on %s took %.4g s, %.3g GB/s a thread in the "
-		       "model, amplification %.2g" SAT_MARK " %.3g GB/s "
-		       "(amplification %.3g)", f->run->id,
-		       lvl == LVL_L3 ? "L3" : "DRAM", f->run->n, where(lvl),
-		       f->run->t, f->d / 1e9, f->amp, d->value / 1e9, amp_p);
-	src = strstr(d->source, f->run->id) ? xstrdup(d->source) :
-		xasprintf("%s,%s", d->source, f->run->id);
-	free(d->source);
-	d->source = src;
-	free(d->status);
-	d->status = st;
+	restate(d, xasprintf("estimate from %s's time, which %s holds back: "
+			     "%d threads on %s took %.4g s, %.3g GB/s a "
+			     "thread in the model, amplification %.2g"
+			     SAT_MARK " %.3g GB/s (amplification %.3g)",
+			     f->run->id, label(lvl), f->run->n, where(lvl),
+			     f->run->t, f->d / 1e9, f->amp, d->value / 1e9,
+			     amp_p), f->run);
 	d->value = f->d;
 	d->uncertainty = f->d * f->rel;
 	pp->demand_amp[WR_L1 + lvl] = f->amp;
@@ -361,20 +372,14 @@ static void capped(struct pandia_params *pp, int lvl,
 		   const struct sat_found *f, double amp_p)
 {
 	struct wl_param *d = &pp->demand[WR_L1 + lvl];
-	char *st, *src;
 
-	st = xasprintf("estimate: the most %s allows, %.3g GB/s (%d threads "
-		       "on %s took %.4g s, which %s did not hold back)" SAT_MARK
-		       " more, %.3g GB/s (amplification %.3g): capped there",
-		       f->brun->id, f->bound / 1e9, f->brun->n, where(lvl),
-		       f->brun->t, lvl == LVL_L3 ? "L3" : "DRAM",
-		       d->value / 1e9, amp_p);
-	src = strstr(d->source, f->brun->id) ? xstrdup(d->source) :
-		xasprintf("%s,%s", d->source, f->brun->id);
-	free(d->source);
-	d->source = src;
-	free(d->status);
-	d->status = st;
+	restate(d, xasprintf("estimate: the most %s allows, %.3g GB/s (%d "
+			     "threads on %s took %.4g s, which %s did not "
+			     "hold back)" SAT_MARK " more, %.3g GB/s "
+			     "(amplification %.3g): capped there",
+			     f->brun->id, f->bound / 1e9, f->brun->n,
+			     where(lvl), f->brun->t, label(lvl),
+			     d->value / 1e9, amp_p), f->brun);
 	if (!(d->uncertainty > 0) || !isfinite(d->uncertainty))
 		d->uncertainty = f->bound * amp_p * SAT_NOISE_FLOOR;
 	d->value = f->bound;
@@ -392,17 +397,26 @@ static void allowed(struct wl_param *d, int lvl, const struct sat_found *f)
 		       "which %s did not hold back) allows up to %.3g GB/s: "
 		       "consistent with it", d->status ? d->status :
 		       "estimate", f->brun->id, f->brun->n, where(lvl),
-		       lvl == LVL_L3 ? "L3" : "DRAM", f->bound / 1e9);
+		       label(lvl), f->bound / 1e9);
 	free(d->status);
 	d->status = st;
 }
 
-/* The model as fitted (SOL), on R's plan, with R's demands. */
-static void model_of(const struct pandia_runs *r,
+/*
+ * The model as fitted (SOL), on R's plan, with R's demands, a bound
+ * counting 0 as in the model's predictions (model_params_of()).
+ */
+static void model_of(const struct pandia_workload *w,
+		     const struct pandia_runs *r,
 		     const struct fit_solution *sol, struct sat_model *c)
 {
+	int k;
+
 	c->pl = &r->pl;
 	c->prm = r->base;
+	for (k = WR_L1; k <= WR_INTERCONNECT; k++)
+		if (wl_param_is_bound(&pandia_params(w)->demand[k]))
+			c->prm.d[k] = 0;
 	c->prm.t1 = r->t[PR1];
 	c->prm.p = sol->p;
 	c->prm.o_s = sol->have_o_s ? sol->o_s : 0;
@@ -411,16 +425,6 @@ static void model_of(const struct pandia_runs *r,
 	c->prm.os_fraction = sol->os_fraction;
 	c->prm.b_core = sol->b_core;
 	c->res = -1;
-}
-
-/* Bounds count 0 in the model's predictions (model_params_of()). */
-static void bounds_zero(const struct pandia_workload *w, struct sat_model *c)
-{
-	int k;
-
-	for (k = WR_L1; k <= WR_INTERCONNECT; k++)
-		if (wl_param_is_bound(&pandia_params(w)->demand[k]))
-			c->prm.d[k] = 0;
 }
 
 /*
@@ -487,20 +491,18 @@ bool pandia_saturation(const struct model_env *env, struct pandia_workload *w,
 		       const struct fit_solution *sol)
 {
 	struct sat_model c;
-	bool moved = false;
-	int k, order[2] = { LVL_DRAM, LVL_L3 };
+	bool moved = false, swap;
+	int k;
 
 	if (!r->pl.made[PR1] || r->pl.n_pus[PR1] < 1 || !(r->t[PR1] > 0))
 		return false;
-	model_of(r, sol, &c);
-	bounds_zero(w, &c);
+	model_of(w, r, sol, &c);
 	/* the level nearer saturation first: a run it holds back is not
 	   then taken as held back by the other */
-	if (load_of(env->m, w, r, LVL_L3) > load_of(env->m, w, r, LVL_DRAM)) {
-		order[0] = LVL_L3;
-		order[1] = LVL_DRAM;
-	}
-	for (k = 0; k < 2; k++)
-		moved |= saturation_at(env->m, w, r, &c, order[k]);
+	swap = load_of(env->m, w, r, sat_levels[1]) >
+		load_of(env->m, w, r, sat_levels[0]);
+	for (k = 0; k < SAT_LEVELS; k++)
+		moved |= saturation_at(env->m, w, r, &c,
+				       sat_levels[swap ? SAT_LEVELS - 1 - k : k]);
 	return moved;
 }
