@@ -27,6 +27,7 @@
 #include "common/util.h"
 #include "stress/kernels.h"
 #include "stress/measure.h"
+#include "stress/measure_internal.h"
 #include "tests/lib/testkit.h"
 
 #define ORDER_TOLERANCE 0.05
@@ -185,6 +186,30 @@ START_TEST(test_working_set)
 	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 1),
 			  100ULL * (48 << 10));
 	machine_free(m);
+}
+END_TEST
+
+/*
+ * A lower clock with every core busy is kept only when figures measured
+ * back to back show it: the calibration host's description once had
+ * every core busy at 90.6% of a lone core from a figure measured
+ * again seconds after the lone core's, and the lone core before and
+ * after it then ran at the same rate as every core busy.
+ */
+START_TEST(test_clock_confirmed)
+{
+	/* a turbo: 10% lower, both lone figures agree */
+	ck_assert(stress_clock_confirmed(20.5, 18.5, 20.4, 0.01));
+	/* the 2% floor: 1.5% lower is not a clock, nor is 0% */
+	ck_assert(!stress_clock_confirmed(20.5, 20.2, 20.5, 0.0));
+	ck_assert(!stress_clock_confirmed(20.6, 20.6, 20.6, 0.0));
+	/* within the spread of the figures: 5% lower, 6% spread */
+	ck_assert(!stress_clock_confirmed(20.0, 19.0, 20.0, 0.06));
+	/* one lone figure slowed too: the better one is the lone core's */
+	ck_assert(stress_clock_confirmed(18.6, 18.5, 20.5, 0.01));
+	/* no figure */
+	ck_assert(!stress_clock_confirmed(0, 18.5, 0, 0.01));
+	ck_assert(!stress_clock_confirmed(20.5, 0, 20.5, 0.01));
 }
 END_TEST
 
@@ -355,6 +380,7 @@ static Suite *stress_suite(void)
 	tcase_add_test(tc, test_buf_sizes);
 	tcase_add_loop_test(tc, test_run_until_stops, 0, 3);
 	tcase_add_test(tc, test_working_set);
+	tcase_add_test(tc, test_clock_confirmed);
 	suite_add_tcase(s, tc);
 	/* it measures this host: run apart (tests/README.md) */
 	tcase_set_tags(th, TK_TIMING);
