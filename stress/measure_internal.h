@@ -110,6 +110,15 @@ void stress_reps_release(struct reps *r);
 int stress_run_job(const struct job *j, const struct timing *t,
 		   struct reps *out, int off, struct pandia_error *err);
 
+/*
+ * Whether a lower clock with every core busy is seen in figures
+ * measured back to back: ALL (per core) below the better of the lone
+ * core's LONE_A and LONE_B, measured before and after it, by more than
+ * SPREAD (at least 2%).  (measure.c)
+ */
+bool stress_clock_confirmed(double lone_a, double all, double lone_b,
+			    double spread);
+
 /* The measure record of job J from its repetitions (measure_record.c). */
 void stress_fill_record(struct pandia_measure *ms, const struct job *j,
 			const struct reps *r, bool wall);

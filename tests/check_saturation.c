@@ -6,7 +6,8 @@
  * estimate above what a run not held back allows capped there (its
  * range not narrowed); one the runs allow kept and said; the level
  * nearer saturation taken first; well-conditioned estimates, bounds
- * and counted demands left alone.
+ * and counted demands left alone; p pinned by a run on fewer cores
+ * where run 2 has them all.
  */
 #include <check.h>
 #include <math.h>
@@ -266,6 +267,69 @@ START_TEST(test_left_alone)
 }
 END_TEST
 
+/*
+ * Run 2 with every core of the node, p fitted from it: 16 threads at 4
+ * GB/s a thread want 64 of DRAM's 40 GB/s and take 0.1 s, which p =
+ * 0.96 gives without the demand, so run 2 alone shows nothing.  A
+ * check run on half the cores (8 threads, 32 GB/s, 0.125 s: not held
+ * back) pins p at 1, and run 2 then gives the demand.
+ */
+START_TEST(test_pinned)
+{
+	struct pandia_machine *m = machine16();
+	struct model_env env = { .m = m };
+	struct pandia_workload *w = probed(3 * GB, 50, 1.0);
+	struct model_params base = { .t1 = 1, .p = 1 };
+	const struct fit_solution sol = { .p = 0.96 };
+	struct pandia_error err;
+	struct pandia_runs r;
+	int pus16[16], *pus, n, x;
+
+	memset(&r, 0, sizeof(r));
+	r.base = base;
+	ck_assert_msg(fit_plan_make_at(&r.pl, m, &base, 16, &err) == 0,
+		      "%s", err.text);
+	ck_assert_int_eq(r.pl.n_pus[PR2], 16);
+	for (x = 0; x < FIT_RUNS; x++)
+		r.t[x] = NAN;
+	r.t[PR1] = 1;
+	r.t[PR2] = 0.1;
+	/* the saturation run is run 2: the check stage plans half */
+	n = pandia_saturation_placement(&env, w, &r.pl, &pus);
+	ck_assert_int_eq(n, 16);
+	free(pus);
+	/* without the half run: run 2 allows it, nothing held back */
+	ck_assert(!pandia_saturation(&env, w, &r, &sol));
+	ck_assert_msg(strstr(dram(w)->status, "checked against the runs: "
+			     "run2"), "%s", dram(w)->status);
+	workload_free(w);
+	w = probed(3 * GB, 50, 1.0);
+	for (x = 0; x < 16; x++)
+		pus16[x] = x;
+	r.ex_run[0] = &check1;
+	r.ex[0] = (struct fit_extra){ 8, pus16, 0.125, 0 };
+	r.n_ex = 1;
+	ck_assert(pandia_saturation(&env, w, &r, &sol));
+	ck_assert_msg(fabs(dram(w)->value / (4 * GB) - 1) < 1e-3, "%g",
+		      dram(w)->value);
+	ck_assert_str_eq(dram(w)->source, "run1,probe-dram,run2");
+	ck_assert_msg(strstr(dram(w)->status, "estimate from run2's time, "
+			     "which DRAM holds back: 16 threads") &&
+		      strstr(dram(w)->status, "with p 1 from check1 (8 "
+			     "threads)"), "%s", dram(w)->status);
+	/* a half run as slow as p = 0.96 gives (0.16 s): p stays, nothing
+	   taken */
+	workload_free(w);
+	w = probed(3 * GB, 50, 1.0);
+	r.ex[0].t = 0.161;
+	ck_assert(!pandia_saturation(&env, w, &r, &sol));
+	ck_assert_ptr_null(strstr(dram(w)->status, "holds back"));
+	fit_plan_release(&r.pl);
+	workload_free(w);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *saturation_suite(void)
 {
 	Suite *s = suite_create("saturation");
@@ -276,6 +340,7 @@ static Suite *saturation_suite(void)
 	tcase_add_test(tc, test_consistent);
 	tcase_add_test(tc, test_nearer_first);
 	tcase_add_test(tc, test_left_alone);
+	tcase_add_test(tc, test_pinned);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,7 +12,10 @@
  *     bottleneck says so;
  *   - a workload that saturates DRAM runs as fast as without turbo:
  *     the clock does not slow the memory;
- *   - the description: written and read back, refused above peak.
+ *   - the description: written and read back, refused above peak;
+ *   - a profile whose run 2 is faster than the description's clock
+ *     allows says so in p's status (the description may have been
+ *     measured on a busy host), and not within 2% of it.
  */
 #include <check.h>
 #include <math.h>
@@ -22,6 +25,7 @@
 #include "common/machine.h"
 #include "common/util.h"
 #include "common/workload.h"
+#include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 #include "tests/lib/testkit.h"
@@ -227,6 +231,52 @@ START_TEST(test_description)
 }
 END_TEST
 
+/*
+ * Run 2, 10 threads on socket 0's 10 cores, against a description
+ * whose clock is 1.15 times slower with them all busy: T2 of t1 = 1;
+ * whether p's status blames the clock, and the slowdown it names.
+ */
+static void run2_against_clock(double t2, bool blamed)
+{
+	struct pandia_machine *m = turbo_machine();
+	struct model_params base = { .t1 = 1 };
+	double t[FIT_RUNS] = { 1, t2, NAN, 2 * t2, 1.5 * t2, 2 };
+	struct fit_solution s;
+	struct fit_plan pl;
+	struct pandia_error err;
+
+	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
+		      err.text);
+	ck_assert_int_eq(pl.n_pus[PR2], 10);
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	ck_assert(s.p == 1);
+	ck_assert_msg(!strstr(s.p_status, "description's clock") == !blamed,
+		      "t2 %g: %s", t2, s.p_status);
+	if (blamed) {
+		ck_assert_msg(strstr(s.p_status, "with 10 cores busy "
+				     "(core.all_busy_rate, 87.0% of a lone "
+				     "core's) alone makes it at most 8.7 "
+				     "times"), "%s", s.p_status);
+		ck_assert_double_eq_tol(s.clock_run2, 1 + TURBO, 1e-12);
+		ck_assert_double_eq_tol(s.clock_allowed, 10 * t2, 1e-12);
+	} else {
+		ck_assert(s.clock_run2 == 0 && s.clock_allowed == 0);
+	}
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+
+START_TEST(test_run2_contradicts)
+{
+	/* no clock at all in run 2: 10 times faster */
+	run2_against_clock(0.1, true);
+	/* the clock but 4% of it: blamed; 1% of it: the noise's */
+	run2_against_clock(0.111, true);
+	run2_against_clock(0.114, false);
+}
+END_TEST
+
 static Suite *turbo_suite(void)
 {
 	Suite *s = suite_create("turbo");
@@ -237,6 +287,7 @@ static Suite *turbo_suite(void)
 	tcase_add_test(tc, test_compute_bound);
 	tcase_add_loop_test(tc, test_memory_bound, 0, 2);
 	tcase_add_test(tc, test_description);
+	tcase_add_test(tc, test_run2_contradicts);
 	suite_add_tcase(s, tc);
 	return s;
 }

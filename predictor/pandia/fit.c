@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/machine.h"
 #include "common/util.h"
 #include "predictor/pandia/params.h"
 
@@ -550,6 +551,39 @@ static double step_of(struct fit_solution *s,
 	return tm;
 }
 
+/* Run 2 beats the clock by more than this: twice a run's least noise. */
+#define CLOCK_MARGIN 0.02
+
+/*
+ * Where run 2 was faster than the model allows with p = 1: whether the
+ * description's lower clock with run 2's cores busy is more than run 2
+ * allows by itself (R2 = t2 / t1 of N threads on N cores); fills
+ * s->clock_run2 and s->clock_allowed and returns the text to add to
+ * p's status ("" when not so; a new string).
+ */
+static char *clock_contradicted(const struct fit_plan *pl, double r2,
+				double n, struct fit_solution *s)
+{
+	const struct pandia_machine *m = pl->m;
+	int x0 = pl->n_pus[PR2] > 0 ? pl->pus[PR2][0] : -1;
+	double q, most = n * r2;
+
+	if (x0 < 0)
+		return xstrdup("");
+	q = machine_clock_slowdown(m, m->cores[m->pus[x0].core].socket,
+				   pl->n_pus[PR2]);
+	if (!(q > 1) || !(q > most * (1 + CLOCK_MARGIN)))
+		return xstrdup("");
+	s->clock_run2 = q;
+	s->clock_allowed = most > 1 ? most : 1;
+	return xasprintf("; the description's clock with %d cores busy "
+			 "(core.all_busy_rate, %.1f%% of a lone core's) "
+			 "alone makes it at most %.3g times: the machine "
+			 "may have been measured while the host was busy "
+			 "('pandia machine' measures it again)",
+			 pl->n_pus[PR2], 100 / q, n / q);
+}
+
 /* Step 2 (section 4.2): p from run 2. */
 static void solve_p(const struct fit_plan *pl, struct model_params *prm,
 		    const double *t, enum fit_mode mode,
@@ -573,14 +607,17 @@ static void solve_p(const struct fit_plan *pl, struct model_params *prm,
 	} else {
 		s->p = unknown_solve(&ft, 0, 1, 1, false, t[PR2], &cl);
 	}
-	if (cl > 0)
+	if (cl > 0) {
+		char *clk = clock_contradicted(pl, st->r, n, s);
+
 		s->p_status = xasprintf("run 2 (%g threads) was %.3g times "
 					"faster than run 1 (r2 = %.4g), more "
 					"than the model allows even with p = 1 "
 					"(%.3g times, with the contention it "
-					"sees): p = 1", n, 1 / st->r, st->r,
-					n / st->k);
-	else if (cl < 0)
+					"sees): p = 1%s", n, 1 / st->r, st->r,
+					n / st->k, clk);
+		free(clk);
+	} else if (cl < 0)
 		s->p_status = xasprintf("run 2 (%g threads) was no faster "
 					"than the model allows for p = 0 (r2 "
 					"= %.4g): p = 0", n, st->r);

@@ -158,6 +158,12 @@ struct fit_solution {
 	bool os_fraction, have_os_form;
 	double o_s_thread, o_s_fraction, t7_thread, t7_fraction;
 	bool b_core;		/* b fitted on the core's part */
+	/*
+	 * Run 2 faster than the description's clock alone allows (p at 1):
+	 * that clock's slowdown with run 2's cores busy (> 1), and the
+	 * most run 2 allows; both 0 when not so.
+	 */
+	double clock_run2, clock_allowed;
 	/* the closed forms of sections 4.2-4.5; NAN when not computed */
 	double paper_p, paper_o_s, paper_l, paper_b;
 	struct fit_step step[FIT_RUNS];

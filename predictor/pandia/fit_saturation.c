@@ -137,6 +137,7 @@ struct sat_run {
 	const int *pus;
 	int n;
 	double t, delta;
+	double pin_noise;	/* its time's relative noise from p's pin */
 };
 
 /* Whether every thread of PUS uses instance G of level LVL. */
@@ -166,14 +167,14 @@ static int sat_runs(const struct pandia_machine *m,
 	    on_group(m, pl->pus[PR2], pl->n_pus[PR2], lvl, g))
 		out[n++] = (struct sat_run){ "run2", pl->pus[PR2],
 					     pl->n_pus[PR2], r->t[PR2],
-					     r->delta[PR2] };
+					     r->delta[PR2], 0 };
 	for (x = 0; x < r->n_ex; x++) {
 		const struct fit_extra *e = &r->ex[x];
 
 		if (!(e->t > 0) || !on_group(m, e->pus, e->n, lvl, g))
 			continue;
 		out[n++] = (struct sat_run){ r->ex_run[x]->id, e->pus, e->n,
-					     e->t, e->delta };
+					     e->t, e->delta, 0 };
 	}
 	return n;
 }
@@ -204,6 +205,9 @@ struct sat_model {
 	const struct fit_plan *pl;
 	struct model_params prm;
 	int res;
+	const struct sat_run *pin;	/* the run p was taken from, or
+					   NULL: p as fitted */
+	double p_fit;			/* p as fitted */
 };
 
 /* The model's time of run S with the demand at D and t1 at T1. */
@@ -267,6 +271,71 @@ static double amplification(const struct sat_model *c, const struct sat_run *s,
 	return a;
 }
 
+/*
+ * p at which the model, the demand at 0, gives run S the time T (t1 at
+ * T1), by bisection in [0, 1] (the time falls as p grows).
+ */
+static double solve_p_at(const struct sat_model *c, const struct sat_run *s,
+			 double t, double t1)
+{
+	struct sat_model q = *c;
+	double lo = 0, hi = 1;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		q.prm.p = 0.5 * (lo + hi);
+		if (time_at(&q, s, 0, t1) > t)
+			lo = q.prm.p;
+		else
+			hi = q.prm.p;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/*
+ * p from the run with the fewest threads, where the others have more:
+ * p fitted from every run takes what the level held back in the
+ * largest (run 2 with every core of the node absorbs it all), so a run
+ * with fewer threads, which the level holds back less, pins it where
+ * it gives a higher p; each
+ * larger run's pin_noise is then how much its predicted time moves
+ * when the pinning run's time moves by its noise (N1: run 1's).
+ */
+static void pin_p(struct sat_model *c, struct sat_run *runs, int n,
+		  double t1, double n1)
+{
+	const struct sat_run *s = NULL;
+	struct sat_model q;
+	double p, pn, t0;
+	int i, most = 0;
+
+	for (i = 0; i < n; i++) {
+		most = runs[i].n > most ? runs[i].n : most;
+		if (!s || runs[i].n < s->n)
+			s = &runs[i];
+	}
+	if (!s || s->n >= most)
+		return;
+	p = solve_p_at(c, s, s->t, t1);
+	pn = solve_p_at(c, s, s->t * (1 + hypot(noise_of(s->t, s->delta),
+						n1)), t1);
+	/* only a higher p is what the larger run absorbed: a lower one
+	   is the level holding the smaller run back too */
+	if (!(p > c->prm.p + 1e-9))
+		return;
+	c->prm.p = p;
+	c->pin = s;
+	q = *c;
+	q.prm.p = pn;
+	for (i = 0; i < n; i++) {
+		if (runs[i].n <= s->n)
+			continue;
+		t0 = time_at(c, &runs[i], 0, t1);
+		runs[i].pin_noise = fabs(log(time_at(&q, &runs[i], 0, t1) /
+					     t0));
+	}
+}
+
 /* What the runs on the level say of its demand. */
 struct sat_found {
 	const struct sat_run *run;	/* held back: the demand from it */
@@ -296,7 +365,7 @@ static void sat_find(const struct sat_model *c, const struct sat_run *runs,
 		const struct sat_run *s = &runs[i];
 		double hi = C * s->t / t1;
 
-		nt = noise_of(s->t, s->delta);
+		nt = hypot(noise_of(s->t, s->delta), s->pin_noise);
 		m = SAT_SIGMAS * hypot(nt, n1);
 		t0 = time_at(c, s, 0, t1);
 		if (!(t0 > 0))
@@ -347,17 +416,23 @@ static void restate(struct wl_param *d, char *st, const struct sat_run *run)
 
 /* The demand replaced by F's: its value, range and status. */
 static void from_run(struct pandia_params *pp, int lvl,
-		     const struct sat_found *f, double amp_p)
+		     const struct sat_model *c, const struct sat_found *f,
+		     double amp_p)
 {
 	struct wl_param *d = &pp->demand[WR_L1 + lvl];
 
+	char pin[96] = "";
+
+	if (c->pin)
+		snprintf(pin, sizeof(pin), " with p %.4g from %s (%d threads)",
+			 c->prm.p, c->pin->id, c->pin->n);
 	restate(d, xasprintf("estimate from %s's time, which %s holds back: "
 			     "%d threads on %s took %.4g s, %.3g GB/s a "
-			     "thread in the model, amplification %.2g"
+			     "thread in the model%s, amplification %.2g"
 			     SAT_MARK " %.3g GB/s (amplification %.3g)",
 			     f->run->id, label(lvl), f->run->n, where(lvl),
-			     f->run->t, f->d / 1e9, f->amp, d->value / 1e9,
-			     amp_p), f->run);
+			     f->run->t, f->d / 1e9, pin, f->amp,
+			     d->value / 1e9, amp_p), f->run);
 	d->value = f->d;
 	d->uncertainty = f->d * f->rel;
 	pp->demand_amp[WR_L1 + lvl] = f->amp;
@@ -418,7 +493,8 @@ static void model_of(const struct pandia_workload *w,
 		if (wl_param_is_bound(&pandia_params(w)->demand[k]))
 			c->prm.d[k] = 0;
 	c->prm.t1 = r->t[PR1];
-	c->prm.p = sol->p;
+	c->prm.p = c->p_fit = sol->p;
+	c->pin = NULL;
 	c->prm.o_s = sol->have_o_s ? sol->o_s : 0;
 	c->prm.l = sol->have_l ? sol->l : 0;
 	c->prm.b = sol->have_b ? sol->b : 0;
@@ -449,10 +525,13 @@ static bool saturation_at(const struct pandia_machine *m,
 	if (!n)
 		return false;
 	c->res = WR_L1 + lvl;
+	c->prm.p = c->p_fit;
+	c->pin = NULL;
+	pin_p(c, runs, n, t1, noise_of(t1, r->delta[PR1]));
 	sat_find(c, runs, n, t1, noise_of(t1, r->delta[PR1]),
 		 capacity_noise(&m->links[lvl]), &f);
 	if (f.run && f.amp < amp_p)
-		from_run(pp, lvl, &f, amp_p);
+		from_run(pp, lvl, c, &f, amp_p);
 	else if (f.brun && d->value > f.bound)
 		capped(pp, lvl, &f, amp_p);
 	else {

@@ -189,6 +189,15 @@ load:
 	}
 	if (plp->n_note)
 		pandia_warn(env, "run 2 uses %s", plp->n_note);
+	if (sol.clock_run2 > 1)
+		pandia_warn(env, "run 2 was faster than the machine "
+			    "description's clock allows (with run 2's cores "
+			    "busy it says %.2f times slower than a lone "
+			    "core; run 2 allows at most %.2f): placements "
+			    "with many cores busy may be predicted too slow; "
+			    "measure the machine again ('pandia machine') "
+			    "on a quiet host", sol.clock_run2,
+			    sol.clock_allowed);
 	for (x = PR2; x < FIT_RUNS; x++) {
 		struct wl_run *wr = xr[x];
 		const struct fit_step *st = &sol.step[x];

@@ -29,6 +29,14 @@ extern tk_suite_fn *const tk_suites[];
 /* The tag of the test cases that time this host (see tests/README.md). */
 #define TK_TIMING "timing"
 
+/*
+ * Say that the running timing case found the host too busy to tell:
+ * prints "tk-skip: WHY" on stderr, which scripts/run-tests counts as a
+ * skip instead of a pass.  The case then returns without failing; what
+ * it saw wrong that noise cannot explain it must still fail on.
+ */
+void tk_skip(const char *why);
+
 /* ---- errors --------------------------------------------------------- */
 
 /*
