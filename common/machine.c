@@ -136,6 +136,18 @@ void machine_busy_free(struct pandia_machine *m)
 	m->n_busy = 0;
 }
 
+double machine_pair_bw(const struct pandia_machine *m, int a, int b)
+{
+	int i;
+
+	for (i = 0; i < m->n_xlinks; i++)
+		if ((m->xlinks[i].from == a && m->xlinks[i].to == b) ||
+		    (m->xlinks[i].from == b && m->xlinks[i].to == a))
+			return m->xlinks[i].bw;
+	return m->links[LVL_INTERCONNECT].present ?
+		m->links[LVL_INTERCONNECT].aggregate_bw : 0;
+}
+
 double machine_link_spread(const struct pandia_link *lk)
 {
 	const struct pandia_measure *a = &lk->aggregate;

@@ -267,6 +267,13 @@ double machine_core_slowdown(const struct pandia_machine *m, int c);
 double machine_link_spread(const struct pandia_link *lk);
 
 /*
+ * The bandwidth (bytes/s) of the link between sockets A and B: their
+ * pair's figure (xlinks), else the interconnect's aggregate; 0 when
+ * the machine has no interconnect.
+ */
+double machine_pair_bw(const struct pandia_machine *m, int a, int b);
+
+/*
  * How much slower a thread runs on socket S while BUSY of its cores run
  * threads than with its core busy alone: peak_rate over the core rate
  * at BUSY cores, linear between the points measured (one busy core at

@@ -235,19 +235,12 @@ static void build_pairs(struct space *sp, bool *symmetric)
 {
 	const struct pandia_machine *m = sp->m;
 	int ns = m->n_sockets, i, j;
-	double dflt = m->links[LVL_INTERCONNECT].present ?
-		m->links[LVL_INTERCONNECT].aggregate_bw : 0;
 
 	sp->pair_bw = xcalloc((size_t)(ns * ns), sizeof(double));
 	for (i = 0; i < ns; i++)
 		for (j = 0; j < ns; j++)
-			sp->pair_bw[i * ns + j] = i == j ? 0 : dflt;
-	for (i = 0; i < m->n_xlinks; i++) {
-		const struct pandia_xlink *x = &m->xlinks[i];
-
-		sp->pair_bw[x->from * ns + x->to] = x->bw;
-		sp->pair_bw[x->to * ns + x->from] = x->bw;
-	}
+			sp->pair_bw[i * ns + j] = i == j ? 0 :
+				machine_pair_bw(m, i, j);
 	*symmetric = true;
 	for (i = 0; i < ns; i++)
 		for (j = 0; j < ns; j++)

@@ -11,31 +11,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/elfdeps.h"
 #include "common/util.h"
 #include "profiler/run.h"
 
 char *run_tool_find(const char *name, const char *env)
 {
-	const char *path = getenv("PATH");
 	const char *over = env ? getenv(env) : NULL;
-	char *copy, *dir, *save = NULL, *found = NULL;
+	char *f = elf_which(over && *over ? over : name);
 
-	if (over && *over)
-		name = over;
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *cand = xasprintf("%s/%s", *dir ? dir : ".", name);
-
-		if (access(cand, X_OK) == 0)
-			found = cand;
-		else
-			free(cand);
+	/* a path is taken as given: it must be a program */
+	if (f && access(f, X_OK) != 0) {
+		free(f);
+		f = NULL;
 	}
-	free(copy);
-	return found;
+	return f;
 }
 
 int run_tool(const char *name, const char *env, const char *dir,

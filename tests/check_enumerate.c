@@ -106,17 +106,6 @@ struct brute {
 	int (*maps)[MAXP];	/* every symmetry, as a PU permutation */
 };
 
-static double pair_bw(const struct pandia_machine *m, int a, int b)
-{
-	int i;
-
-	for (i = 0; i < m->n_xlinks; i++)
-		if ((m->xlinks[i].from == a && m->xlinks[i].to == b) ||
-		    (m->xlinks[i].from == b && m->xlinks[i].to == a))
-			return m->xlinks[i].bw;
-	return m->links[LVL_INTERCONNECT].aggregate_bw;
-}
-
 static void add_map(struct brute *B, const int *map)
 {
 	B->maps = xrealloc(B->maps, sizeof(*B->maps) *
@@ -195,8 +184,8 @@ static void sockets_perm(struct brute *B, int *sigma, int k, bool *used)
 		/* the interconnect must look the same */
 		for (a = 0; a < m->n_sockets; a++)
 			for (b = 0; b < m->n_sockets; b++)
-				if (a != b && pair_bw(m, a, b) !=
-				    pair_bw(m, sigma[a], sigma[b]))
+				if (a != b && machine_pair_bw(m, a, b) !=
+				    machine_pair_bw(m, sigma[a], sigma[b]))
 					return;
 		if (B->fixed >= 0 && sigma[B->fixed] != B->fixed)
 			return;

@@ -18,18 +18,6 @@ static int node_socket(const struct pandia_machine *m, int k)
 	return m->numa[k].socket;
 }
 
-static double pair_bw(const struct pandia_machine *m, int a, int b)
-{
-	int i;
-
-	for (i = 0; i < m->n_xlinks; i++)
-		if ((m->xlinks[i].from == a && m->xlinks[i].to == b) ||
-		    (m->xlinks[i].from == b && m->xlinks[i].to == a))
-			return m->xlinks[i].bw;
-	return m->links[LVL_INTERCONNECT].present ?
-		m->links[LVL_INTERCONNECT].aggregate_bw : 0;
-}
-
 /* Flow f (the last built) uses resource RES at COEF per unit of its
    rate (of its speed when ON_X). */
 static void dem(struct sim *s, struct flow *f, int res, double coef,
@@ -156,7 +144,7 @@ static void set_capacities(struct sim *s)
 		s->cap[s->r_node + k] = m->links[LVL_DRAM].aggregate_bw;
 	for (i = 0; i < m->n_sockets; i++)
 		for (j = i + 1; j < m->n_sockets; j++) {
-			double bw = pair_bw(m, i, j);
+			double bw = machine_pair_bw(m, i, j);
 
 			s->cap[pair_res(s, i, j)] = bw > 0 ? bw : INFINITY;
 		}
