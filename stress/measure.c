@@ -243,23 +243,39 @@ static int measure_again(const struct plan *p, struct reps *r,
 }
 
 /*
+ * No lower clock with every core busy after all: the busy curve goes,
+ * the figure becomes the lone core's, and its note gets WHY (taken).
+ */
+static void no_lower_clock(struct pandia_machine *m, char *why)
+{
+	char *t;
+
+	machine_busy_free(m);
+	t = xasprintf("%s%s%s", m->all_busy.note ? m->all_busy.note : "",
+		      m->all_busy.note ? "; " : "", why);
+	free(why);
+	free(m->all_busy.note);
+	m->all_busy.note = t;
+	m->all_busy_rate = m->peak_rate;
+}
+
+/*
  * A clock that falls with busy cores is modelled only when the rate
  * with every core busy is below the lone core's by more than the two
- * figures' spread and 2%: noise must not make a turbo up.  Otherwise
- * the figure becomes the lone core's, and its note says what was seen.
+ * figures' spread and 2% (stress_clock_confirmed()): noise must not
+ * make a turbo up.  Otherwise the figure becomes the lone core's, and
+ * its note says what was seen.
  */
 static void all_busy_noise(struct pandia_machine *m)
 {
 	double sp = m->all_busy.spread > m->peak.spread ?
 		m->all_busy.spread : m->peak.spread;
-	char *t;
 	int i;
 
 	if (!(m->all_busy_rate > 0) || !(m->peak_rate > 0))
 		return;
-	if (sp < ALL_BUSY_MIN)
-		sp = ALL_BUSY_MIN;
-	if (m->all_busy_rate < m->peak_rate * (1 - sp)) {
+	if (stress_clock_confirmed(m->peak_rate, m->all_busy_rate,
+				   m->peak_rate, sp)) {
 		/* the points between, inside the two ends */
 		for (i = 0; i < m->n_busy; i++) {
 			struct pandia_busy *b = &m->busy[i];
@@ -271,15 +287,12 @@ static void all_busy_noise(struct pandia_machine *m)
 		}
 		return;
 	}
-	machine_busy_free(m);
-	t = xasprintf("%s%smeasured %.4g ops/s, %.1f%% of the lone core's: "
-		      "within %.0f%%, so no lower clock is modelled",
-		      m->all_busy.note ? m->all_busy.note : "",
-		      m->all_busy.note ? "; " : "", m->all_busy_rate,
-		      100 * m->all_busy_rate / m->peak_rate, 100 * sp);
-	free(m->all_busy.note);
-	m->all_busy.note = t;
-	m->all_busy_rate = m->peak_rate;
+	no_lower_clock(m, xasprintf("measured %.4g ops/s, %.1f%% of the "
+				    "lone core's: within %.0f%%, so no lower "
+				    "clock is modelled", m->all_busy_rate,
+				    100 * m->all_busy_rate / m->peak_rate,
+				    100 * (sp > ALL_BUSY_MIN ? sp :
+					   ALL_BUSY_MIN)));
 }
 
 bool stress_clock_confirmed(double lone_a, double all, double lone_b,
@@ -319,7 +332,6 @@ static int confirm_clock(struct pandia_machine *m, const struct plan *p,
 	const struct job *seq[3] = { jp, ja, jp };
 	double best[3], sp = 0;
 	struct reps r;
-	char *t;
 	int i;
 
 	if (!jp || !ja || !(m->all_busy_rate > 0) ||
@@ -346,18 +358,14 @@ static int confirm_clock(struct pandia_machine *m, const struct plan *p,
 	}
 	if (stress_clock_confirmed(best[0], best[1], best[2], sp))
 		return 0;
-	machine_busy_free(m);
-	t = xasprintf("%s%s%.1f%% of the lone core's, but measured again "
-		      "back to back %.1f%% (lone %.4g and %.4g ops/s): the "
-		      "host was busy, so no lower clock is modelled",
-		      m->all_busy.note ? m->all_busy.note : "",
-		      m->all_busy.note ? "; " : "",
-		      100 * m->all_busy_rate / m->peak_rate,
-		      100 * best[1] / (best[0] > best[2] ? best[0] : best[2]),
-		      best[0], best[2]);
-	free(m->all_busy.note);
-	m->all_busy.note = t;
-	m->all_busy_rate = m->peak_rate;
+	no_lower_clock(m, xasprintf("%.1f%% of the lone core's, but measured "
+				    "again back to back %.1f%% (lone %.4g and "
+				    "%.4g ops/s): the host was busy, so no "
+				    "lower clock is modelled",
+				    100 * m->all_busy_rate / m->peak_rate,
+				    100 * best[1] / (best[0] > best[2] ?
+						     best[0] : best[2]),
+				    best[0], best[2]));
 	return 0;
 }
 

@@ -57,11 +57,11 @@ static struct pandia_workload *probed(double d, double amp, double rel)
 static const struct fit_solution sol1 = { .p = 1 };
 
 /*
- * The runs: run 1 (1 s), run 2 on 10 cores in T2 (NAN: not made), a
- * check run on all 16 in T16 (NAN: none).
+ * The runs: run 1 (1 s), run 2 on N2 cores in T2 (NAN: not made), a
+ * check run on the first NX of the 16 cores in TX (NAN: none).
  */
-static void runs_of(struct pandia_runs *r, const struct pandia_machine *m,
-		    double t2, double t16, int *pus16)
+static void runs_at(struct pandia_runs *r, const struct pandia_machine *m,
+		    int n2, double t2, int nx, double tx, int *pus16)
 {
 	struct model_params base = { .t1 = 1, .p = 1 };
 	struct pandia_error err;
@@ -69,20 +69,27 @@ static void runs_of(struct pandia_runs *r, const struct pandia_machine *m,
 
 	memset(r, 0, sizeof(*r));
 	r->base = base;
-	ck_assert_msg(fit_plan_make_at(&r->pl, m, &base, 10, &err) == 0,
+	ck_assert_msg(fit_plan_make_at(&r->pl, m, &base, n2, &err) == 0,
 		      "%s", err.text);
-	ck_assert_int_eq(r->pl.n_pus[PR2], 10);
+	ck_assert_int_eq(r->pl.n_pus[PR2], n2);
 	for (x = 0; x < FIT_RUNS; x++)
 		r->t[x] = NAN;
 	r->t[PR1] = 1;
 	r->t[PR2] = t2;
 	for (x = 0; x < 16; x++)
 		pus16[x] = x;
-	if (!isnan(t16)) {
+	if (!isnan(tx)) {
 		r->ex_run[0] = &check1;
-		r->ex[0] = (struct fit_extra){ 16, pus16, t16, 0 };
+		r->ex[0] = (struct fit_extra){ nx, pus16, tx, 0 };
 		r->n_ex = 1;
 	}
+}
+
+/* run 2 on 10 cores in T2, a check run on all 16 in T16 (NAN: none) */
+static void runs_of(struct pandia_runs *r, const struct pandia_machine *m,
+		    double t2, double t16, int *pus16)
+{
+	runs_at(r, m, 10, t2, 16, t16, pus16);
 }
 
 static const struct wl_param *dram(const struct pandia_workload *w)
@@ -279,21 +286,11 @@ START_TEST(test_pinned)
 	struct pandia_machine *m = machine16();
 	struct model_env env = { .m = m };
 	struct pandia_workload *w = probed(3 * GB, 50, 1.0);
-	struct model_params base = { .t1 = 1, .p = 1 };
 	const struct fit_solution sol = { .p = 0.96 };
-	struct pandia_error err;
 	struct pandia_runs r;
-	int pus16[16], *pus, n, x;
+	int pus16[16], *pus, n;
 
-	memset(&r, 0, sizeof(r));
-	r.base = base;
-	ck_assert_msg(fit_plan_make_at(&r.pl, m, &base, 16, &err) == 0,
-		      "%s", err.text);
-	ck_assert_int_eq(r.pl.n_pus[PR2], 16);
-	for (x = 0; x < FIT_RUNS; x++)
-		r.t[x] = NAN;
-	r.t[PR1] = 1;
-	r.t[PR2] = 0.1;
+	runs_at(&r, m, 16, 0.1, 8, NAN, pus16);
 	/* the saturation run is run 2: the check stage plans half */
 	n = pandia_saturation_placement(&env, w, &r.pl, &pus);
 	ck_assert_int_eq(n, 16);
@@ -303,12 +300,9 @@ START_TEST(test_pinned)
 	ck_assert_msg(strstr(dram(w)->status, "checked against the runs: "
 			     "run2"), "%s", dram(w)->status);
 	workload_free(w);
+	fit_plan_release(&r.pl);
 	w = probed(3 * GB, 50, 1.0);
-	for (x = 0; x < 16; x++)
-		pus16[x] = x;
-	r.ex_run[0] = &check1;
-	r.ex[0] = (struct fit_extra){ 8, pus16, 0.125, 0 };
-	r.n_ex = 1;
+	runs_at(&r, m, 16, 0.1, 8, 0.125, pus16);
 	ck_assert(pandia_saturation(&env, w, &r, &sol));
 	ck_assert_msg(fabs(dram(w)->value / (4 * GB) - 1) < 1e-3, "%g",
 		      dram(w)->value);

@@ -297,9 +297,9 @@ static double solve_p_at(const struct sat_model *c, const struct sat_run *s,
  * p fitted from every run takes what the level held back in the
  * largest (run 2 with every core of the node absorbs it all), so a run
  * with fewer threads, which the level holds back less, pins it where
- * it gives a higher p; each
- * larger run's pin_noise is then how much its predicted time moves
- * when the pinning run's time moves by its noise (N1: run 1's).
+ * it gives a higher p; each larger run's pin_noise is then how much
+ * its predicted time moves when the pinning run's time moves by its
+ * noise (N1: run 1's).
  */
 static void pin_p(struct sat_model *c, struct sat_run *runs, int n,
 		  double t1, double n1)
@@ -317,12 +317,12 @@ static void pin_p(struct sat_model *c, struct sat_run *runs, int n,
 	if (!s || s->n >= most)
 		return;
 	p = solve_p_at(c, s, s->t, t1);
-	pn = solve_p_at(c, s, s->t * (1 + hypot(noise_of(s->t, s->delta),
-						n1)), t1);
 	/* only a higher p is what the larger run absorbed: a lower one
 	   is the level holding the smaller run back too */
 	if (!(p > c->prm.p + 1e-9))
 		return;
+	pn = solve_p_at(c, s, s->t * (1 + hypot(noise_of(s->t, s->delta),
+						n1)), t1);
 	c->prm.p = p;
 	c->pin = s;
 	q = *c;
@@ -420,7 +420,6 @@ static void from_run(struct pandia_params *pp, int lvl,
 		     double amp_p)
 {
 	struct wl_param *d = &pp->demand[WR_L1 + lvl];
-
 	char pin[96] = "";
 
 	if (c->pin)
@@ -514,7 +513,7 @@ static bool saturation_at(const struct pandia_machine *m,
 {
 	struct sat_run runs[FIT_RUNS + PANDIA_CHECKS];
 	struct pandia_params *pp = pandia_params(w);
-	double amp_p, t1 = r->t[PR1];
+	double amp_p, t1 = r->t[PR1], n1 = noise_of(t1, r->delta[PR1]);
 	struct wl_param *d = poor_estimate(w, lvl, &amp_p);
 	struct sat_found f;
 	int n;
@@ -527,9 +526,8 @@ static bool saturation_at(const struct pandia_machine *m,
 	c->res = WR_L1 + lvl;
 	c->prm.p = c->p_fit;
 	c->pin = NULL;
-	pin_p(c, runs, n, t1, noise_of(t1, r->delta[PR1]));
-	sat_find(c, runs, n, t1, noise_of(t1, r->delta[PR1]),
-		 capacity_noise(&m->links[lvl]), &f);
+	pin_p(c, runs, n, t1, n1);
+	sat_find(c, runs, n, t1, n1, capacity_noise(&m->links[lvl]), &f);
 	if (f.run && f.amp < amp_p)
 		from_run(pp, lvl, c, &f, amp_p);
 	else if (f.brun && d->value > f.bound)

@@ -338,6 +338,7 @@ int pandia_check_plan(const struct model_env *env,
 	struct fit_amb amb[AMB_KINDS];
 	struct fit_data d;
 	double t, most = 0;
+	const char *purpose;
 	int *pus, n, k, pick = -1, nr = 0;
 
 	*runs = NULL;
@@ -356,6 +357,8 @@ int pandia_check_plan(const struct model_env *env,
 	   shared level if a poorly conditioned estimate of its demand is
 	   right */
 	n = pandia_saturation_placement(env, w, &r.pl, &pus);
+	purpose = "every core of run 1's node (or its L3), where a probe "
+		"estimate of a demand says the level saturates";
 	if (n >= 4 && made_already(&r.pl, pus, n, *runs, nr) &&
 	    !(w->has_memory && w->memory.kind == MEM_INTERLEAVE)) {
 		/* run 2 has every core already, and p, fitted from it,
@@ -364,19 +367,14 @@ int pandia_check_plan(const struct model_env *env,
 		   node load every node's DRAM then, and how the machine
 		   places those pages is another question) */
 		n /= 2;
-		add_new(*runs, &nr, &r.pl, env->m, pus, n,
-			fit_time_pus(r.pl.sp, &jr.prm, pus, n),
-			"half the cores of run 1's node (or its L3), where a "
+		purpose = "half the cores of run 1's node (or its L3), where a "
 			"probe estimate of a demand says the level saturates "
 			"and run 2 has every core: p with less of the level "
-			"used");
-	} else {
-		add_new(*runs, &nr, &r.pl, env->m, pus, n,
-			n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
-			"every core of run 1's node (or its L3), where a "
-			"probe estimate of a demand says the level "
-			"saturates");
+			"used";
 	}
+	add_new(*runs, &nr, &r.pl, env->m, pus, n,
+		n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
+		purpose);
 	n = fit_best_placement(&r.pl, &jr.prm, &pus, &t);
 	add_new(*runs, &nr, &r.pl, env->m, pus, n, t, "the predicted best "
 		"placement with the most threads");
