@@ -19,6 +19,10 @@
  * degrees of freedom.  The host's drift (run 1 made again at the end)
  * joins it in quadrature.  These moves replace the half ranges only in
  * what is stated; the fit weighs the runs by their half ranges.
+ *
+ * t1's range then takes what no run's repetitions show, and every
+ * predicted time's range with it: the model's misfit, and a clock in
+ * the machine description that run 2 contradicts.
  */
 #include <math.h>
 #include <stddef.h>
@@ -65,4 +69,13 @@ void pandia_runs_ranges(struct pandia_runs *r)
 		r->range[x] = r->xr[x] && t > 0 && n >= 1 ?
 			hypot(tune_range_move(ss, dof, n) * t, drift * t) : 0;
 	}
+}
+
+double pandia_t1_range(const struct pandia_runs *r, double mf,
+		       const struct fit_solution *s, double t1)
+{
+	double clock = s && s->clock_run2 > 1 && s->clock_allowed > 0 ?
+		s->clock_run2 / s->clock_allowed - 1 : 0;
+
+	return hypot(r->range[PR1], hypot(mf, clock) * t1);
 }
