@@ -1,7 +1,8 @@
 /*
  * tune.c - the statistics of 'pandia tune': Welch's t on log times,
  * which candidates to drop after a round, and the verdict on pinning
- * (docs/tune.md, "The statistics").
+ * (docs/tune.md, "The statistics"); the pooled noise and the 90% move
+ * of the stated ranges (docs/profiling.md, "Uncertainty").
  */
 #include <math.h>
 #include <stddef.h>
@@ -105,6 +106,33 @@ void tune_log_moments(const double *v, int n, double *mean, double *var)
 	for (i = 0; i < n; i++)
 		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
 	*var = n > 1 ? ss / (n - 1) : NAN;
+}
+
+void tune_pool_log(const double *v, int n, double *ss, int *dof)
+{
+	double mean, var;
+	int i;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return;
+	tune_log_moments(v, n, &mean, &var);
+	*ss += var * (n - 1);
+	*dof += n - 1;
+}
+
+double tune_range_move(double ss, int dof, int n)
+{
+	double sigma;
+
+	if (dof < 1 || n < 1)
+		return 0;
+	sigma = sqrt(ss / dof);
+	if (!(sigma >= TUNE_SIGMA_FLOOR))
+		sigma = TUNE_SIGMA_FLOOR;
+	return tune_t_quantile(0.95, dof) * sigma * sqrt(2.0 / n);
 }
 
 void tune_compare(const double *a, int na, const double *b, int nb,

@@ -1,7 +1,9 @@
 /*
  * tune.h - the statistics of 'pandia tune': which of a few candidate
  * placements, measured round robin, is the fastest beyond doubt, and
- * whether pinning helps at all (docs/tune.md, "The statistics").
+ * whether pinning helps at all (docs/tune.md, "The statistics"); and
+ * the noise pooled over repetitions that every stated 90% range
+ * takes (docs/profiling.md, "Uncertainty").
  *
  * Every comparison is Welch's t on the logarithms of the times: a
  * ratio of geometric means, its interval, and a one-sided test that
@@ -27,6 +29,28 @@ double tune_t_quantile(double p, double df);
 
 /* The mean and sample variance of log(v[0..n)) (NAN: n < 1, n < 2). */
 void tune_log_moments(const double *v, int n, double *mean, double *var);
+
+/*
+ * The least relative noise a stated 90% range assumes: profiles made
+ * minutes apart never agreed better than this, whatever their
+ * repetitions said (docs/profiling.md, "Uncertainty").
+ */
+#define TUNE_SIGMA_FLOOR 0.005
+
+/*
+ * Pooling: the squared deviations of log(v[0..n)) about their mean
+ * added to *SS, n - 1 to *DOF; nothing for n < 2 or a value not above
+ * 0.
+ */
+void tune_pool_log(const double *v, int n, double *ss, int *dof);
+
+/*
+ * How far the median of N repetitions moves against another
+ * profile's, nine times in ten, relative: t(0.95, DOF) x sigma x
+ * sqrt(2 / N), sigma = sqrt(SS / DOF) and at least TUNE_SIGMA_FLOOR;
+ * 0 when DOF or N is below 1.
+ */
+double tune_range_move(double ss, int dof, int n);
 
 /* a against b: the ratio of their geometric means, and its interval. */
 struct tune_cmp {

@@ -297,7 +297,7 @@ static void saturated_estimate(const struct probe_input *in, double sigma,
 	const char *lv = level_name(in->level);
 	double C = in->aggregate_bw, P = in->alone, Pc = in->corun;
 	double eC = in->capacity_noise > 0 ? in->capacity_noise :
-		PROBE_C_NOISE, ePc = Pc > 0 ? in->corun_spread / Pc : 0;
+		PROBE_C_NOISE, ePc = in->corun_noise;
 	double cap = (C - Pc) * sigma, X, est, rel;
 	bool loss = !in->alone_described && P > Pc;
 	char a[32], b[32], c[32], d[32], e[32], am[160], x[200] = "";

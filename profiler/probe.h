@@ -124,11 +124,15 @@ struct probe_input {
 	double aggregate_bw;	/* what the level sustains in all */
 	double alone;		/* probes' total rate alone, bytes/s */
 	double corun;		/* their total rate beside the workload */
-	double corun_spread;	/* half the range of corun over reps */
+	double corun_noise;	/* of corun, relative */
 	double slowdown;	/* workload time beside the probes / alone */
-	/* the inputs' known noise, relative (0: none seen) */
-	double alone_noise;	/* of alone, over repetitions */
-	double slowdown_noise;	/* of slowdown (its times' spreads) */
+	/*
+	 * the inputs' noise, relative, as far as their medians move
+	 * nine times in ten (0: none seen; the profiler's pooled moves,
+	 * docs/profiling.md "The estimate and its noise amplification")
+	 */
+	double alone_noise;	/* of alone */
+	double slowdown_noise;	/* of slowdown (its times') */
 	double capacity_noise;	/* of aggregate_bw; 0: PROBE_C_NOISE */
 	bool alone_described;	/* alone is the description's figure,
 				   not measured */

@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "profiler/probe.h"
+#include "predictor/tune.h"
 #include "profiler/profile_internal.h"
 
 static void demand_unknown(struct pandia_workload *w, int r, char *status)
@@ -30,11 +31,37 @@ static void demand_unknown(struct pandia_workload *w, int r, char *status)
 #define PROBE_BUDGET_SHARE 0.5
 
 /* The relative half-range of V's N values (0 with fewer than two). */
-static double rel_spread(const double *v, int n)
+/*
+ * The noise pooled over the profile's repetitions so far (as
+ * predictor/pandia/ranges.c pools the runs'): *RSS and *RDOF of the
+ * probes' rates, beside the command and alone, every probe run's; *TSS
+ * and *TDOF of every timed run's times.  A rate is bytes over a time:
+ * without repetitions of its own it is taken as noisy as the times.
+ */
+static void probe_noise_pool(const struct prof *P, double *rss, int *rdof,
+			     double *tss, int *tdof)
 {
-	double med = prof_med(v, n);
+	int i;
 
-	return n > 1 && med > 0 ? prof_half_range(v, n) / med : 0;
+	*rss = *tss = 0;
+	*rdof = *tdof = 0;
+	for (i = 0; i < P->n_runs; i++) {
+		const struct prun *R = &P->runs[i];
+
+		if (R->warmup_only)
+			continue;
+		tune_pool_log(R->times, R->n_times, tss, tdof);
+		if (!R->probe)
+			continue;
+		if (R->rates)
+			tune_pool_log(R->rates, R->n_times, rss, rdof);
+		if (R->alone)
+			tune_pool_log(R->alone, R->n_times, rss, rdof);
+	}
+	if (*rdof == 0) {
+		*rss = *tss;
+		*rdof = *tdof;
+	}
 }
 
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
@@ -93,15 +120,17 @@ static void probe_demand(struct prof *P, struct prun *co,
 	struct probe_input in = { 0 };
 	struct probe_estimate est;
 	struct wl_param *d = model_demand(w, WR_L1 + co->level);
-	int n = co->stress[0].n_pus;
+	int n = co->stress[0].n_pus, rdof, tdof;
+	double rss, tss;
 
 	in.level = co->level;
 	in.n_probes = n;
 	in.per_core_bw = lk->per_core_bw;
 	in.aggregate_bw = lk->aggregate_bw;
 	in.capacity_noise = machine_link_spread(lk);	/* 0: PROBE_C_NOISE */
+	probe_noise_pool(P, &rss, &rdof, &tss, &tdof);
 	in.alone = prof_med(co->alone, co->n_times);
-	in.alone_noise = rel_spread(co->alone, co->n_times);
+	in.alone_noise = tune_range_move(rss, rdof, co->n_times);
 	if (!isfinite(in.alone)) {
 		/*
 		 * a runner template that does not say their rate alone
@@ -113,11 +142,11 @@ static void probe_demand(struct prof *P, struct prun *co,
 			in.alone = lk->aggregate_bw;
 	}
 	in.corun = prof_med(co->rates, co->n_times);
-	in.corun_spread = prof_half_range(co->rates, co->n_times);
+	in.corun_noise = tune_range_move(rss, rdof, co->n_times);
 	in.slowdown = prof_med(co->times, co->n_times) / P->res->t1;
-	in.slowdown_noise = hypot(rel_spread(co->times, co->n_times),
-				  rel_spread(P->runs[0].times,
-					     P->runs[0].n_times));
+	in.slowdown_noise = hypot(tune_range_move(tss, tdof, co->n_times),
+				  tune_range_move(tss, tdof,
+						  P->runs[0].n_times));
 	if (!isfinite(in.corun)) {
 		demand_unknown(w, WR_L1 + co->level, xasprintf(
 			"not measured: the runner template reported no "

@@ -1,8 +1,8 @@
 /*
  * check_tune.c - the statistics of pandia tune (predictor/tune.c):
  * Student's t against tabulated quantiles, Welch's comparison on log
- * times worked by hand, which candidates a round drops, and the
- * verdict on pinning.
+ * times worked by hand, which candidates a round drops, the verdict on
+ * pinning, and the pooled noise and 90% move of a stated range.
  */
 #include <check.h>
 #include <math.h>
@@ -185,6 +185,40 @@ START_TEST(test_verdict)
 }
 END_TEST
 
+/*
+ * Pooling: {e^0.1, e^0.2, e^0.3} adds 0.02 over 2 degrees, {e^0.05,
+ * e^0.15} 0.005 over 1; a series of one, or with a value not above 0,
+ * adds nothing.  sigma = sqrt(0.025 / 3) = 0.0912871; with 3 degrees,
+ * t(0.95) = 2.353363 (tabulated), so the median of 2 repetitions moves
+ * 2.353363 x 0.0912871 x 1 = 0.214832.  Below the floor, the floor:
+ * one degree, t(0.95) = 6.313752, 3 repetitions: 6.313752 x 0.005 x
+ * sqrt(2 / 3) = 0.0257756.
+ */
+START_TEST(test_range_move)
+{
+	const double a[] = { exp(0.1), exp(0.2), exp(0.3) };
+	const double b[] = { exp(0.05), exp(0.15) };
+	const double bad[] = { 1, 0, 2 }, c[] = { 1.0, 1.0001 };
+	double ss = 0;
+	int dof = 0;
+
+	tune_pool_log(a, 3, &ss, &dof);
+	tune_pool_log(b, 2, &ss, &dof);
+	tune_pool_log(a, 1, &ss, &dof);
+	tune_pool_log(bad, 3, &ss, &dof);
+	ck_assert_int_eq(dof, 3);
+	ck_assert(fabs(ss - 0.025) < 1e-12);
+	ck_assert(fabs(tune_range_move(ss, dof, 2) - 0.214832) < 1e-6);
+	ss = 0;
+	dof = 0;
+	tune_pool_log(c, 2, &ss, &dof);
+	ck_assert(fabs(tune_range_move(ss, dof, 3) - 0.0257756) < 1e-6);
+	/* nothing pooled, or no repetition: no move */
+	ck_assert(tune_range_move(0, 0, 3) == 0);
+	ck_assert(tune_range_move(ss, dof, 0) == 0);
+}
+END_TEST
+
 static Suite *tune_suite(void)
 {
 	Suite *s = suite_create("tune");
@@ -194,6 +228,7 @@ static Suite *tune_suite(void)
 	tcase_add_test(tc, test_compare);
 	tcase_add_test(tc, test_drop);
 	tcase_add_test(tc, test_verdict);
+	tcase_add_test(tc, test_range_move);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,7 +15,8 @@
  *   - the description: written and read back, refused above peak;
  *   - a profile whose run 2 is faster than the description's clock
  *     allows says so in p's status (the description may have been
- *     measured on a busy host), and not within 2% of it.
+ *     measured on a busy host), and not within 2% of it; t1's range,
+ *     and with it every predicted time's, takes the excess.
  */
 #include <check.h>
 #include <math.h>
@@ -27,6 +28,7 @@
 #include "common/workload.h"
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
+#include "predictor/pandia/pandia_internal.h"
 #include "predictor/space.h"
 #include "tests/lib/testkit.h"
 
@@ -234,7 +236,8 @@ END_TEST
 /*
  * Run 2, 10 threads on socket 0's 10 cores, against a description
  * whose clock is 1.15 times slower with them all busy: T2 of t1 = 1;
- * whether p's status blames the clock, and the slowdown it names.
+ * whether p's status blames the clock, the slowdown it names, and
+ * t1's range (every predicted time's) widened by the excess.
  */
 static void run2_against_clock(double t2, bool blamed)
 {
@@ -244,7 +247,9 @@ static void run2_against_clock(double t2, bool blamed)
 	struct fit_solution s;
 	struct fit_plan pl;
 	struct pandia_error err;
+	struct pandia_runs rr = { 0 };
 
+	rr.range[PR1] = 0.01;
 	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
 		      err.text);
 	ck_assert_int_eq(pl.n_pus[PR2], 10);
@@ -259,8 +264,15 @@ static void run2_against_clock(double t2, bool blamed)
 				     "times"), "%s", s.p_status);
 		ck_assert_double_eq_tol(s.clock_run2, 1 + TURBO, 1e-12);
 		ck_assert_double_eq_tol(s.clock_allowed, 10 * t2, 1e-12);
+		/* t1's range (1% of run 1's move, 2% misfit) takes the
+		   clock's excess over what run 2 allows */
+		ck_assert_double_eq_tol(pandia_t1_range(&rr, 0.02, &s, 1),
+			sqrt(1e-4 + 4e-4 + pow((1 + TURBO) / (10 * t2) - 1,
+					       2)), 1e-12);
 	} else {
 		ck_assert(s.clock_run2 == 0 && s.clock_allowed == 0);
+		ck_assert_double_eq_tol(pandia_t1_range(&rr, 0.02, &s, 1),
+					sqrt(1e-4 + 4e-4), 1e-12);
 	}
 	fit_solution_release(&s);
 	fit_plan_release(&pl);

@@ -375,7 +375,8 @@ static double widen_only(struct pandia_params *pp, const struct tuned *t,
 /* The refitted values and ranges into PP; what moved into *say. */
 static void apply(struct pandia_params *pp, const struct pandia_runs *r,
 		  const struct fit_result *jr, const double *se0,
-		  const double *se1, double mf, json_t *rec, char **say)
+		  const double *se1, double mf,
+		  const struct fit_solution *seq, json_t *rec, char **say)
 {
 	const double v[TP_N] = { 0, jr->prm.p, jr->prm.o_s, jr->prm.l,
 				 jr->prm.b };
@@ -405,7 +406,7 @@ static void apply(struct pandia_params *pp, const struct pandia_runs *r,
 		s = s2;
 	}
 	{
-		double u = hypot(r->range[PR1], mf * pp->t1.value);
+		double u = pandia_t1_range(r, mf, seq, pp->t1.value);
 
 		s2 = xasprintf("%s; t1's range +-%.3g -> +-%.3g s (misfit "
 			       "%.1f%%)", s, pp->t1.uncertainty, u, 100 * mf);
@@ -452,7 +453,7 @@ static void fit_or_widen(struct pandia_params *pp,
 		mf = misfit(&dall, r, t, &jr);
 		json_object_set_new(rec, "runs", runs_json(&r->pl, t, &before,
 							   &jr.prm));
-		apply(pp, r, &jr, se0, se1, mf, rec, what);
+		apply(pp, r, &jr, se0, se1, mf, seq, rec, what);
 	}
 	json_object_set_new(rec, "misfit", json_real(mf));
 }

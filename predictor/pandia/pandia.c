@@ -194,10 +194,12 @@ load:
 			    "description's clock allows (with run 2's cores "
 			    "busy it says %.2f times slower than a lone "
 			    "core; run 2 allows at most %.2f): placements "
-			    "with many cores busy may be predicted too slow; "
-			    "measure the machine again ('pandia machine') "
-			    "on a quiet host", sol.clock_run2,
-			    sol.clock_allowed);
+			    "with many cores busy may be predicted too slow, "
+			    "and every predicted time's range takes the "
+			    "%.1f%%; measure the machine again ('pandia "
+			    "machine') on a quiet host", sol.clock_run2,
+			    sol.clock_allowed, 100 * (sol.clock_run2 /
+			    sol.clock_allowed - 1));
 	for (x = PR2; x < FIT_RUNS; x++) {
 		struct wl_run *wr = xr[x];
 		const struct fit_step *st = &sol.step[x];
@@ -235,13 +237,13 @@ load:
 	pp->has_b_form = sol.b_core;
 	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
 	/* t1's range carries what no repetition shows: the drift (in
-	   the range already) and the model's misfit on the check runs
-	   and on every run it did not need, so that every predicted
-	   time's range does */
+	   the range already), the model's misfit on the check runs and
+	   on every run it did not need, and a clock run 2 contradicts,
+	   so that every predicted time's range does */
 	{
 		double mf = rr.misfit_all > rr.misfit ? rr.misfit_all :
 			rr.misfit;
-		double u = hypot(rr.range[PR1], mf * t[PR1]);
+		double u = pandia_t1_range(&rr, mf, &sol, t[PR1]);
 
 		set_param(&pp->t1, true, t[PR1], u > 0 ? u : NAN, "run1",
 			  NULL);

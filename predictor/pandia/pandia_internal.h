@@ -105,6 +105,17 @@ void pandia_runs_release(struct pandia_runs *r);
 void pandia_runs_ranges(struct pandia_runs *r);
 
 /*
+ * t1's stated range, what no repetition shows carried into every
+ * predicted time's (ranges.c): run 1's 90% move (the drift in it), the
+ * model's misfit MF and, where run 2 beat the description's clock
+ * (S->clock_run2 > 1), the clock's excess over what run 2 allows
+ * (S->clock_run2 / S->clock_allowed - 1), relative to T1, in
+ * quadrature.
+ */
+double pandia_t1_range(const struct pandia_runs *r, double mf,
+		       const struct fit_solution *s, double t1);
+
+/*
  * The check runs (env->checking): the predicted best placement with
  * the most threads, and where the competing explanations of the runs
  * differ most, when they do; none already made.  As the plan hook of
