@@ -123,16 +123,19 @@ void tune_pool_log(const double *v, int n, double *ss, int *dof)
 	*dof += n - 1;
 }
 
+double tune_pooled_sigma(double ss, int dof)
+{
+	double sigma = dof > 0 ? sqrt(ss / dof) : 0;
+
+	return sigma >= TUNE_SIGMA_FLOOR ? sigma : TUNE_SIGMA_FLOOR;
+}
+
 double tune_range_move(double ss, int dof, int n)
 {
-	double sigma;
-
 	if (dof < 1 || n < 1)
 		return 0;
-	sigma = sqrt(ss / dof);
-	if (!(sigma >= TUNE_SIGMA_FLOOR))
-		sigma = TUNE_SIGMA_FLOOR;
-	return tune_t_quantile(0.95, dof) * sigma * sqrt(2.0 / n);
+	return tune_t_quantile(0.95, dof) * tune_pooled_sigma(ss, dof) *
+		sqrt(2.0 / n);
 }
 
 void tune_compare(const double *a, int na, const double *b, int nb,

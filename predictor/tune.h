@@ -44,6 +44,9 @@ void tune_log_moments(const double *v, int n, double *mean, double *var);
  */
 void tune_pool_log(const double *v, int n, double *ss, int *dof);
 
+/* The relative noise pooled in SS over DOF, at least TUNE_SIGMA_FLOOR. */
+double tune_pooled_sigma(double ss, int dof);
+
 /*
  * How far the median of N repetitions moves against another
  * profile's, nine times in ten, relative: t(0.95, DOF) x sigma x

@@ -129,8 +129,10 @@ static void probe_demand(struct prof *P, struct prun *co,
 	in.aggregate_bw = lk->aggregate_bw;
 	in.capacity_noise = machine_link_spread(lk);	/* 0: PROBE_C_NOISE */
 	probe_noise_pool(P, &rss, &rdof, &tss, &tdof);
+	/* both rates are medians of the run's repetitions: one move */
+	in.corun_noise = tune_range_move(rss, rdof, co->n_times);
 	in.alone = prof_med(co->alone, co->n_times);
-	in.alone_noise = tune_range_move(rss, rdof, co->n_times);
+	in.alone_noise = in.corun_noise;
 	if (!isfinite(in.alone)) {
 		/*
 		 * a runner template that does not say their rate alone
@@ -142,7 +144,6 @@ static void probe_demand(struct prof *P, struct prun *co,
 			in.alone = lk->aggregate_bw;
 	}
 	in.corun = prof_med(co->rates, co->n_times);
-	in.corun_noise = tune_range_move(rss, rdof, co->n_times);
 	in.slowdown = prof_med(co->times, co->n_times) / P->res->t1;
 	in.slowdown_noise = hypot(tune_range_move(tss, tdof, co->n_times),
 				  tune_range_move(tss, tdof,

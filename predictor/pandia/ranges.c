@@ -39,7 +39,7 @@ static void pool(const struct wl_run *r, double *ss, int *dof)
 
 void pandia_runs_ranges(struct pandia_runs *r)
 {
-	double ss = 0, sigma, drift = r->drift, t;
+	double ss = 0, drift = r->drift, t;
 	int x, n, dof = 0;
 
 	for (x = 0; x < FIT_RUNS; x++)
@@ -60,8 +60,7 @@ void pandia_runs_ranges(struct pandia_runs *r)
 			r->range[x] = 0;
 		return;
 	}
-	sigma = sqrt(ss / dof);
-	r->sigma = sigma > TUNE_SIGMA_FLOOR ? sigma : TUNE_SIGMA_FLOOR;
+	r->sigma = tune_pooled_sigma(ss, dof);
 	r->sigma_dof = dof;
 	for (x = 0; x < FIT_RUNS; x++) {
 		t = r->t[x];

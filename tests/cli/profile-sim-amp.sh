@@ -13,37 +13,13 @@
 # and allows the estimate (communication-heavy), the estimate stays and
 # its status says the runs were checked.
 . "$(dirname "$0")/profile.inc"
-case $B in
-/*) MS="$B/tests/progs/mechsim" ;;
-*) MS="$(pwd)/$B/tests/progs/mechsim" ;;
-esac
-J="$B/tests/progs/jsonq"
-[ -x "$MS" ] && [ -x "$J" ] || fail "mechsim or jsonq is not built (make tests)"
-M=machines/x5-2-haswell.json
-
-# the description 3% off: every aggregate bandwidth and link 3% above
-awk '/"aggregate_bw": |"bw": / {
-	v = $0; sub(/.*: /, "", v); sub(/,$/, "", v)
-	sub(/: .*/, ": " sprintf("%.6e", v * 1.03) ",")
-} { print }' "$M" >"$T/off.json"
-grep -q '"aggregate_bw": 6.386000e+10,' "$T/off.json" ||
-	fail "the description was not scaled"
+. "$(dirname "$0")/sim-off.inc"
 
 seed=3
 for wl in stream hashjoin comm; do
-	W=tests/data/mechsim/$wl.sim
 	seed=$((seed + 1))
-	"$P" profile -m "$T/off.json" -r 3 --counters probe \
-		--time-from 'time: ([0-9.eE+-]+)' -o "$T/$wl.json" \
-		--runner "$MS -m $M -w $W --seed $seed --noise 0.01 \
---cpus {cpus} --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
---numa-maps {numa_maps} --state $T/$wl.state" >"$T/$wl.out" \
-		2>"$T/$wl.err" || { cat "$T/$wl.err"; fail "$wl: profile failed"; }
-	# the truth: the hidden demand at the rate one thread reaches alone
-	# (remote stalls slow it: work / its noise-free time alone)
-	tt=$("$MS" -m $M -w $W --cpus 0 | sed -n 's/^time: //p')
-	want=$(awk -v t="$tt" '$1 == "work" { w = $2 } $1 == "dram" { d = $2 }
-		END { printf "%.6e\n", d * w / t }' "$W")
+	sim_profile "$wl" "$seed"
+	want=$(sim_true_dram "$wl")
 	got=$("$J" model.demands.dram <"$T/$wl.json")
 	amp=$("$J" model.demands_amplification.dram <"$T/$wl.json") ||
 		fail "$wl: no model.demands_amplification.dram"
