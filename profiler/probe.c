@@ -287,6 +287,21 @@ static const char *amp_text(double amp, const char *of, char *buf,
 }
 
 /*
+ * "it ran 1.2x slower" (run 1 beside the probes) or "its 12 threads
+ * took 0.11x run 1's time", into buf (returned).
+ */
+static const char *ran_text(const struct probe_input *in, double sigma,
+			    char *buf, size_t size)
+{
+	if (in->threads > 1)
+		snprintf(buf, size, "its %d threads took %.3gx run 1's time",
+			 in->threads, sigma);
+	else
+		snprintf(buf, size, "it ran %.3gx slower", sigma);
+	return buf;
+}
+
+/*
  * The estimate of a saturated level: the probes' loss when their rate
  * alone was measured, else what they left of the described capacity;
  * the other one, where there is one, as a cross-check in the status.
@@ -301,6 +316,7 @@ static void saturated_estimate(const struct probe_input *in, double sigma,
 	double cap = (C - Pc) * sigma, X, est, rel;
 	bool loss = !in->alone_described && P > Pc;
 	char a[32], b[32], c[32], d[32], e[32], am[160], x[200] = "";
+	char r[96];
 
 	X = loss ? P : C;
 	est = (X - Pc) * sigma;
@@ -322,13 +338,14 @@ static void saturated_estimate(const struct probe_input *in, double sigma,
 		 sizeof(am));
 	out->status = xasprintf(
 		"estimate from %d co-run probe(s) that nearly saturate %s "
-		"(%s alone%s, of %s described): they %s %s beside it and it "
-		"ran %.3gx slower: (%s - %s) x %.4g%s%s%s",
+		"(%s alone%s, of %s described): they %s %s beside it and %s: "
+		"(%s - %s) x %.4g%s%s%s",
 		in->n_probes, lv, gbs(P, a, sizeof(a)),
 		in->alone_described ? " as described" : ", measured",
 		gbs(C, b, sizeof(b)), loss ? "lost" : "left",
-		gbs(loss ? P - Pc : C - Pc, c, sizeof(c)), sigma,
-		gbs(X, d, sizeof(d)), gbs(Pc, e, sizeof(e)), sigma,
+		gbs(loss ? P - Pc : C - Pc, c, sizeof(c)),
+		ran_text(in, sigma, r, sizeof(r)), gbs(X, d, sizeof(d)),
+		gbs(Pc, e, sizeof(e)), sigma,
 		loss ? " (their loss)" : " (the described capacity)", am, x);
 }
 
@@ -337,17 +354,20 @@ void probe_estimate_demand(const struct probe_input *in,
 {
 	const char *lv = level_name(in->level);
 	double C = in->aggregate_bw, P = in->alone, Pc = in->corun;
-	double sigma = in->slowdown > 1 ? in->slowdown : 1, took, est;
+	/* run 1 is never faster beside the probes: below 1 is noise */
+	double sigma = in->threads > 1 ? in->slowdown :
+		in->slowdown > 1 ? in->slowdown : 1, took, est;
 	/* what the probes can take: measured alone, or as described */
 	double X = in->alone_described ? C : fmax(C, P);
 	bool saturating, slowed;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], r[96];
 
 	memset(out, 0, sizeof(*out));
 	out->uncertainty = NAN;
 	out->amplification = NAN;
 	if (in->n_probes < 1 || !(C > 0) || !(in->per_core_bw > 0) ||
-	    !isfinite(P) || !isfinite(Pc) || !(P > 0)) {
+	    !isfinite(P) || !isfinite(Pc) || !(P > 0) ||
+	    !(sigma > 0) || !isfinite(sigma)) {
 		out->status = xasprintf("not measured: no probe rate at %s",
 					lv);
 		return;
@@ -359,7 +379,8 @@ void probe_estimate_demand(const struct probe_input *in,
 	 * workload took is what the probes left.  (Many probes lose
 	 * little to one thread, which itself slows a lot.)
 	 */
-	slowed = (Pc < P * (1 - PROBE_SLOWED) || sigma > 1 + PROBE_SLOWED) &&
+	slowed = (Pc < P * (1 - PROBE_SLOWED) ||
+		  (in->threads <= 1 && sigma > 1 + PROBE_SLOWED)) &&
 		(in->alone_described ? C : P) - Pc > 0;
 	/*
 	 * What the workload took while beside the probes, not below the
@@ -399,11 +420,11 @@ void probe_estimate_demand(const struct probe_input *in,
 		out->status = xasprintf(
 			"upper bound: below %s: %d probe thread(s) reach only "
 			"%s of the %s that %s sustains (too few cores to "
-			"saturate it); beside it they got %s and it ran "
-			"%.3gx slower",
+			"saturate it); beside it they got %s and %s",
 			gbs(out->value, a, sizeof(a)), in->n_probes,
 			gbs(P, b, sizeof(b)), gbs(C, c, sizeof(c)), lv,
-			gbs(Pc, d, sizeof(d)), sigma);
+			gbs(Pc, d, sizeof(d)), ran_text(in, sigma, r,
+							sizeof(r)));
 }
 
 /* The cache instance of LEVEL (1..3) of core CORE, or -1. */

@@ -125,7 +125,12 @@ struct probe_input {
 	double alone;		/* probes' total rate alone, bytes/s */
 	double corun;		/* their total rate beside the workload */
 	double corun_noise;	/* of corun, relative */
-	double slowdown;	/* workload time beside the probes / alone */
+	/*
+	 * the workload's time beside the probes over run 1's: with
+	 * threads > 1, its threads' (bytes are the same, so the demand
+	 * of one thread is the probes' loss times this ratio)
+	 */
+	double slowdown;
 	/*
 	 * the inputs' noise, relative, as far as their medians move
 	 * nine times in ten (0: none seen; the profiler's pooled moves,
@@ -136,6 +141,7 @@ struct probe_input {
 	double capacity_noise;	/* of aggregate_bw; 0: PROBE_C_NOISE */
 	bool alone_described;	/* alone is the description's figure,
 				   not measured */
+	int threads;		/* the workload's threads (0 or 1: run 1's) */
 };
 
 /* The demand of one thread of the workload at that level. */
@@ -191,6 +197,8 @@ double probe_rel_uncertainty(double X, double Pc, double noise_x,
  * workload took while beside them, scaled back to its rate alone, is
  * an estimate:
  *     d = (alone - corun) x slowdown        (the probes' loss)
+ * (with threads > 1, slowdown is the threads' time over run 1's, and
+ * only the probes' loss shows the level saturated)
  * when alone was measured (the description's capacity, and its error,
  * do not enter), else
  *     d = (aggregate_bw - corun) x slowdown (what the probes left);

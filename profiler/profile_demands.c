@@ -111,20 +111,24 @@ int prof_count_probe_runs(const struct prof *P, int pu0)
 	return n;
 }
 
-/* The demand at a probed level from its co-run. */
-static void probe_demand(struct prof *P, struct prun *co,
-			 struct pandia_workload *w)
+/*
+ * The estimate of probe run CO into co->est: run 1 (or, for the wide
+ * run, its threads) beside the probes.
+ */
+static void probe_demand(struct prof *P, struct prun *co)
 {
 	const struct pandia_machine *m = P->m;
 	const struct pandia_link *lk = &m->links[co->level];
 	struct probe_input in = { 0 };
-	struct probe_estimate est;
-	struct wl_param *d = model_demand(w, WR_L1 + co->level);
 	int n = co->stress[0].n_pus, rdof, tdof;
 	double rss, tss;
 
+	free(co->est.status);
+	memset(&co->est, 0, sizeof(co->est));
+	co->est.uncertainty = co->est.amplification = NAN;
 	in.level = co->level;
 	in.n_probes = n;
+	in.threads = co->n_cpus;
 	in.per_core_bw = lk->per_core_bw;
 	in.aggregate_bw = lk->aggregate_bw;
 	in.capacity_noise = machine_link_spread(lk);	/* 0: PROBE_C_NOISE */
@@ -149,31 +153,105 @@ static void probe_demand(struct prof *P, struct prun *co,
 				  tune_range_move(tss, tdof,
 						  P->runs[0].n_times));
 	if (!isfinite(in.corun)) {
-		demand_unknown(w, WR_L1 + co->level, xasprintf(
+		co->est.status = xstrdup(
 			"not measured: the runner template reported no "
-			"probe rate (a line 'pandia-stress: I RATE')"));
+			"probe rate (a line 'pandia-stress: I RATE')");
 		return;
 	}
-	probe_estimate_demand(&in, &est);
-	wl_param_release(d);
-	model_demand_list(w, WR_L1 + co->level, true);
-	d->known = est.known;
-	d->value = est.value;
-	d->uncertainty = est.uncertainty;
-	d->source = est.known ? xasprintf("run1,%s", co->id) : NULL;
-	d->status = est.status;
-	*model_demand_amplification(w, WR_L1 + co->level) =
-		est.amplification;
+	probe_estimate_demand(&in, &co->est);
 }
 
-/* The amplification of probe run R's estimate; 0 for a bound or none. */
-static double probe_amp(const struct prun *R, struct pandia_workload *w)
+/* Whether probe estimate A is better than B: an estimate amplifying
+   less, else an estimate, else a lower bound, else known. */
+static bool est_better(const struct probe_estimate *a,
+		       const struct probe_estimate *b)
 {
-	const struct wl_param *d = model_demand(w, WR_L1 + R->level);
-	double a = *model_demand_amplification(w, WR_L1 + R->level);
+	if (a->known != b->known)
+		return a->known;
+	if (a->bound != b->bound)
+		return !a->bound;
+	if (a->bound)
+		return a->value < b->value;
+	return a->amplification < b->amplification;
+}
 
-	return d->known && d->status && !strncmp(d->status, "estimate", 8) &&
-		a > 0 ? a : 0;
+/* "an upper bound of 1.2 GB/s" or "0.9 GB/s +- 0.2 (amplification
+   5.1)" or "nothing" for E, into buf (returned). */
+static const char *est_text(const struct probe_estimate *e, char *buf,
+			    size_t size)
+{
+	if (!e->known)
+		snprintf(buf, size, "nothing");
+	else if (e->bound)
+		snprintf(buf, size, "an upper bound of %.3g GB/s",
+			 e->value / 1e9);
+	else if (isfinite(e->uncertainty))
+		snprintf(buf, size, "%.3g GB/s +- %.2g (amplification %.3g)",
+			 e->value / 1e9, e->uncertainty / 1e9,
+			 e->amplification);
+	else
+		snprintf(buf, size, "%.3g GB/s (amplification %.3g)",
+			 e->value / 1e9, e->amplification);
+	return buf;
+}
+
+/*
+ * Level LVL's demand in W from its probe runs (FIRST..): the best
+ * estimate (est_better), the others' in its status as cross-checks.
+ */
+static void probe_choose(struct prof *P, int first, int lvl,
+			 struct pandia_workload *w)
+{
+	struct wl_param *d = model_demand(w, WR_L1 + lvl);
+	struct prun *best = NULL;
+	char *st, buf[96];
+	int i;
+
+	for (i = first; i < P->n_runs; i++) {
+		struct prun *R = &P->runs[i];
+
+		if (!R->probe || R->level != lvl || !R->est.status)
+			continue;
+		R->chosen = false;
+		if (!best || est_better(&R->est, &best->est))
+			best = R;
+	}
+	if (!best)
+		return;
+	best->chosen = true;
+	st = xstrdup(best->est.status);
+	for (i = first; i < P->n_runs; i++) {
+		const struct prun *R = &P->runs[i];
+		char *t;
+
+		if (!R->probe || R->level != lvl || R == best ||
+		    !R->est.status)
+			continue;
+		t = xasprintf("%s; cross-check: %s (%d thread%s) gave %s",
+			      st, R->id, R->n_cpus, R->n_cpus == 1 ? "" : "s",
+			      est_text(&R->est, buf, sizeof(buf)));
+		free(st);
+		st = t;
+	}
+	wl_param_release(d);
+	model_demand_list(w, WR_L1 + lvl, true);
+	d->known = best->est.known;
+	d->value = best->est.value;
+	d->uncertainty = best->est.uncertainty;
+	d->source = best->est.known ? xasprintf("run1,%s", best->id) : NULL;
+	d->status = st;
+	*model_demand_amplification(w, WR_L1 + lvl) =
+		best->est.amplification;
+}
+
+/* The amplification of probe run R's estimate when it is its level's;
+   0 for a bound, none, or another run's. */
+static double probe_amp(const struct prun *R)
+{
+	const struct probe_estimate *e = &R->est;
+
+	return R->chosen && e->known && !e->bound &&
+		e->amplification > 0 ? e->amplification : 0;
 }
 
 /*
@@ -193,12 +271,74 @@ static bool probe_budget_left(const struct prof *P, const struct prun *R)
 }
 
 /*
- * More repetitions of the probe runs FIRST.. whose estimates amplify
- * their inputs' noise more than PROBE_AMP_HIGH: the one whose
- * amplification over the square root of its repetitions is largest
- * next (the noise of a median shrinks so), up to -r each, while
- * PROBE_BUDGET_SHARE of the budget lasts.  Their spreads then say how
- * noisy the inputs were.  0 or -1 with err.
+ * The probes of the wide run: enough for WIDE_PROBES times the level's
+ * aggregate at one core's rate each, so that they still saturate it.
+ */
+#define WIDE_PROBES 1.5
+
+/*
+ * The wide run of the DRAM level, when run 1's estimate there
+ * amplifies noise more than PROBE_AMP_HIGH or is a bound: the
+ * workload on run 1's core and as many other cores of its node as
+ * leave WIDE_PROBES' probes the rest.  Its threads take k times what
+ * run 1 took, so the probes' loss is k times larger against the same
+ * noise: the amplification falls about k-fold.  Created, not made;
+ * 0 when not planned.
+ */
+static int plan_wide(struct prof *P, int pu0, int first)
+{
+	const struct pandia_machine *m = P->m;
+	const struct pandia_link *lk = &m->links[LVL_DRAM];
+	const struct prun *R1 = NULL;
+	const char *why;
+	char *lw, *lp;
+	struct prun *R;
+	int i, n, k, np, *pus, *wl;
+
+	for (i = first; i < P->n_runs; i++)
+		if (P->runs[i].probe && P->runs[i].level == LVL_DRAM)
+			R1 = &P->runs[i];
+	if (!R1 || !R1->est.known ||
+	    !(R1->est.bound || R1->est.amplification > PROBE_AMP_HIGH) ||
+	    !(lk->per_core_bw > 0) || !probe_budget_left(P, R1))
+		return 0;
+	n = probe_pus(m, pu0, LVL_DRAM, &pus, &why);
+	np = (int)ceil(WIDE_PROBES * lk->aggregate_bw / lk->per_core_bw);
+	if (np < 1)
+		np = 1;
+	k = 1 + n - np;
+	if (k < 2) {
+		free(pus);
+		return 0;
+	}
+	wl = xcalloc((size_t)k, sizeof(int));
+	wl[0] = pu0;
+	for (i = 1; i < k; i++)
+		wl[i] = pus[i - 1];
+	lw = prof_os_list(m, wl, k);
+	lp = prof_os_list(m, pus + k - 1, np);
+	R = prof_new_run(P, "probe-dram-wide", wl, k, pus + k - 1, np,
+			 "bw:dram", xasprintf(
+				 "DRAM demand, better conditioned: %d threads "
+				 "on PUs %s beside %d DRAM probes on PUs %s",
+				 k, lw, np, lp));
+	R->probe = true;
+	R->level = LVL_DRAM;
+	P->total++;
+	free(lw);
+	free(lp);
+	free(wl);
+	free(pus);
+	return 1;
+}
+
+/*
+ * More repetitions of the probe runs FIRST.. whose estimates are their
+ * level's and amplify their inputs' noise more than PROBE_AMP_HIGH:
+ * the one whose amplification over the square root of its repetitions
+ * is largest next (the noise of a median shrinks so), up to -r each,
+ * while PROBE_BUDGET_SHARE of the budget lasts.  Their spreads then
+ * say how noisy the inputs were.  0 or -1 with err.
  */
 static int probe_repeat(struct prof *P, int first,
 			struct pandia_workload *w)
@@ -209,7 +349,7 @@ static int probe_repeat(struct prof *P, int first,
 
 		for (i = first; i < P->n_runs; i++) {
 			struct prun *R = &P->runs[i];
-			double a = probe_amp(R, w);
+			double a = probe_amp(R);
 
 			if (!(a > PROBE_AMP_HIGH) ||
 			    R->n_times >= P->o->repetitions ||
@@ -226,18 +366,23 @@ static int probe_repeat(struct prof *P, int first,
 			return 0;
 		if (prof_call_run(P, &P->runs[best], best + 1) < 0)
 			return -1;
-		probe_demand(P, &P->runs[best], w);
+		/* the pooled noise moved: every estimate again */
+		for (i = first; i < P->n_runs; i++)
+			if (P->runs[i].probe)
+				probe_demand(P, &P->runs[i]);
+		for (i = LVL_L1; i <= LVL_DRAM; i++)
+			probe_choose(P, first, i, w);
 	}
 }
 
 /* The warning of every estimate that amplifies noise too much. */
-static void probe_warn(struct prof *P, int first, struct pandia_workload *w)
+static void probe_warn(struct prof *P, int first)
 {
 	int i;
 
 	for (i = first; i < P->n_runs; i++) {
 		const struct prun *R = &P->runs[i];
-		double a = probe_amp(R, w);
+		double a = probe_amp(R);
 
 		if (a > PROBE_AMP_HIGH)
 			prof_warn(P->res, "the %s demand is an estimate that "
@@ -328,10 +473,18 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 		if (prof_make_run(P, &P->runs[i], i + 1) < 0)
 			goto out;
 	for (i = first; i < P->n_runs; i++)
-		probe_demand(P, &P->runs[i], w);
+		probe_demand(P, &P->runs[i]);
+	if (plan_wide(P, pu0, first)) {
+		i = P->n_runs - 1;
+		if (prof_make_run(P, &P->runs[i], i + 1) < 0)
+			goto out;
+		probe_demand(P, &P->runs[i]);
+	}
+	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
+		probe_choose(P, first, lvl, w);
 	if (probe_repeat(P, first, w) < 0)
 		goto out;
-	probe_warn(P, first, w);
+	probe_warn(P, first);
 	if (P->runs[0].count_cpu && P->runs[0].cpu_wall > 0)
 		demand_unknown(w, WR_INSTRUCTIONS, xasprintf(
 			"not measured: instructions need hardware counters "

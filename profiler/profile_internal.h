@@ -32,6 +32,8 @@ struct prun {
 	char *spec[2];		/* [0] co-runner or probe, [1] loops */
 	struct run_stressor stress[2];
 	bool probe;		/* spec[0] is a bandwidth probe */
+	bool chosen;		/* probe runs: its estimate is the level's */
+	struct probe_estimate est;	/* probe runs: its own estimate */
 	bool count_cpu;		/* measure the command's CPU use */
 	bool warmup_only;	/* the profile's warm-up: not timed */
 	bool optional;		/* a check run: only within the budget */

@@ -44,6 +44,7 @@ void prof_run_release(struct prun *R)
 	free(R->alone);
 	free(R->numa_maps);
 	free(R->helpers);
+	free(R->est.status);
 }
 
 /* Whether another call of R fits in the profile's budget. */

@@ -44,6 +44,9 @@
 #ifndef PANDIA_PROFILER_RUN_H
 #define PANDIA_PROFILER_RUN_H
 
+/* With output_fd, after the output of a run that is made again. */
+#define RUN_AGAIN_LINE "pandia run: the threads' roles changed in this run: it is made again"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -205,7 +208,9 @@ struct run_opts {
 				   default): {size} is left as it is */
 	int output_fd;		/* the command's output is copied here;
 				   -1: kept only for --time-from and the
-				   stderr tail */
+				   stderr tail; a run made again (its
+				   threads' roles changed) is followed
+				   there by RUN_AGAIN_LINE */
 	/*
 	 * A co-running command (two workloads at once; NULL: none),
 	 * NULL-terminated, its {threads} and {cpus} replaced, pinned to

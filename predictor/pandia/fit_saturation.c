@@ -22,6 +22,9 @@
 /* Above this amplification an estimate is poorly conditioned (as the
    probe backend's PROBE_AMP_HIGH, profiler/probe.h). */
 #define SAT_AMP_HIGH 3.0
+/* ... or where its stated 90% range is wider than this, relative: 3%
+   noise amplified 2.99 times gives +-25%. */
+#define SAT_REL_HIGH 0.10
 /* What the status of a demand this file set says (it is not set twice). */
 #define SAT_MARK "; the probes gave"
 /* The least relative uncertainty of a described capacity. */
@@ -54,8 +57,10 @@ static int group_of(const struct pandia_machine *m, int pu, int lvl)
 
 /*
  * The demand of w on level LVL when it is a probe estimate that
- * amplifies noise more than SAT_AMP_HIGH, not yet replaced here; else
- * NULL.  Bounds are left alone: with the level's demand at 0 in the
+ * amplifies noise more than SAT_AMP_HIGH, or states a range wider than
+ * SAT_REL_HIGH (the wide run's estimates amplify less, and one
+ * repetition of it in 3% noise is still poor), not yet replaced here;
+ * else NULL.  Bounds are left alone: with the level's demand at 0 in the
  * model, any misfit of a run would be taken for it (on the simulated
  * X5-2, a workload wanting 1.5 GB/s a thread got 4).
  */
@@ -71,7 +76,7 @@ static struct wl_param *poor_estimate(const struct pandia_workload *w,
 	if (!pp->listed[WR_L1 + lvl] || !d->known || wl_param_is_bound(d) ||
 	    !d->source || !strstr(d->source, probe) ||
 	    (d->status && strstr(d->status, SAT_MARK)) || !(d->value > 0) ||
-	    !(*amp > SAT_AMP_HIGH))
+	    !(*amp > SAT_AMP_HIGH || d->uncertainty > SAT_REL_HIGH * d->value))
 		return NULL;
 	return d;
 }

@@ -87,4 +87,14 @@ grep -q '"role_changes": 0' "$T/j" ||
 	fail "roles that change: no placement.helpers"
 grep -q 'threadprog/0' "$T/helpers" &&
 	fail "roles that change: the main thread is still named a helper"
+# ... and with --show-output, the run made again is said before its
+# output comes again: once, after the first measured run's
+rm -f "$T/seen"
+"$P" run -q -r 2 --show-output --cpus 0,1 -- sh -c "echo shown;
+	if [ -e '$T/seen' ]; then exec '$TP' --spin 150; fi;
+	touch '$T/seen'; exec '$TP' --threads 2 --work 150" \
+	>/dev/null 2>"$T/err" || { cat "$T/err"; fail "pandia run --show-output"; }
+awk '/^shown$/ { s++ } /roles changed in this run: it is made again/ {
+	a++; at = s } END { exit !(a == 1 && at == 2 && s == 4) }' "$T/err" ||
+	{ cat "$T/err"; fail "--show-output: the run made again is not said once, after its output"; }
 exit 0

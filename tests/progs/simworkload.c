@@ -22,8 +22,11 @@
  *   more on their PU (the model's PU time, docs/model.md);
  *   - a cpu stressor on a core without workload threads does nothing;
  *   - a bandwidth stressor bw:LEVEL (one per PU) wants the level's
- *     per-core bandwidth; with the workload's threads (each its demand
- *     at LEVEL) they share the level's aggregate: when the sum T exceeds
+ *     per-core bandwidth; with the workload's threads (their demand at
+ *     LEVEL times the model's speedup t1 / time, the load the model's
+ *     utilisations give: bytes over the time the threads take, not
+ *     every thread busy all along) they share the level's aggregate:
+ *     when the sum T exceeds
  *     it, every one gets aggregate/T of what it wants, so the probes
  *     report per_core_bw x aggregate / T ("pandia-stress: I RATE" lines)
  *     and the workload's time grows by T / aggregate.
@@ -126,12 +129,13 @@ static void cpu_coruns(struct model *md, const struct pandia_machine *m,
 
 /*
  * The bandwidth probes among the NS stressors share their level with
- * the workload's N threads: each probe's RATE, and the factor by which
- * the workload's time grows (1 when no level is over its aggregate).
+ * the workload's threads, SPEEDUP times one thread's demand: each
+ * probe's RATE, and the factor by which the workload's time grows (1
+ * when no level is over its aggregate).
  */
 static double bw_coruns(const struct pandia_machine *m,
-			const struct model_params *prm, int n, char **kinds,
-			int ns, double *rate)
+			const struct model_params *prm, double speedup,
+			char **kinds, int ns, double *rate)
 {
 	double slow = 1;
 	int i, j;
@@ -154,7 +158,7 @@ static double bw_coruns(const struct pandia_machine *m,
 		for (i = 0; i < ns; i++)
 			if (!strcmp(kinds[i], kinds[j]))
 				want += per;
-		want += n * prm->d[WR_L1 + lvl];
+		want += speedup * prm->d[WR_L1 + lvl];
 		rate[j] = want > agg ? per * agg / want : per;
 		if (want / agg > slow)
 			slow = want / agg;
@@ -247,7 +251,8 @@ int main(int argc, char **argv)
 	model_solve(&md);
 	time = md.time;
 
-	time *= bw_coruns(m, &prm, n, kinds, ns, rate);
+	time *= bw_coruns(m, &prm, time > 0 ? prm.t1 / time : n, kinds, ns,
+			  rate);
 
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
