@@ -96,8 +96,7 @@ char *read_file(const char *path, size_t *len, struct pandia_error *err)
 	return buf;
 }
 
-/* Write all of BUF to FD.  0, or -1 with errno. */
-static int write_all(int fd, const char *buf, size_t len)
+int write_all(int fd, const char *buf, size_t len)
 {
 	size_t done = 0;
 
@@ -106,7 +105,9 @@ static int write_all(int fd, const char *buf, size_t len)
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w == 0)
+			errno = EIO;	/* nothing taken: never loop on it */
+		if (w <= 0)
 			return -1;
 		done += (size_t)w;
 	}

@@ -60,6 +60,10 @@ int lock_path(const char *path, struct pandia_error *err);
 
 int write_file_atomic(const char *path, const char *buf, size_t len,
 		      struct pandia_error *err);
+/* Write all of BUF to FD, again where a signal interrupts it.  0, or -1
+   with errno (EIO where a write takes nothing). */
+int write_all(int fd, const char *buf, size_t len);
+
 /* TEXT written atomically into DIR/NAME.  0, or -1 with err filled. */
 int write_file_in(const char *dir, const char *name, const char *text,
 		  struct pandia_error *err);

@@ -2,7 +2,9 @@
  * profile_demands.c - the demands, measured beside run 1: perf's
  * counted run (profiler/counters.h), or the probe backend's co-runs
  * of run 1 with bandwidth probes at each level (profiler/probe.h),
- * and the DRAM demand the probes saw scaled to where the pages are.
+ * the wide DRAM co-run of most of the node's cores where run 1's
+ * estimate is poor, and the DRAM demand the probes saw scaled to
+ * where the pages are.
  */
 #include "profiler/profile.h"
 
@@ -244,6 +246,16 @@ static void probe_choose(struct prof *P, int first, int lvl,
 		best->est.amplification;
 }
 
+/* Every probed level's demand in W from its probe runs (FIRST..). */
+static void probe_choose_all(struct prof *P, int first,
+			     struct pandia_workload *w)
+{
+	int lvl;
+
+	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
+		probe_choose(P, first, lvl, w);
+}
+
 /* The amplification of probe run R's estimate when it is its level's;
    0 for a bound, none, or another run's. */
 static double probe_amp(const struct prun *R)
@@ -370,8 +382,7 @@ static int probe_repeat(struct prof *P, int first,
 		for (i = first; i < P->n_runs; i++)
 			if (P->runs[i].probe)
 				probe_demand(P, &P->runs[i]);
-		for (i = LVL_L1; i <= LVL_DRAM; i++)
-			probe_choose(P, first, i, w);
+		probe_choose_all(P, first, w);
 	}
 }
 
@@ -480,8 +491,7 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 			goto out;
 		probe_demand(P, &P->runs[i]);
 	}
-	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
-		probe_choose(P, first, lvl, w);
+	probe_choose_all(P, first, w);
 	if (probe_repeat(P, first, w) < 0)
 		goto out;
 	probe_warn(P, first);

@@ -44,9 +44,6 @@
 #ifndef PANDIA_PROFILER_RUN_H
 #define PANDIA_PROFILER_RUN_H
 
-/* With output_fd, after the output of a run that is made again. */
-#define RUN_AGAIN_LINE "pandia run: the threads' roles changed in this run: it is made again"
-
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -69,6 +66,10 @@
 #define RUN_PIN_SHARED_ENV	PIN_ENV_SHARED
 #define RUN_PIN_REPORT_ENV	PIN_ENV_REPORT
 #define RUN_PIN_LIB_ENV		"PANDIA_PIN_LIB"	/* override path */
+
+/* With output_fd, after the output of a run that is made again. */
+#define RUN_AGAIN_LINE \
+	"pandia run: the threads' roles changed in this run: it is made again"
 
 /* A co-run stressor as written: "cpu@0,1", "bw:L2@1", "bw:dram:rw@0". */
 struct run_stressor {

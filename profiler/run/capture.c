@@ -145,19 +145,9 @@ void read_output(struct ctx *c, int k)
 			c->capture.fd[k] = -1;
 			return;
 		}
-		if (c->o->output_fd >= 0 && !c->capture.hide) {
-			ssize_t w = 0, m;
-
-			while (w < n) {
-				m = write(c->o->output_fd, buf + w,
-					  (size_t)(n - w));
-				if (m < 0 && errno == EINTR)
-					continue;
-				if (m <= 0)
-					break;
-				w += m;
-			}
-		}
+		/* a copy that cannot be written is not the run's failure */
+		if (c->o->output_fd >= 0 && !c->capture.hide)
+			(void)write_all(c->o->output_fd, buf, (size_t)n);
 		if (k == 1)
 			keep_tail(c, buf, (size_t)n);
 		feed_lines(c, k, buf, (size_t)n);

@@ -403,27 +403,6 @@ static int judge_status(struct ctx *c, double *secs)
 	return 0;
 }
 
-/*
- * With --show-output, the line that says why the output of the run
- * just shown comes again (RUN_AGAIN_LINE).
- */
-static void show_again(int fd)
-{
-	const char *l = RUN_AGAIN_LINE "\n";
-	size_t n = strlen(l);
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, l, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		l += w;
-		n -= (size_t)w;
-	}
-}
-
 /* run RUN: 0, -1 when it failed, 1 when it must be made again */
 static int one_run(struct ctx *c, int run)
 {
@@ -509,8 +488,10 @@ static int one_run(struct ctx *c, int run)
 		c->pin.relearned = true;
 		free(r->helpers);
 		r->helpers = run_helper_roles(r->threads, r->n_threads);
+		/* with --show-output, why the run's output comes again */
 		if (c->o->output_fd >= 0 && !c->capture.hide)
-			show_again(c->o->output_fd);
+			(void)write_all(c->o->output_fd, RUN_AGAIN_LINE "\n",
+					strlen(RUN_AGAIN_LINE "\n"));
 		ret = 1;
 		goto out;
 	}
