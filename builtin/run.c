@@ -39,8 +39,9 @@ const char usage_run[] =
 "                          (reads at L1, L2, L3 or dram; bw:LEVEL:rw for\n"
 "                          read-modify-write); repeatable\n"
 "      --stress-alone SEC  let the stressors run SEC seconds alone before\n"
-"                          the command in every run, and report their\n"
-"                          rate then beside their rate with it\n"
+"                          the command in every run and again after it,\n"
+"                          and report their rates then beside their\n"
+"                          rate with it\n"
 "  -r, --repetitions N     measured runs (default 3)\n"
 "      --no-warmup         no unmeasured run first\n"
 "      --time-from REGEX   time from the output: the number after the\n"
@@ -389,6 +390,10 @@ static void print_text(const struct run_opts *o, const struct run_result *r)
 		if (o->stress_alone > 0) {
 			printf("; alone before the command ");
 			print_rate(stdout, s->alone_median, s->unit);
+			if (isfinite(s->after_median)) {
+				printf(", after it ");
+				print_rate(stdout, s->after_median, s->unit);
+			}
 		}
 		putchar('\n');
 	}

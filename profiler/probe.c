@@ -349,6 +349,47 @@ static void saturated_estimate(const struct probe_input *in, double sigma,
 		loss ? " (their loss)" : " (the described capacity)", am, x);
 }
 
+/*
+ * Whether the probes' loss beside the workload is no more than their
+ * rate alone moved between before and after the command
+ * (PROBE_DRIFT_SIGMAS x alone_drift): it may be the host's, not the
+ * workload's.
+ */
+static bool unresolved_loss(const struct probe_input *in)
+{
+	return in->alone_drift > 0 && !in->alone_described &&
+		in->alone - in->corun <=
+		PROBE_DRIFT_SIGMAS * in->alone_drift * in->alone;
+}
+
+/*
+ * The bound of a loss the drift hides: what the probes could have lost
+ * (their loss and the drift's reach), scaled by SIGMA, or one core's
+ * link.
+ */
+static void drift_bound(const struct probe_input *in, double sigma,
+			struct probe_estimate *out)
+{
+	double P = in->alone, Pc = in->corun, lost = P - Pc, took, est;
+	char a[32], b[32], c[32], r[96];
+
+
+	took = (lost > 0 ? lost : 0) +
+		PROBE_DRIFT_SIGMAS * in->alone_drift * P;
+	est = took * sigma;
+	out->known = out->bound = true;
+	out->value = est < in->per_core_bw ? est : in->per_core_bw;
+	out->status = xasprintf(
+		"upper bound: below %s: the %d probe(s) went from %s alone "
+		"to %s beside it (%+.1f%%) and %s, but their rate alone "
+		"moved +-%.1f%% between before and after it: within the "
+		"host's drift, not a measure of what it took",
+		gbs(out->value, a, sizeof(a)), in->n_probes,
+		gbs(P, b, sizeof(b)), gbs(Pc, c, sizeof(c)),
+		-100 * lost / P, ran_text(in, sigma, r, sizeof(r)),
+		100 * in->alone_drift);
+}
+
 void probe_estimate_demand(const struct probe_input *in,
 			   struct probe_estimate *out)
 {
@@ -401,6 +442,10 @@ void probe_estimate_demand(const struct probe_input *in,
 			"description gives %s in all",
 			gbs(out->value, a, sizeof(a)), lv, in->n_probes,
 			gbs(Pc, b, sizeof(b)), gbs(C, c, sizeof(c)), lv);
+		return;
+	}
+	if (saturating && slowed && unresolved_loss(in)) {
+		drift_bound(in, sigma, out);
 		return;
 	}
 	if (saturating && slowed) {

@@ -142,6 +142,12 @@ struct probe_input {
 	bool alone_described;	/* alone is the description's figure,
 				   not measured */
 	int threads;		/* the workload's threads (0 or 1: run 1's) */
+	/*
+	 * half the relative difference of the probes' rate alone before
+	 * and after the command (root mean square over repetitions): how
+	 * far the host moved under the run; 0: not measured
+	 */
+	double alone_drift;
 };
 
 /* The demand of one thread of the workload at that level. */
@@ -174,6 +180,12 @@ struct probe_estimate {
 #define PROBE_C_NOISE 0.03
 /* Above this amplification an estimate is poorly conditioned. */
 #define PROBE_AMP_HIGH 3.0
+/*
+ * The probes' loss is resolved when it exceeds this many times the
+ * drift of their rate alone (probe_input.alone_drift): half the
+ * difference of before and after, twice, is the whole of it.
+ */
+#define PROBE_DRIFT_SIGMAS 2.0
 
 /*
  * The amplification of d = (X - Pc) x sigma, X a capacity or the
@@ -207,6 +219,8 @@ double probe_rel_uncertainty(double X, double Pc, double noise_x,
  * (aggregate_bw - corun) x slowdown, with aggregate_bw - corun at
  * least PROBE_SLOWED x alone (the resolution of the probes), is an
  * upper bound, and so is per_core_bw; the value is the smaller one.
+ * A loss no larger than PROBE_DRIFT_SIGMAS x alone_drift x alone is
+ * one too: (its loss + that) x slowdown.
  * Fills *out (release out->status with free()).
  */
 void probe_estimate_demand(const struct probe_input *in,

@@ -33,6 +33,17 @@ static void demand_unknown(struct pandia_workload *w, int r, char *status)
 #define PROBE_BUDGET_SHARE 0.5
 
 /* The relative half-range of V's N values (0 with fewer than two). */
+/* Whether every one of V's N values is a number. */
+static bool all_known(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return false;
+	return true;
+}
+
 /*
  * The noise pooled over the profile's repetitions so far (as
  * predictor/pandia/ranges.c pools the runs'): *RSS and *RDOF of the
@@ -59,11 +70,40 @@ static void probe_noise_pool(const struct prof *P, double *rss, int *rdof,
 			tune_pool_log(R->rates, R->n_times, rss, rdof);
 		if (R->alone)
 			tune_pool_log(R->alone, R->n_times, rss, rdof);
+		if (R->after && all_known(R->after, R->n_times))
+			tune_pool_log(R->after, R->n_times, rss, rdof);
 	}
 	if (*rdof == 0) {
 		*rss = *tss;
 		*rdof = *tdof;
 	}
+}
+
+/*
+ * The probes' rate alone before and after the command of each of CO's
+ * repetitions: IN's alone their mean, alone_drift the root mean square
+ * of half their relative difference (the host moving under the run),
+ * in alone_noise too.  Left alone when no rate after is known (a
+ * runner template).
+ */
+static void alone_drift(const struct prun *co, struct probe_input *in)
+{
+	double ss = 0, mean[64], b, a;
+	int i, n = 0;
+
+	for (i = 0; co->after && i < co->n_times && n < 64; i++) {
+		b = co->alone[i];
+		a = co->after[i];
+		if (!(b > 0) || !(a > 0) || !isfinite(a + b))
+			continue;
+		mean[n++] = 0.5 * (a + b);
+		ss += pow((a - b) / (a + b), 2);
+	}
+	if (!n)
+		return;
+	in->alone = prof_med(mean, n);
+	in->alone_drift = sqrt(ss / n);
+	in->alone_noise = hypot(in->alone_noise, in->alone_drift);
 }
 
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
@@ -87,7 +127,7 @@ static int plan_probe(struct prof *P, int pu0, int lvl,
 	snprintf(id, sizeof(id), "probe-%s", ln);
 	if (!P->o->runner)
 		snprintf(alone, sizeof(alone), ", their rate alone measured "
-			 "for %.2g s before it", P->alone_secs);
+			 "for %.2g s before it and after it", P->alone_secs);
 	R = prof_new_run(P, id, &pu0, 1, pus, n, kind,
 			 xasprintf("%s demand: run 1 beside %s probe%s on "
 				   "PU%s %s%s", ln, ln, n == 1 ? "" : "s",
@@ -139,6 +179,7 @@ static void probe_demand(struct prof *P, struct prun *co)
 	in.corun_noise = tune_range_move(rss, rdof, co->n_times);
 	in.alone = prof_med(co->alone, co->n_times);
 	in.alone_noise = in.corun_noise;
+	alone_drift(co, &in);
 	if (!isfinite(in.alone)) {
 		/*
 		 * a runner template that does not say their rate alone

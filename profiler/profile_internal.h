@@ -42,6 +42,7 @@ struct prun {
 	double *times;
 	double *rates;		/* probe runs: probes' total, per rep */
 	double *alone;		/* and alone before the command */
+	double *after;		/* and alone after it; NAN: not known */
 	int calls;
 	double wall;		/* seconds spent in its calls */
 	double cpu, cpu_wall;	/* CPU use over its calls */

@@ -19,8 +19,8 @@ static double est_call(const struct prof *P, const struct prun *R)
 	if (!P->n_runs || !P->runs[0].calls)
 		return -1;
 	e = P->runs[0].wall / P->runs[0].calls;
-	/* a probes' co-run: the probes alone first */
-	return R->probe && !P->o->runner ? e + P->alone_secs : e;
+	/* a probes' co-run: the probes alone first, and after */
+	return R->probe && !P->o->runner ? e + 2 * P->alone_secs : e;
 }
 
 void prof_progress(struct prof *P, struct prun *R, int index, int rep)

@@ -42,6 +42,7 @@ void prof_run_release(struct prun *R)
 	free(R->times);
 	free(R->rates);
 	free(R->alone);
+	free(R->after);
 	free(R->numa_maps);
 	free(R->helpers);
 	free(R->est.status);
@@ -258,7 +259,8 @@ static void call_opts(const struct prof *P, const struct prun *R,
 	ro->repetitions = R->warmup_only ? 0 : 1;
 	/* one warm-up for the whole profile: later runs are warm */
 	ro->warmup = R->warmup_only || (o->warmup && !P->warmed);
-	/* the probes' rate alone, just before the command beside them */
+	/* the probes' rate alone, just before the command beside them
+	   and just after it */
 	ro->stress_alone = R->probe && !o->runner ? P->alone_secs : 0;
 	ro->timeout = o->timeout;
 	ro->time_from = o->time_from;
@@ -377,12 +379,13 @@ static void keep_time(struct prun *R, const struct run_result *rr)
 			    (size_t)(R->n_times + 1));
 	R->times[R->n_times] = rr->times[0];
 	if (R->probe) {
-		double sum = 0, alone = 0;
+		double sum = 0, alone = 0, after = 0;
 
 		for (i = 0; i < rr->n_stress; i++)
 			if (!strcmp(rr->stress[i].spec, R->spec[0])) {
 				sum += rr->stress[i].rates[0];
 				alone += rr->stress[i].alone[0];
+				after += rr->stress[i].after[0];
 			}
 		R->rates = xrealloc(R->rates, sizeof(double) *
 				    (size_t)(R->n_times + 1));
@@ -390,6 +393,9 @@ static void keep_time(struct prun *R, const struct run_result *rr)
 		R->alone = xrealloc(R->alone, sizeof(double) *
 				    (size_t)(R->n_times + 1));
 		R->alone[R->n_times] = alone;
+		R->after = xrealloc(R->after, sizeof(double) *
+				    (size_t)(R->n_times + 1));
+		R->after[R->n_times] = after;
 	}
 	R->n_times++;
 }

@@ -160,8 +160,9 @@ struct run_opts {
 	bool warmup;		/* one run first, not counted */
 	/*
 	 * Seconds the stressors run alone, after their set-up and before
-	 * the command starts, in every run: their rate alone then, in
-	 * run_stress_result.alone (no runner template).  0: none.
+	 * the command starts, and again after it ended, in every run:
+	 * their rates alone then, in run_stress_result.alone and .after
+	 * (no runner template).  0: none.
 	 */
 	double stress_alone;
 	double timeout;		/* seconds per run; 0: none */
@@ -258,7 +259,9 @@ struct run_stress_result {
 	double *alone;		/* its rate alone before the command
 				   (opts.stress_alone), per measured run;
 				   NAN: not known */
+	double *after;		/* and alone after it, as long */
 	double alone_median;	/* of alone; NAN when none known */
+	double after_median;	/* of after; NAN when none known */
 	double median;		/* of rates; NAN when none known */
 };
 

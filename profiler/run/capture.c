@@ -103,6 +103,11 @@ static void output_line(struct ctx *c, const char *line)
 	    sscanf(line, "pandia-stress-alone: %d %lf", &i, &v) == 2 &&
 	    i >= 0 && i < c->stress.n)
 		c->stress.tmpl_alone[i] = v;
+	/* ... and after it, as long */
+	if (!c->local && c->stress.tmpl_after &&
+	    sscanf(line, "pandia-stress-after: %d %lf", &i, &v) == 2 &&
+	    i >= 0 && i < c->stress.n)
+		c->stress.tmpl_after[i] = v;
 }
 
 static void feed_lines(struct ctx *c, int k, const char *p, size_t n)

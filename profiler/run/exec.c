@@ -74,6 +74,7 @@ void run_result_release(struct run_result *r)
 		free(r->stress[i].kind);
 		free(r->stress[i].rates);
 		free(r->stress[i].alone);
+		free(r->stress[i].after);
 	}
 	free(r->stress);
 	free_threads(r);
@@ -421,7 +422,7 @@ static int one_run(struct ctx *c, int run)
 	if (c->stress.tmpl_rates)
 		for (i = 0; i < c->stress.n; i++)
 			c->stress.tmpl_rates[i] = c->stress.tmpl_alone[i] =
-				NAN;
+				c->stress.tmpl_after[i] = NAN;
 	c->acct.aff_unknown = 0;
 	c->capture.hide = c->pin.discover && run == 0 && !c->o->warmup;
 	set_pin_env(c);
@@ -452,6 +453,12 @@ static int one_run(struct ctx *c, int run)
 		c->co.failed = true;
 	sweep(c);
 	read_numa_file(c);
+	if (c->local && c->stress.procs && c->o->stress_alone > 0 &&
+	    !r->interrupted) {
+		/* their rate alone again: a host that drifted shows */
+		signal_stressors(c, SIGUSR2);
+		(void)stressors_alone(c);	/* a signal: r->interrupted */
+	}
 	if (stop_stressors(c, !r->interrupted, slot) < 0 &&
 	    !r->interrupted) {
 		r->failed_run = run;
@@ -499,6 +506,7 @@ static int one_run(struct ctx *c, int run)
 		for (i = 0; i < c->stress.n; i++) {
 			r->stress[i].rates[slot] = c->stress.tmpl_rates[i];
 			r->stress[i].alone[slot] = c->stress.tmpl_alone[i];
+			r->stress[i].after[slot] = c->stress.tmpl_after[i];
 		}
 	if (run == 0)
 		r->warmup_time = secs;
@@ -676,6 +684,7 @@ static int run_all(struct ctx *c)
 
 		sr->median = median_known(sr->rates, r->n_times);
 		sr->alone_median = median_known(sr->alone, r->n_times);
+		sr->after_median = median_known(sr->after, r->n_times);
 	}
 	return 0;
 }
@@ -725,6 +734,8 @@ int run_execute(const struct run_opts *o, char *const *argv,
 					      sizeof(double));
 		c.stress.tmpl_alone = xcalloc((size_t)c.stress.n,
 					      sizeof(double));
+		c.stress.tmpl_after = xcalloc((size_t)c.stress.n,
+					      sizeof(double));
 	}
 	for (k = 0; k < 2; k++)
 		c.capture.lb[k].buf = xmalloc(LINE_MAX_BYTES + 1);
@@ -737,6 +748,7 @@ out_argv:
 	free(c.acct.pids);
 	free(c.stress.tmpl_rates);
 	free(c.stress.tmpl_alone);
+	free(c.stress.tmpl_after);
 	for (k = 0; k < 2; k++)
 		free(c.capture.lb[k].buf);
 	free_strv(c.argv);

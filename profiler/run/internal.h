@@ -52,6 +52,8 @@ struct st_msg {
 	double seconds;
 	double alone_work;	/* from ready to the first mark */
 	double alone_seconds;
+	double after_work;	/* from the end mark to the stop */
+	double after_seconds;
 	char text[200];
 };
 
@@ -93,6 +95,7 @@ struct ctx_stress {
 	pid_t pgid;
 	double *tmpl_rates;	/* pandia-stress: lines of a template */
 	double *tmpl_alone;	/* and its pandia-stress-alone: lines */
+	double *tmpl_after;	/* and pandia-stress-after: lines */
 };
 
 /* the command's output */
@@ -238,8 +241,9 @@ int start_stressors(struct ctx *c);
 int wait_stressors(struct ctx *c, int want, double limit);
 
 /*
- * Let the stressors run alone for o->stress_alone seconds before the
- * command starts, pandia's signals watched.  0 or -1 with err.
+ * Let the stressors run alone for o->stress_alone seconds, before the
+ * command starts and again after it ended, pandia's signals watched.
+ * 0 or -1 with err.
  */
 int stressors_alone(struct ctx *c);
 

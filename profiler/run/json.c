@@ -181,14 +181,20 @@ json_t *run_result_to_json(const struct run_opts *o,
 			      "rates", rates,
 			      "median", num_or_null(sr->median));
 		if (o->stress_alone > 0) {
-			json_t *alone = json_array();
+			json_t *alone = json_array(), *after = json_array();
 
-			for (j = 0; j < r->n_times; j++)
+			for (j = 0; j < r->n_times; j++) {
 				json_array_append_new(alone,
 					num_or_null(sr->alone[j]));
+				json_array_append_new(after,
+					num_or_null(sr->after[j]));
+			}
 			json_object_set_new(s, "alone", alone);
 			json_object_set_new(s, "alone_median",
 					    num_or_null(sr->alone_median));
+			json_object_set_new(s, "after", after);
+			json_object_set_new(s, "after_median",
+					    num_or_null(sr->after_median));
 			json_object_set_new(s, "alone_seconds",
 					    json_real(o->stress_alone));
 		}

@@ -98,11 +98,17 @@ const char *run_stressor_kind_name(const struct run_stressor *s,
 	return buf;
 }
 
-static volatile sig_atomic_t st_stop, st_marks, st_quit;
+static volatile sig_atomic_t st_stop, st_marks, st_ends, st_quit;
 
 static void st_on_mark(int sig)
 {
 	st_marks++;
+	st_stop = 1;
+}
+
+static void st_on_end(int sig)
+{
+	st_ends++;
 	st_stop = 1;
 }
 
@@ -121,7 +127,9 @@ static void st_send(int fd, const struct st_msg *m)
 /*
  * The body of a stressor process: pin, allocate, say ready, run until
  * SIGTERM; SIGUSR1 marks the start of the window whose work counts
- * (the command's start).  Does not return.
+ * (the command's start), SIGUSR2 its end (the command's end, when they
+ * run alone after it too: that work is the after_ one).  Does not
+ * return.
  */
 static void stressor_main(int fd, enum stress_kind kind, int pu,
 			  size_t bytes, pid_t parent)
@@ -130,8 +138,9 @@ static void stressor_main(int fd, enum stress_kind kind, int pu,
 	struct pandia_error err;
 	struct stress_buf buf = { 0 };
 	struct sigaction sa = { 0 };
-	double total = 0, mark_work = 0, mark_t, ready_t, t;
-	sig_atomic_t seen = 0;
+	double total = 0, mark_work = 0, end_work = 0, mark_t, end_t = 0,
+	       ready_t, t;
+	sig_atomic_t seen = 0, ended = 0;
 	cpu_set_t set;
 	sigset_t none;
 
@@ -140,6 +149,8 @@ static void stressor_main(int fd, enum stress_kind kind, int pu,
 		_exit(1);
 	sa.sa_handler = st_on_mark;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = st_on_end;
+	sigaction(SIGUSR2, &sa, NULL);
 	sa.sa_handler = st_on_quit;
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = SIG_DFL;
@@ -176,13 +187,26 @@ static void stressor_main(int fd, enum stress_kind kind, int pu,
 			seen = st_marks;
 			mark_work = total;
 		}
+		if (st_ends != ended && seen) {
+			/* the command ended: its window closes here */
+			end_t = now_seconds();
+			ended = st_ends;
+			end_work = total;
+			m.work = total - mark_work;
+			m.seconds = end_t - mark_t;
+		}
 		if (st_quit)
 			break;
 	}
 	t = now_seconds();
 	m.type = MSG_DONE;
-	m.work = total - mark_work;
-	m.seconds = t - mark_t;
+	if (ended) {
+		m.after_work = total - end_work;
+		m.after_seconds = t - end_t;
+	} else {
+		m.work = total - mark_work;
+		m.seconds = t - mark_t;
+	}
 out_send:
 	st_send(fd, &m);
 	_exit(m.type == MSG_DONE ? 0 : 1);
@@ -317,8 +341,9 @@ out:
 }
 
 /*
- * Let the stressors run alone for o->stress_alone seconds before the
- * command starts, pandia's signals watched.  0 or -1 with err.
+ * Let the stressors run alone for o->stress_alone seconds, before the
+ * command starts and again after it ended, pandia's signals watched.
+ * 0 or -1 with err.
  */
 int stressors_alone(struct ctx *c)
 {
@@ -379,6 +404,9 @@ int stop_stressors(struct ctx *c, bool record, int slot)
 		if (c->o->stress_alone > 0 && s->msg.alone_seconds > 0)
 			sr->alone[slot] = s->msg.alone_work /
 					  s->msg.alone_seconds;
+		if (c->o->stress_alone > 0 && s->msg.after_seconds > 0)
+			sr->after[slot] = s->msg.after_work /
+					  s->msg.after_seconds;
 	}
 	free(c->stress.procs);
 	c->stress.procs = NULL;
@@ -452,9 +480,12 @@ int plan_stressors(struct ctx *c)
 					    (size_t)o->repetitions);
 			sr->alone = xmalloc(sizeof(double) *
 					    (size_t)o->repetitions);
+			sr->after = xmalloc(sizeof(double) *
+					    (size_t)o->repetitions);
 			for (k = 0; k < o->repetitions; k++)
-				sr->rates[k] = sr->alone[k] = NAN;
-			sr->median = sr->alone_median = NAN;
+				sr->rates[k] = sr->alone[k] = sr->after[k] =
+					NAN;
+			sr->median = sr->alone_median = sr->after_median = NAN;
 			c->stress.pus[r->n_stress++] = s->pus[j];
 		}
 	}

@@ -45,9 +45,13 @@ r=$(sed -n '/"stressors"/,$p' "$T/j" | sed -n 's/^ *"median": *\([0-9.eE+]*\).*/
 awk -v a="$a" -v r="$r" 'BEGIN { exit !(a > 1e6 && a < 2 * r && r < 2 * a) }' ||
 	{ cat "$T/j"; fail "--stress-alone: alone $a ops/s, beside sleep $r"; }
 grep -q '"alone_seconds": 0.2' "$T/j" || fail "--stress-alone: alone_seconds"
+# ... and again after it, as long, which does not count either
+f=$(sed -n 's/^ *"after_median": *\([0-9.eE+]*\).*/\1/p' "$T/j")
+awk -v a="$a" -v f="$f" 'BEGIN { exit !(f > 1e6 && f < 2 * a && a < 2 * f) }' ||
+	{ cat "$T/j"; fail "--stress-alone: alone $a ops/s before, $f after"; }
 "$P" run -q -r 1 --cpus 0 --stress cpu@1 --stress-alone 0.1 -- true \
 	>"$T/t" || fail "--stress-alone, text"
-grep -q "^stressor: .*alone before the command [0-9]" "$T/t" ||
+grep -q "^stressor: .*alone before the command [0-9.]* [GMk]*ops/s, after it [0-9]" "$T/t" ||
 	{ cat "$T/t"; fail "--stress-alone: no rate alone in the text"; }
 
 # text output: the same numbers for people
