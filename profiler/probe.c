@@ -373,7 +373,6 @@ static void drift_bound(const struct probe_input *in, double sigma,
 	double P = in->alone, Pc = in->corun, lost = P - Pc, took, est;
 	char a[32], b[32], c[32], r[96];
 
-
 	took = (lost > 0 ? lost : 0) +
 		PROBE_DRIFT_SIGMAS * in->alone_drift * P;
 	est = took * sigma;

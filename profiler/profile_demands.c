@@ -32,7 +32,6 @@ static void demand_unknown(struct pandia_workload *w, int r, char *status)
  */
 #define PROBE_BUDGET_SHARE 0.5
 
-/* The relative half-range of V's N values (0 with fewer than two). */
 /* Whether every one of V's N values is a number. */
 static bool all_known(const double *v, int n)
 {
