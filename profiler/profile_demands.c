@@ -87,10 +87,13 @@ static void probe_noise_pool(const struct prof *P, double *rss, int *rdof,
  */
 static void alone_drift(const struct prun *co, struct probe_input *in)
 {
-	double ss = 0, mean[64], b, a;
+	double ss = 0, *mean, b, a;
 	int i, n = 0;
 
-	for (i = 0; co->after && i < co->n_times && n < 64; i++) {
+	if (!co->after || co->n_times < 1)
+		return;
+	mean = xcalloc((size_t)co->n_times, sizeof(double));
+	for (i = 0; i < co->n_times; i++) {
 		b = co->alone[i];
 		a = co->after[i];
 		if (!(b > 0) || !(a > 0) || !isfinite(a + b))
@@ -98,11 +101,12 @@ static void alone_drift(const struct prun *co, struct probe_input *in)
 		mean[n++] = 0.5 * (a + b);
 		ss += pow((a - b) / (a + b), 2);
 	}
-	if (!n)
-		return;
-	in->alone = prof_med(mean, n);
-	in->alone_drift = sqrt(ss / n);
-	in->alone_noise = hypot(in->alone_noise, in->alone_drift);
+	if (n) {
+		in->alone = prof_med(mean, n);
+		in->alone_drift = sqrt(ss / n);
+		in->alone_noise = hypot(in->alone_noise, in->alone_drift);
+	}
+	free(mean);
 }
 
 /* The probe runs of level LVL for run 1's PU: created, not yet made. */
