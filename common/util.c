@@ -315,6 +315,19 @@ double median_of(const double *v, int n)
 	return m;
 }
 
+double median_known(const double *v, int n)
+{
+	double *k = xmalloc(sizeof(*k) * (size_t)(n > 0 ? n : 1)), m;
+	int i, got = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			k[got++] = v[i];
+	m = got ? median_of(k, got) : NAN;
+	free(k);
+	return m;
+}
+
 void iso_date_now(char *buf, size_t size)
 {
 	time_t t = time(NULL);

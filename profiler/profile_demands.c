@@ -32,17 +32,6 @@ static void demand_unknown(struct pandia_workload *w, int r, char *status)
  */
 #define PROBE_BUDGET_SHARE 0.5
 
-/* Whether every one of V's N values is a number. */
-static bool all_known(const double *v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!isfinite(v[i]))
-			return false;
-	return true;
-}
-
 /*
  * The noise pooled over the profile's repetitions so far (as
  * predictor/pandia/ranges.c pools the runs'): *RSS and *RDOF of the
@@ -69,7 +58,7 @@ static void probe_noise_pool(const struct prof *P, double *rss, int *rdof,
 			tune_pool_log(R->rates, R->n_times, rss, rdof);
 		if (R->alone)
 			tune_pool_log(R->alone, R->n_times, rss, rdof);
-		if (R->after && all_known(R->after, R->n_times))
+		if (R->after)
 			tune_pool_log(R->after, R->n_times, rss, rdof);
 	}
 	if (*rdof == 0) {
@@ -180,7 +169,7 @@ static void probe_demand(struct prof *P, struct prun *co)
 	probe_noise_pool(P, &rss, &rdof, &tss, &tdof);
 	/* both rates are medians of the run's repetitions: one move */
 	in.corun_noise = tune_range_move(rss, rdof, co->n_times);
-	in.alone = prof_med(co->alone, co->n_times);
+	in.alone = median_known(co->alone, co->n_times);
 	in.alone_noise = in.corun_noise;
 	alone_drift(co, &in);
 	if (!isfinite(in.alone)) {

@@ -45,13 +45,13 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 	}
 	if (R->probe)
 		wl_run_add_counter(wr, "probe_bytes_per_s",
-			    prof_med(R->rates, R->n_times));
-	if (R->probe && isfinite(prof_med(R->alone, R->n_times)))
+			    median_known(R->rates, R->n_times));
+	if (R->probe && isfinite(median_known(R->alone, R->n_times)))
 		wl_run_add_counter(wr, "probe_alone_bytes_per_s",
-			    prof_med(R->alone, R->n_times));
-	if (R->probe && R->after && isfinite(prof_med(R->after, R->n_times)))
+			    median_known(R->alone, R->n_times));
+	if (R->probe && R->after && isfinite(median_known(R->after, R->n_times)))
 		wl_run_add_counter(wr, "probe_after_bytes_per_s",
-			    prof_med(R->after, R->n_times));
+			    median_known(R->after, R->n_times));
 	if (R->threads_created >= 0 && R->threads > 0) {
 		/* the model's threads are the workers */
 		wl_run_add_counter(wr, "threads_seen", R->threads);

@@ -282,6 +282,12 @@ START_TEST(test_median)
 	ck_assert_double_eq(median_of(b, 4), 2.5);
 	ck_assert_double_eq(median_of(a, 0), 0);
 	ck_assert_double_eq(a[0], 5);	/* the input is not reordered */
+	/* a runner that did not say a rate in some repetitions */
+	b[1] = NAN;
+	ck_assert_double_eq(median_known(b, 4), 3);
+	b[0] = b[2] = b[3] = NAN;
+	ck_assert(isnan(median_known(b, 4)));
+	ck_assert(isnan(median_known(b, 0)));
 }
 END_TEST
 

@@ -437,59 +437,71 @@ struct probe_row {
 #define G 1e9
 static const struct probe_row probe_rows[] = {
 	/* 17 probes saturate DRAM; one thread lost 4.4x: an estimate */
-	{ __LINE__, { LVL_DRAM, 17, 16 * G, 62 * G, 62 * G, 61.66 * G, 0,
-		      4.4, 0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 17, .per_core_bw = 16 * G,
+	              .aggregate_bw = 62 * G, .alone = 62 * G,
+	              .corun = 61.66 * G, .slowdown = 4.4 },
 	  true, false, 0.34 * 4.4 * G, "estimate" },
 	/* the probes lost 10%, the workload 1.2x */
-	{ __LINE__, { LVL_L3, 8, 40 * G, 300 * G, 300 * G, 270 * G, 0, 1.2,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_L3, .n_probes = 8, .per_core_bw = 40 * G,
+	              .aggregate_bw = 300 * G, .alone = 300 * G,
+	              .corun = 270 * G, .slowdown = 1.2 },
 	  true, false, 36 * G, "estimate" },
 	/* one probe cannot saturate: a bound, (C - P') x sigma */
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 18 * G, 0, 1.1,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 1, .per_core_bw = 22 * G,
+	              .aggregate_bw = 40 * G, .alone = 20 * G, .corun = 18 * G,
+	              .slowdown = 1.1 },
 	  true, true, 22 * G, "too few cores" },
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, 20 * G, 20 * G, 0, 1.0,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 1, .per_core_bw = 22 * G,
+	              .aggregate_bw = 40 * G, .alone = 20 * G, .corun = 20 * G,
+	              .slowdown = 1.0 },
 	  true, true, 20 * G, "upper bound: below 20 GB/s" },
 	/* saturating, nobody slowed: below the probes' resolution */
-	{ __LINE__, { LVL_DRAM, 3, 12 * G, 40 * G, 36 * G, 40 * G, 0, 1.0,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 3, .per_core_bw = 12 * G,
+	              .aggregate_bw = 40 * G, .alone = 36 * G, .corun = 40 * G,
+	              .slowdown = 1.0 },
 	  true, true, 0.03 * 36 * G, "upper bound" },
 	/* the probes beat the described aggregate: one core's link */
-	{ __LINE__, { LVL_L3, 3, 50 * G, 100 * G, 100 * G, 120 * G, 0, 1,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_L3, .n_probes = 3, .per_core_bw = 50 * G,
+	              .aggregate_bw = 100 * G, .alone = 100 * G,
+	              .corun = 120 * G, .slowdown = 1 },
 	  true, true, 50 * G, "more than" },
 	/*
 	 * the wide run: 12 threads beside 6 probes, done in 0.1 of run
 	 * 1's time; the probes' loss, 12 GB/s, is the threads' together,
 	 * so one thread's demand is 12 x 0.1
 	 */
-	{ __LINE__, { LVL_DRAM, 6, 16 * G, 62 * G, 62 * G, 50 * G, 0, 0.1,
-		      0, 0, 0, false, 12, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 6, .per_core_bw = 16 * G,
+	              .aggregate_bw = 62 * G, .alone = 62 * G, .corun = 50 * G,
+	              .slowdown = 0.1, .threads = 12 },
 	  true, false, 1.2 * G, "its 12 threads took 0.1x run 1's time" },
 	/* ... whose probes lost under 3%: a bound, not "faster" */
-	{ __LINE__, { LVL_DRAM, 6, 16 * G, 62 * G, 62 * G, 61.5 * G, 0, 0.1,
-		      0, 0, 0, false, 12, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 6, .per_core_bw = 16 * G,
+	              .aggregate_bw = 62 * G, .alone = 62 * G,
+	              .corun = 61.5 * G, .slowdown = 0.1, .threads = 12 },
 	  true, true, 0.03 * 62 * 0.1 * G, "upper bound" },
 	/*
 	 * the probes lost 3% and the workload ran 1.2x slower, but their
 	 * rate alone moved +-2% between before and after it: the loss is
 	 * within the drift, a bound of (3 + 2 x 2) x 1.2
 	 */
-	{ __LINE__, { LVL_DRAM, 15, 40 * G, 100 * G, 100 * G, 97 * G, 0, 1.2,
-		      0, 0, 0, false, 0, 0.02 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 15, .per_core_bw = 40 * G,
+	              .aggregate_bw = 100 * G, .alone = 100 * G,
+	              .corun = 97 * G, .slowdown = 1.2, .alone_drift = 0.02 },
 	  true, true, 8.4 * G, "within the host's drift" },
 	/* ... +-1%: the loss is resolved, an estimate */
-	{ __LINE__, { LVL_DRAM, 15, 40 * G, 100 * G, 100 * G, 97 * G, 0, 1.2,
-		      0, 0, 0, false, 0, 0.01 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 15, .per_core_bw = 40 * G,
+	              .aggregate_bw = 100 * G, .alone = 100 * G,
+	              .corun = 97 * G, .slowdown = 1.2, .alone_drift = 0.01 },
 	  true, false, 3.6 * G, "estimate" },
 	/* ... a bound never above one core's link */
-	{ __LINE__, { LVL_DRAM, 15, 5 * G, 100 * G, 100 * G, 97 * G, 0, 1.2,
-		      0, 0, 0, false, 0, 0.02 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 15, .per_core_bw = 5 * G,
+	              .aggregate_bw = 100 * G, .alone = 100 * G,
+	              .corun = 97 * G, .slowdown = 1.2, .alone_drift = 0.02 },
 	  true, true, 5 * G, "went from 100 GB/s alone to 97 GB/s" },
 	/* no rate: nothing */
-	{ __LINE__, { LVL_DRAM, 1, 22 * G, 40 * G, NAN, NAN, 0, 1,
-		      0, 0, 0, false, 0, 0 },
+	{ __LINE__, { .level = LVL_DRAM, .n_probes = 1, .per_core_bw = 22 * G,
+	              .aggregate_bw = 40 * G, .alone = NAN, .corun = NAN,
+	              .slowdown = 1 },
 	  false, false, 0, "not measured" },
 };
 
@@ -520,8 +532,11 @@ END_TEST
  */
 START_TEST(test_probe_amplification)
 {
-	struct probe_input in = { LVL_DRAM, 17, 16 * G, 63.86 * G, 62 * G,
-				  61.1 * G, 0, 4.4, 0.01, 0.01, 0, false, 0, 0 };
+	struct probe_input in = { .level = LVL_DRAM, .n_probes = 17,
+	                          .per_core_bw = 16 * G,
+	                          .aggregate_bw = 63.86 * G, .alone = 62 * G,
+	                          .corun = 61.1 * G, .slowdown = 4.4,
+	                          .alone_noise = 0.01, .slowdown_noise = 0.01 };
 	struct probe_estimate e;
 	double rel;
 
@@ -554,16 +569,20 @@ START_TEST(test_probe_amplification)
 	ck_assert_ptr_nonnull(strstr(e.status, "(the described capacity)"));
 	free(e.status);
 	/* the description 3% below: the probes' loss all the same */
-	in = (struct probe_input){ LVL_DRAM, 17, 16 * G, 60.14 * G, 62 * G,
-				   61.95 * G, 0, 4.4, 0, 0, 0, false, 0, 0 };
+	in = (struct probe_input){ .level = LVL_DRAM, .n_probes = 17,
+	                           .per_core_bw = 16 * G,
+	                           .aggregate_bw = 60.14 * G, .alone = 62 * G,
+	                           .corun = 61.95 * G, .slowdown = 4.4 };
 	probe_estimate_demand(&in, &e);
 	ck_assert(e.known && !e.bound);
 	ck_assert(fabs(e.value - 0.05 * 4.4 * G) < 1e-6 * G);
 	ck_assert(fabs(e.amplification - 62 / 0.05) < 1e-6);
 	free(e.status);
 	/* a large share of the level: well conditioned, no warning */
-	in = (struct probe_input){ LVL_DRAM, 2, 100 * G, 100 * G, 100 * G,
-				   40 * G, 0, 1.5, 0, 0, 0, false, 0, 0 };
+	in = (struct probe_input){ .level = LVL_DRAM, .n_probes = 2,
+	                           .per_core_bw = 100 * G,
+	                           .aggregate_bw = 100 * G, .alone = 100 * G,
+	                           .corun = 40 * G, .slowdown = 1.5 };
 	probe_estimate_demand(&in, &e);
 	ck_assert(fabs(e.value - 90 * G) < 1e-6 * G);
 	ck_assert(fabs(e.amplification - 100.0 / 60) < 1e-12);

@@ -530,20 +530,6 @@ int check_pus(const int *v, int n, const char *what,
 	return cgroup_check_pus(v, n, what, err);
 }
 
-/* The median of the known (not NAN) values of v[0..n-1], or NAN. */
-static double median_known(const double *v, int n)
-{
-	double *k = xmalloc(sizeof(*k) * (size_t)(n ? n : 1)), m;
-	int i, got = 0;
-
-	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			k[got++] = v[i];
-	m = got ? median_of(k, got) : NAN;
-	free(k);
-	return m;
-}
-
 bool run_one_pu(const int *cpus, int n)
 {
 	int i;
