@@ -152,8 +152,37 @@ sed -n 's/^pandia-stress: [0-9]* //p' "$T/pn.out" | while read -r r; do
 	[ "$r" != 4.134158e+09 ] || fail "probe_noise: a rate is exact"
 done || exit 1
 
+# the host's rate moving 3% between windows: every probe's rate
+# alone, beside the command and after it times one draw per window
+# (their ratios stay the exact ones), and the rate after is reported;
+# host_after=0 leaves it out, the other windows drawn alike
+# shellcheck disable=SC2086
+sim stream 0-3 $PROBES --variant host_noise=0.03 --state "$T/hn" \
+	>"$T/hn.out"
+[ "$(sed -n 's/^time: //p' "$T/hn.out")" = 9.704516129 ] ||
+	fail "host_noise: the time changed"
+n=$(grep -c '^pandia-stress: ' "$T/hn.out")
+[ "$(grep -c '^pandia-stress-after: ' "$T/hn.out")" = "$n" ] ||
+	fail "host_noise: not every probe's rate after is reported"
+for w in stress stress-alone stress-after; do
+	sed -n "s/^pandia-$w: [0-9]* //p" "$T/hn.out" | sort -u >"$T/hn.$w"
+	[ "$(wc -l <"$T/hn.$w")" = 1 ] ||
+		fail "host_noise: the probes' $w rates are not one draw"
+done
+near "$(cat "$T/hn.stress")" 4.134158e9 0.12 "host_noise: beside"
+[ "$(cat "$T/hn.stress-alone")" != "$(cat "$T/hn.stress-after")" ] ||
+	fail "host_noise: the rates before and after are the same draw"
+# shellcheck disable=SC2086
+sim stream 0-3 $PROBES --variant host_noise=0.03,host_after=0 \
+	--state "$T/hn0" >"$T/hn0.out"
+grep -q '^pandia-stress-after: ' "$T/hn0.out" &&
+	fail "host_after=0: the rate after is reported"
+[ "$(grep -v after "$T/hn.out")" = "$(cat "$T/hn0.out")" ] ||
+	fail "host_after=0: the other windows drawn otherwise"
+
 # an unknown key or value is an error
-for v in bw=fastest nokey=1 turbo=-1 probe_noise=2 bw; do
+for v in bw=fastest nokey=1 turbo=-1 probe_noise=2 host_noise=1 \
+	host_after=2 bw; do
 	"$MS" -m "$M" -w "$D/compute.sim" --cpus 0 --variant "$v" \
 		>/dev/null 2>&1 && fail "--variant $v accepted"
 done

@@ -117,6 +117,15 @@
  *                   own 1 + PROBE_NOISE x N(0, 1) (a probe measures
  *                   its bandwidth as the run its time; --noise is on
  *                   the time only)
+ *   host_noise=0    the host's rate moving between windows, as a
+ *                   guest's does: the stressors' rates alone before
+ *                   the command, beside it and alone after it each
+ *                   times a draw 1 + HOST_NOISE x N(0, 1) shared by
+ *                   every stressor (their sum moves by as much as
+ *                   each), the rate after reported on a line
+ *                   "pandia-stress-after: I RATE"
+ *   host_after=1    0: that line left out (a runner that measures
+ *                   the rate alone before the command only)
  */
 #include <getopt.h>
 #include <math.h>
@@ -247,6 +256,7 @@ static void variant_parse(const char *spec, struct variant *v)
 	memset(v, 0, sizeof(*v));
 	v->drift_runs = 24;
 	v->turbo_exp = 1;
+	v->host_after = true;
 	if (!spec)
 		return;
 	copy = xstrdup(spec);
@@ -278,6 +288,10 @@ static void variant_parse(const char *spec, struct variant *v)
 			v->drift_runs = d;
 		else if (!strcmp(tok, "probe_noise") && d >= 0 && d < 1)
 			v->probe_noise = d;
+		else if (!strcmp(tok, "host_noise") && d >= 0 && d < 1)
+			v->host_noise = d;
+		else if (!strcmp(tok, "host_after"))
+			v->host_after = pick(tok, val, "0|1");
 		else
 			tk_die("--variant: unknown key or bad value '%s=%s'",
 			       tok, val);
@@ -323,6 +337,27 @@ static void drift_and_probes(const struct variant *v, const char *state,
 	if (v->probe_noise > 0)
 		for (i = 0; i < ns; i++)
 			rate[i] *= 1 + v->probe_noise * tk_rng_normal(&st);
+}
+
+/*
+ * The host's rate in the three windows of a run with stressors (alone
+ * before, beside the command, alone after): each a draw 1 + host_noise
+ * x N(0, 1) into G, from a stream of its own (the other draws stay as
+ * they are without it), seeded by SEED and the run's number.
+ */
+static void host_windows(const struct variant *v, const char *state,
+			 uint64_t seed, double g[3])
+{
+	uint64_t st;
+	int i;
+
+	if (state)
+		st = seed ^ 0xd1b54a32d192ed03ULL ^
+			((run_number(state) + 1) * 0x94d049bb133111ebULL);
+	else
+		st = seed ^ ((uint64_t)getpid() << 24) ^ 0x5851f42d4c957f2dULL;
+	for (i = 0; i < 3; i++)
+		g[i] = 1 + v->host_noise * tk_rng_normal(&st);
 }
 
 /* ---- arguments -------------------------------------------------- */
@@ -494,7 +529,7 @@ int main(int argc, char **argv)
 	const char *mfile = NULL, *wfile = NULL, *cpus = NULL, *maps = NULL;
 	const char *scpus = NULL, *skind = NULL, *state = NULL;
 	const char *vspec = NULL, *batch = NULL;
-	double noise = 0, time, *rate, *alone;
+	double noise = 0, time, *rate, *alone, g[3] = { 1, 1, 1 };
 	unsigned long long seed = 1;
 	struct pandia_error err;
 	struct pandia_machine *m;
@@ -557,11 +592,18 @@ int main(int argc, char **argv)
 	if (tk_noisy_time(&time, noise, seed, state, &why) < 0)
 		tk_die("cannot %s '%s'", why, state);
 	drift_and_probes(&v, state, seed, &time, rate, ns);
-	for (i = 0; i < ns; i++)
-		if (level_of(nk == ns ? kinds[i] : kinds[0]) >= 0)
-			printf("pandia-stress: %d %.6e\n"
-			       "pandia-stress-alone: %d %.6e\n", i, rate[i],
-			       i, alone[i]);
+	if (v.host_noise > 0)
+		host_windows(&v, state, seed, g);
+	for (i = 0; i < ns; i++) {
+		if (level_of(nk == ns ? kinds[i] : kinds[0]) < 0)
+			continue;
+		printf("pandia-stress: %d %.6e\n"
+		       "pandia-stress-alone: %d %.6e\n", i, rate[i] * g[1],
+		       i, alone[i] * g[0]);
+		if (v.host_noise > 0 && v.host_after)
+			printf("pandia-stress-after: %d %.6e\n", i,
+			       alone[i] * g[2]);
+	}
 	printf("time: %.9f\n", time);
 
 	free(rate);

@@ -40,6 +40,8 @@ struct variant {
 	double drift;		/* amplitude of the slow drift */
 	double drift_runs;	/* its period, in runs */
 	double probe_noise;	/* on the stressors' reported rates */
+	double host_noise;	/* the host's rate, each window its own */
+	bool host_after;	/* report the rate alone after the command */
 };
 
 /* ---- flows and resources ----------------------------------------- */
