@@ -258,6 +258,13 @@ double wl_value(const struct wl_param *prm, double dflt);
 bool wl_param_is_bound(const struct wl_param *prm);
 
 /*
+ * What the status of a bound says where the probes' loss was within
+ * the host's drift (docs/profiling.md, "A loss within the drift"): a
+ * bound that is no measure of the demand.
+ */
+#define WL_DRIFT_BOUND "within the host's drift"
+
+/*
  * Whether w was profiled on machine m.  A workload that names no
  * machine matches any.  When not, *why gets a new string naming what
  * differs (caller frees); otherwise *why is NULL.

@@ -2,6 +2,7 @@
  * probe.c - the "probe" counter backend (profiler/probe.h).
  */
 #include "profiler/probe.h"
+#include "common/workload.h"
 #include "profiler/run.h"
 
 #include <linux/perf_event.h>
@@ -381,8 +382,8 @@ static void drift_bound(const struct probe_input *in, double sigma,
 	out->status = xasprintf(
 		"upper bound: below %s: the %d probe(s) went from %s alone "
 		"to %s beside it (%+.1f%%) and %s, but their rate alone "
-		"moved +-%.1f%% between before and after it: within the "
-		"host's drift, not a measure of what it took",
+		"moved +-%.1f%% between before and after it: "
+		WL_DRIFT_BOUND ", not a measure of what it took",
 		gbs(out->value, a, sizeof(a)), in->n_probes,
 		gbs(P, b, sizeof(b)), gbs(Pc, c, sizeof(c)),
 		-100 * lost / P, ran_text(in, sigma, r, sizeof(r)),

@@ -324,6 +324,56 @@ START_TEST(test_pinned)
 }
 END_TEST
 
+/*
+ * A bound at one core's link or above says nothing of the demand, nor
+ * does one from a loss within the host's drift: the fit and run 2's
+ * plan take it as 0, as predictions do, where another bound (a level
+ * the probes saturated and kept) and an estimate enter as their
+ * value.  With DRAM at 12 GB/s a core and 40 in all, 16
+ * threads of such a bound would saturate DRAM and shrink run 2.
+ */
+START_TEST(test_empty_bound)
+{
+	struct pandia_machine *m = machine16();
+	struct pandia_workload *w = probed(12 * GB, NAN, NAN);
+	struct wl_param *d = &pandia_params(w)->demand[WR_DRAM];
+	struct model_params base;
+	struct pandia_error err;
+	struct fit_plan pl;
+
+	free(d->status);
+	d->status = xstrdup("upper bound: below 12 GB/s: within the drift");
+	pandia_base_params(m, w, 1, &base);
+	ck_assert_double_eq(base.d[WR_DRAM], 0);
+	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
+		      err.text);
+	ck_assert_int_eq(pl.n_pus[PR2], 16);
+	fit_plan_release(&pl);
+	/* a bound below the link: the fit takes it */
+	d->value = 6 * GB;
+	pandia_base_params(m, w, 1, &base);
+	ck_assert_double_eq(base.d[WR_DRAM], 6 * GB);
+	ck_assert_msg(fit_plan_make(&pl, m, &base, &err) == 0, "%s",
+		      err.text);
+	ck_assert_int_lt(pl.n_pus[PR2], 16);
+	fit_plan_release(&pl);
+	/* ... unless the loss was within the host's drift */
+	free(d->status);
+	d->status = xstrdup("upper bound: below 6 GB/s: ... "
+			    WL_DRIFT_BOUND ", not a measure of what it took");
+	pandia_base_params(m, w, 1, &base);
+	ck_assert_double_eq(base.d[WR_DRAM], 0);
+	/* an estimate at the link: a measurement, taken */
+	d->value = 12 * GB;
+	free(d->status);
+	d->status = xstrdup("estimate from 15 co-run probe(s)");
+	pandia_base_params(m, w, 1, &base);
+	ck_assert_double_eq(base.d[WR_DRAM], 12 * GB);
+	workload_free(w);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *saturation_suite(void)
 {
 	Suite *s = suite_create("saturation");
@@ -335,6 +385,7 @@ static Suite *saturation_suite(void)
 	tcase_add_test(tc, test_nearer_first);
 	tcase_add_test(tc, test_left_alone);
 	tcase_add_test(tc, test_pinned);
+	tcase_add_test(tc, test_empty_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -95,7 +95,7 @@ static int pandia_plan(const struct model_env *env,
 		return pandia_check_plan(env, w, runs, err);
 	if (workload_run_named(w, run_ids[PR2]))
 		return 0;
-	pandia_base_params(w, 1, &base);
+	pandia_base_params(env->m, w, 1, &base);
 	if (fit_plan_make(&pl, env->m, &base, err) < 0)
 		return -1;
 	if (env->quick)

@@ -52,7 +52,29 @@ static double half_range(const struct wl_run *r)
 	return (hi - lo) / 2;
 }
 
-void pandia_base_params(const struct pandia_workload *w, double t1,
+/*
+ * Whether demand R of PP is a bound that says nothing of the demand:
+ * one core's link to its level or more, or a loss within the host's
+ * drift (probe.c's drift_bound(): "not a measure of what it took").
+ */
+static bool empty_bound(const struct pandia_machine *m,
+			const struct pandia_params *pp, int r)
+{
+	const struct wl_param *d = &pp->demand[r];
+	int lvl = r - WR_L1;
+
+	if (!wl_param_is_bound(d))
+		return false;
+	if (strstr(d->status, WL_DRIFT_BOUND))
+		return true;
+	if (lvl < 0 || lvl >= LVL_COUNT || !m->links[lvl].present ||
+	    !(m->links[lvl].per_core_bw > 0))
+		return false;
+	return d->value >= m->links[lvl].per_core_bw * (1 - 1e-9);
+}
+
+void pandia_base_params(const struct pandia_machine *m,
+			const struct pandia_workload *w, double t1,
 			struct model_params *base)
 {
 	const struct pandia_params *pp = pandia_params(w);
@@ -62,8 +84,8 @@ void pandia_base_params(const struct pandia_workload *w, double t1,
 	base->t1 = t1;
 	base->p = 1;
 	for (r = 0; r < WR_COUNT; r++)
-		base->d[r] = pp->listed[r] && pp->demand[r].known ?
-			pp->demand[r].value : 0;
+		base->d[r] = pp->listed[r] && pp->demand[r].known &&
+			!empty_bound(m, pp, r) ? pp->demand[r].value : 0;
 }
 
 /* The check runs recorded in w, as placements the fit can predict. */
@@ -144,7 +166,7 @@ int pandia_runs_load(const struct model_env *env,
 	    !(r->t[PR2] > 0))
 		return perr_set(err, "the Pandia model needs runs 1 and 2 "
 				"with their times");
-	pandia_base_params(w, r->t[PR1], &r->base);
+	pandia_base_params(env->m, w, r->t[PR1], &r->base);
 	if (fit_plan_make_at(&r->pl, env->m, &r->base, r->xr[PR2]->n_cpus,
 			     err) < 0)
 		return -1;

@@ -16,9 +16,12 @@ struct ranking;
 void pandia_rank_fast(struct ranking *r, const struct model_params *prm,
 		      int workers);
 
-/* The demands the model gets from w: known values (bounds included),
-   else 0; t1 T1, p 1, the rest 0 (pandia_check.c). */
-void pandia_base_params(const struct pandia_workload *w, double t1,
+/* The demands the fit and run 2's plan get from w: known values,
+   bounds included but for those that say nothing (one core's link on
+   m or more, a loss within the host's drift), else 0; t1 T1, p 1, the
+   rest 0 (pandia_check.c). */
+void pandia_base_params(const struct pandia_machine *m,
+			const struct pandia_workload *w, double t1,
 			struct model_params *base);
 
 /* A warning for people through env->warn (formatted; none without). */
