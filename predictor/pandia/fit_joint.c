@@ -12,7 +12,7 @@
 #include "common/util.h"
 
 /* The unknowns: the model's parameters, then two demands. */
-enum jp { JP_P, JP_OS, JP_CORUN, JP_L, JP_B, JP_DRAM, JP_IC, JP_N };
+enum jp { JP_P, JP_OS, JP_CORUN, JP_L, JP_B, JP_DRAM, JP_IC, JP_L3, JP_N };
 
 /* The runs a fit sees at most: the plan's and the extra ones. */
 #define JP_RUNS (FIT_RUNS + FIT_MAX_EXTRA)
@@ -31,7 +31,7 @@ enum jp { JP_P, JP_OS, JP_CORUN, JP_L, JP_B, JP_DRAM, JP_IC, JP_N };
 struct jprob {
 	const struct fit_data *d;
 	struct model_params prm;	/* the fixed part */
-	double dram_ref, ic_ref;	/* demand = theta * ref */
+	double dram_ref, ic_ref, l3_ref;	/* demand = theta * ref */
 	bool fit[JP_N];
 	double lo[JP_N], hi[JP_N], scale[JP_N];
 	int nr;
@@ -51,6 +51,8 @@ static void to_params(const struct jprob *jp, const double *th,
 		prm->d[WR_DRAM] = th[JP_DRAM] * jp->dram_ref;
 	if (jp->fit[JP_IC])
 		prm->d[WR_INTERCONNECT] = th[JP_IC] * jp->ic_ref;
+	if (jp->fit[JP_L3])
+		prm->d[WR_L3] = th[JP_L3] * jp->l3_ref;
 	*corun = th[JP_CORUN];
 }
 
@@ -214,6 +216,8 @@ static void jprob_init(struct jprob *jp, const struct fit_data *d,
 		0;
 	th[JP_IC] = jp->ic_ref > 0 ?
 		d->base->d[WR_INTERCONNECT] / jp->ic_ref : 0;
+	jp->l3_ref = d->base->d[WR_L3] > 0 ? d->base->d[WR_L3] : 0;
+	th[JP_L3] = jp->l3_ref > 0 ? 1 : 0;
 	jp->fit[JP_P] = true;
 	jp->fit[JP_OS] = seq->have_o_s;
 	jp->fit[JP_CORUN] = jp->fit[JP_L] = seq->have_l;
@@ -230,6 +234,7 @@ static void jprob_init(struct jprob *jp, const struct fit_data *d,
 	jp->hi[JP_B] = 1e3;
 	jp->scale[JP_B] = 0.1;
 	jp->hi[JP_DRAM] = jp->hi[JP_IC] = 100;
+	jp->hi[JP_L3] = 1;
 	jp->scale[JP_IC] = 0.1;
 }
 
@@ -537,6 +542,7 @@ static void theta_of(const struct jprob *jp, const struct fit_result *r,
 		0;
 	th[JP_IC] = jp->ic_ref > 0 ?
 		r->prm.d[WR_INTERCONNECT] / jp->ic_ref : 0;
+	th[JP_L3] = jp->l3_ref > 0 ? r->prm.d[WR_L3] / jp->l3_ref : 0;
 }
 
 /*
@@ -587,9 +593,13 @@ bool fit_demands(const struct fit_data *d, const struct fit_result *main,
 	if (!(jp.dram_ref > 0))
 		return false;
 	jp.fit[JP_DRAM] = true;
+	/* an L3 estimate may only fall: the probes' is its upper end */
+	jp.fit[JP_L3] = jp.l3_ref > 0;
 	for (s = 0; s < (int)(sizeof(scale) / sizeof(scale[0])); s++) {
 		memcpy(th, th0, sizeof(th));
 		th[JP_DRAM] = th0[JP_DRAM] * scale[s];
+		if (jp.fit[JP_L3])
+			th[JP_L3] = th0[JP_L3] * (scale[s] < 1 ? scale[s] : 1);
 		c = lm(&jp, th);
 		if (c < cbest) {
 			cbest = c;

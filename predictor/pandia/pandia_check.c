@@ -724,6 +724,7 @@ static int take_alternative(const struct model_env *env,
 		    why);
 	move_demand(pp, WR_INTERCONNECT, jr->prm.d[WR_INTERCONNECT],
 		    d1->base->d[WR_INTERCONNECT], why);
+	move_demand(pp, WR_L3, jr->prm.d[WR_L3], d1->base->d[WR_L3], why);
 	pandia_warn(env, "the fit missed a run by %.1f sigma and %s did not "
 		    "(%.1f sigma, check runs included): taken instead",
 		    worst, pick < AMB_KINDS ? fit_amb_name(pick) :
