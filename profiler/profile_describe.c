@@ -18,6 +18,16 @@
 #define PANDIA_VERSION "unknown"
 #endif
 
+/* The median of the known of V's N rates as counter NAME, if any. */
+static void add_known_rate(struct wl_run *wr, const char *name,
+			   const double *v, int n)
+{
+	double m = v ? median_known(v, n) : NAN;
+
+	if (isfinite(m))
+		wl_run_add_counter(wr, name, m);
+}
+
 /* R as evidence in the description. */
 static void record_run(const struct prun *R, struct wl_run *wr)
 {
@@ -43,15 +53,14 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 		wl_run_add_counter(wr, "cpu_seconds", R->cpu);
 		wl_run_add_counter(wr, "cpus_busy", R->cpu / R->cpu_wall);
 	}
-	if (R->probe)
+	if (R->probe) {
 		wl_run_add_counter(wr, "probe_bytes_per_s",
 			    median_known(R->rates, R->n_times));
-	if (R->probe && isfinite(median_known(R->alone, R->n_times)))
-		wl_run_add_counter(wr, "probe_alone_bytes_per_s",
-			    median_known(R->alone, R->n_times));
-	if (R->probe && R->after && isfinite(median_known(R->after, R->n_times)))
-		wl_run_add_counter(wr, "probe_after_bytes_per_s",
-			    median_known(R->after, R->n_times));
+		add_known_rate(wr, "probe_alone_bytes_per_s", R->alone,
+			       R->n_times);
+		add_known_rate(wr, "probe_after_bytes_per_s", R->after,
+			       R->n_times);
+	}
 	if (R->threads_created >= 0 && R->threads > 0) {
 		/* the model's threads are the workers */
 		wl_run_add_counter(wr, "threads_seen", R->threads);

@@ -11,7 +11,7 @@
 
 #include "common/util.h"
 
-/* The unknowns: the model's parameters, then two demands. */
+/* The unknowns: the model's parameters, then three demands. */
 enum jp { JP_P, JP_OS, JP_CORUN, JP_L, JP_B, JP_DRAM, JP_IC, JP_L3, JP_N };
 
 /* The runs a fit sees at most: the plan's and the extra ones. */
