@@ -374,6 +374,52 @@ START_TEST(test_empty_bound)
 }
 END_TEST
 
+/*
+ * What the joint fit moves (take_alternative): a demand it moved,
+ * value and status; one it left where it started (a bound that says
+ * nothing started at 0, and stays 0), one at its value already, one not
+ * listed and one not known: untouched.
+ */
+START_TEST(test_move_guard)
+{
+	struct pandia_workload *w = probed(12 * GB, NAN, NAN);
+	struct pandia_params *pp = pandia_params(w);
+	struct wl_param *d = &pp->demand[WR_DRAM];
+	const char *was = "upper bound: below 12 GB/s: " WL_DRIFT_BOUND;
+
+	free(d->status);
+	d->status = xstrdup(was);
+	/* the bound the fit started at 0 and left there */
+	pandia_move_demand(pp, WR_DRAM, 0, 0, "why");
+	ck_assert_double_eq(d->value, 12 * GB);
+	ck_assert_str_eq(d->status, was);
+	/* at its value already */
+	pandia_move_demand(pp, WR_DRAM, 12 * GB * (1 + 1e-9), 0, "why");
+	ck_assert_double_eq(d->value, 12 * GB);
+	ck_assert_str_eq(d->status, was);
+	/* not listed, or not known */
+	pp->listed[WR_DRAM] = false;
+	pandia_move_demand(pp, WR_DRAM, 4 * GB, 0, "why");
+	ck_assert_double_eq(d->value, 12 * GB);
+	pp->listed[WR_DRAM] = true;
+	d->known = false;
+	pandia_move_demand(pp, WR_DRAM, 4 * GB, 0, "why");
+	ck_assert_double_eq(d->value, 12 * GB);
+	d->known = true;
+	/* moved: the value, and the status after what it said */
+	pandia_move_demand(pp, WR_DRAM, 4 * GB, 0, "the runs say so");
+	ck_assert_double_eq(d->value, 4 * GB);
+	ck_assert_msg(strstr(d->status, was) == d->status &&
+		      strstr(d->status, "; moved from 1.2e+10 by the joint "
+			     "fit: the runs say so"), "%s", d->status);
+	/* from a value the fit started at */
+	pandia_move_demand(pp, WR_DRAM, 5 * GB, 5 * GB, "again");
+	ck_assert_double_eq(d->value, 4 * GB);
+	ck_assert_ptr_null(strstr(d->status, "again"));
+	workload_free(w);
+}
+END_TEST
+
 static Suite *saturation_suite(void)
 {
 	Suite *s = suite_create("saturation");
@@ -386,6 +432,7 @@ static Suite *saturation_suite(void)
 	tcase_add_test(tc, test_left_alone);
 	tcase_add_test(tc, test_pinned);
 	tcase_add_test(tc, test_empty_bound);
+	tcase_add_test(tc, test_move_guard);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -655,12 +655,7 @@ static bool same_value(double a, double b)
 	return fabs(a - b) <= 1e-6 * (fabs(a) + fabs(b));
 }
 
-/*
- * A demand the fit moved from FROM (what the fit started from: a bound
- * that says nothing started at 0) to V: its value, and its status says
- * so.  One the fit left where it started is not moved.
- */
-static void move_demand(struct pandia_params *pp, int res, double v,
+void pandia_move_demand(struct pandia_params *pp, int res, double v,
 			double from, const char *why)
 {
 	struct wl_param *d = &pp->demand[res];
@@ -720,11 +715,12 @@ static int take_alternative(const struct model_env *env,
 		"with this demand (model.ambiguities)" : "with it the runs "
 		"and the check runs are reproduced within their noise, "
 		"with the value measured they were not";
-	move_demand(pp, WR_DRAM, jr->prm.d[WR_DRAM], d1->base->d[WR_DRAM],
-		    why);
-	move_demand(pp, WR_INTERCONNECT, jr->prm.d[WR_INTERCONNECT],
-		    d1->base->d[WR_INTERCONNECT], why);
-	move_demand(pp, WR_L3, jr->prm.d[WR_L3], d1->base->d[WR_L3], why);
+	pandia_move_demand(pp, WR_DRAM, jr->prm.d[WR_DRAM],
+			   d1->base->d[WR_DRAM], why);
+	pandia_move_demand(pp, WR_INTERCONNECT, jr->prm.d[WR_INTERCONNECT],
+			   d1->base->d[WR_INTERCONNECT], why);
+	pandia_move_demand(pp, WR_L3, jr->prm.d[WR_L3], d1->base->d[WR_L3],
+			   why);
 	pandia_warn(env, "the fit missed a run by %.1f sigma and %s did not "
 		    "(%.1f sigma, check runs included): taken instead",
 		    worst, pick < AMB_KINDS ? fit_amb_name(pick) :

@@ -10,6 +10,7 @@
 #include "predictor/pandia/fit_joint.h"
 #include "predictor/pandia/model.h"
 
+struct pandia_params;
 struct ranking;
 
 /* rank_fast (rank_fast.c): the ranking predicted in parallel. */
@@ -23,6 +24,14 @@ void pandia_rank_fast(struct ranking *r, const struct model_params *prm,
 void pandia_base_params(const struct pandia_machine *m,
 			const struct pandia_workload *w, double t1,
 			struct model_params *base);
+
+/* Demand RES of pp, which the joint fit moved from FROM (what the fit
+   started from: a bound that says nothing started at 0) to V: set to
+   V, its status saying so after what it said before.  Left as it is
+   where the fit left it where it started, where V is its value
+   already, and where it is not listed or not known (pandia_check.c). */
+void pandia_move_demand(struct pandia_params *pp, int res, double v,
+			double from, const char *why);
 
 /* A warning for people through env->warn (formatted; none without). */
 void pandia_warn(const struct model_env *env, const char *fmt, ...)
