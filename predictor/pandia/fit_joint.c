@@ -177,6 +177,15 @@ static void add_run(struct jprob *jp, int x, double t, double delta)
 	jp->sig[jp->nr++] = s > FIT_SIGMA_FLOOR ? s : FIT_SIGMA_FLOOR;
 }
 
+/* The demands' unknowns for the demands D (bytes/s a thread). */
+static void demands_theta(const struct jprob *jp, const double *d,
+			  double *th)
+{
+	th[JP_DRAM] = jp->dram_ref > 0 ? d[WR_DRAM] / jp->dram_ref : 0;
+	th[JP_IC] = jp->ic_ref > 0 ? d[WR_INTERCONNECT] / jp->ic_ref : 0;
+	th[JP_L3] = jp->l3_ref > 0 ? d[WR_L3] / jp->l3_ref : 0;
+}
+
 /*
  * The runs and the unknowns of the main fit from SEQ: p always, o_s
  * where run 3 measured it, the co-runner factor and l where runs 4
@@ -207,17 +216,13 @@ static void jprob_init(struct jprob *jp, const struct fit_data *d,
 		m->links[LVL_DRAM].per_core_bw / 10 : 0;
 	jp->ic_ref = m->links[LVL_INTERCONNECT].present ?
 		m->links[LVL_INTERCONNECT].per_core_bw : 0;
+	jp->l3_ref = d->base->d[WR_L3] > 0 ? d->base->d[WR_L3] : 0;
 	th[JP_P] = seq->p;
 	th[JP_OS] = seq->have_o_s ? seq->o_s : 0;
 	th[JP_CORUN] = seq->have_l && seq->corun >= 1 ? seq->corun : 1;
 	th[JP_L] = seq->have_l ? seq->l : 0;
 	th[JP_B] = seq->have_b ? seq->b : 0;
-	th[JP_DRAM] = jp->dram_ref > 0 ? d->base->d[WR_DRAM] / jp->dram_ref :
-		0;
-	th[JP_IC] = jp->ic_ref > 0 ?
-		d->base->d[WR_INTERCONNECT] / jp->ic_ref : 0;
-	jp->l3_ref = d->base->d[WR_L3] > 0 ? d->base->d[WR_L3] : 0;
-	th[JP_L3] = jp->l3_ref > 0 ? 1 : 0;
+	demands_theta(jp, d->base->d, th);
 	jp->fit[JP_P] = true;
 	jp->fit[JP_OS] = seq->have_o_s;
 	jp->fit[JP_CORUN] = jp->fit[JP_L] = seq->have_l;
@@ -538,11 +543,7 @@ static void theta_of(const struct jprob *jp, const struct fit_result *r,
 	th[JP_CORUN] = isnan(r->corun) ? 1 : r->corun;
 	th[JP_L] = r->prm.l;
 	th[JP_B] = r->prm.b;
-	th[JP_DRAM] = jp->dram_ref > 0 ? r->prm.d[WR_DRAM] / jp->dram_ref :
-		0;
-	th[JP_IC] = jp->ic_ref > 0 ?
-		r->prm.d[WR_INTERCONNECT] / jp->ic_ref : 0;
-	th[JP_L3] = jp->l3_ref > 0 ? r->prm.d[WR_L3] / jp->l3_ref : 0;
+	demands_theta(jp, r->prm.d, th);
 }
 
 /*
