@@ -96,10 +96,14 @@ runs_of() {
 	echo "$1:"
 	grep -E '^      "(id|cpus|times)"' "$T/$1.json" | paste - - -
 }
-awk -v d="$d" -v u="$ub" 'BEGIN { exit !(u != "null" && d <= u + 0) }' ||
-	{ runs_of quiet; runs_of quiet2; runs_of busy; false; } ||
+if ! awk -v d="$d" -v u="$ub" 'BEGIN { exit !(u != "null" && d <= u + 0) }'
+then
+	runs_of quiet
+	runs_of quiet2
+	runs_of busy
 	fail "(b) gave p $pb +- $ub, $d from the nearer of the quiet" \
 		"profiles' $pa and $pa2: outside 0.05 and its own range," \
 		"without refusing"
+fi
 echo "(b) is $d from the nearer quiet profile: more than 0.05, within" \
 	"the +- $ub it states"
