@@ -381,17 +381,6 @@ static void summary_blackbox(FILE *out, const struct pandia_workload *w)
 		fputs("not known\n", out);
 }
 
-/* A run's counter NAME, or NAN. */
-static double counter_of(const struct wl_run *r, const char *name)
-{
-	int i;
-
-	for (i = 0; i < r->n_counters; i++)
-		if (!strcmp(r->counter_names[i], name))
-			return r->counter_values[i];
-	return NAN;
-}
-
 /* The check runs, predicted against measured, and the ambiguities. */
 static void summary_checks(FILE *out, const struct pandia_workload *w)
 {
@@ -401,10 +390,10 @@ static void summary_checks(FILE *out, const struct pandia_workload *w)
 
 	for (i = 0; i < w->n_runs; i++) {
 		const struct wl_run *r = &w->runs[i];
-		double pred = counter_of(r, "model_predicted");
-		double range = counter_of(r, "model_range");
-		double miss = counter_of(r, "model_miss");
-		double refit = counter_of(r, "model_refitted");
+		double pred = wl_run_counter(r, "model_predicted");
+		double range = wl_run_counter(r, "model_range");
+		double miss = wl_run_counter(r, "model_miss");
+		double refit = wl_run_counter(r, "model_refitted");
 
 		if (strncmp(r->id, "check", 5) || isnan(pred))
 			continue;
@@ -418,11 +407,11 @@ static void summary_checks(FILE *out, const struct pandia_workload *w)
 	}
 	for (i = 0; i < w->n_runs; i++)
 		if (!strcmp(w->runs[i].id, "drift") &&
-		    !isnan(counter_of(&w->runs[i], "drift")))
+		    !isnan(wl_run_counter(&w->runs[i], "drift")))
 			fprintf(out, "  %-17srun 1 again at the end: %.1f%% from "
 				"run 1, in every range (the host's drift "
 				"between runs)\n", "drift",
-				100 * counter_of(&w->runs[i], "drift"));
+				100 * wl_run_counter(&w->runs[i], "drift"));
 	json_array_foreach(amb, k, o) {
 		json_t *note = json_object_get(o, "note");
 		json_t *chk = json_object_get(o, "checked");

@@ -153,6 +153,16 @@ void wl_run_add_counter(struct wl_run *wr, const char *name, double v)
 	wr->counter_values[wr->n_counters++] = v;
 }
 
+double wl_run_counter(const struct wl_run *r, const char *name)
+{
+	int i;
+
+	for (i = 0; r && i < r->n_counters; i++)
+		if (!strcmp(r->counter_names[i], name))
+			return r->counter_values[i];
+	return NAN;
+}
+
 void wl_run_release(struct wl_run *r)
 {
 	int i;

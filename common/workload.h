@@ -275,6 +275,9 @@ bool workload_machine_matches(const struct pandia_workload *w,
 /* Add a counter reading NAME = V to run wr (nothing when V is not finite). */
 void wl_run_add_counter(struct wl_run *wr, const char *name, double v);
 
+/* Run R's counter reading NAME, or NAN (none, or R NULL). */
+double wl_run_counter(const struct wl_run *r, const char *name);
+
 /* Release what one run owns (its struct stays). */
 void wl_run_release(struct wl_run *r);
 /* The run of W whose id is ID ("run2"), or NULL (borrowed). */

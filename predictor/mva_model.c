@@ -63,16 +63,6 @@ static const struct wl_run *dram_run(const struct pandia_workload *w,
 	return NULL;
 }
 
-static double counter_of(const struct wl_run *r, const char *name)
-{
-	int i;
-
-	for (i = 0; r && i < r->n_counters; i++)
-		if (!strcmp(r->counter_names[i], name))
-			return r->counter_values[i];
-	return NAN;
-}
-
 /* E(1): the Pandia model's t1 when there is one, else run 1's median. */
 static double e1_of(const struct pandia_workload *w)
 {
@@ -96,8 +86,8 @@ static int from_runs(const struct pandia_workload *w, struct mva_params *out,
 {
 	const struct wl_run *r1 = workload_run_named(w, "run1"), *rd;
 	double e1 = e1_of(w), stalled = NAN, sigma = NAN, f = NAN;
-	double cyc = counter_of(r1, "cycles");
-	double st = counter_of(r1, "stalled-cycles-backend");
+	double cyc = wl_run_counter(r1, "cycles");
+	double st = wl_run_counter(r1, "stalled-cycles-backend");
 	struct pandia_error e;
 	int s = 0;
 

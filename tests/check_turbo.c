@@ -16,7 +16,15 @@
  *   - a profile whose run 2 is faster than the description's clock
  *     allows says so in p's status (the description may have been
  *     measured on a busy host), and not within 2% of it; t1's range,
- *     and with it every predicted time's, takes the excess.
+ *     and with it every predicted time's, takes the excess;
+ *   - a profile recorded on a 2-vCPU guest against a description whose
+ *     clock with both cores busy (85% of a lone core's) the workload
+ *     never saw: run 2's CPU time contradicts it, p's range reaches
+ *     the p without the clock, t1's the contention not seen, and the
+ *     warning says to measure the machine again; run 2's CPU time
+ *     showing the clock (or more, as spinning waiters give), none
+ *     recorded (a runner), or a description without the clock: none
+ *     of that.
  */
 #include <check.h>
 #include <math.h>
@@ -29,6 +37,7 @@
 #include "predictor/pandia/fit.h"
 #include "predictor/pandia/model.h"
 #include "predictor/pandia/pandia_internal.h"
+#include "predictor/pandia/params.h"
 #include "predictor/space.h"
 #include "tests/lib/testkit.h"
 
@@ -289,6 +298,127 @@ START_TEST(test_run2_contradicts)
 }
 END_TEST
 
+#define UNSEEN_M "tests/data/machines/clock-unseen.json"
+#define UNSEEN_W "tests/data/workloads/clock-unseen.json"
+
+/* What the fit said through env->warn, the last of it. */
+static char said[2048];
+
+static void keep_said(void *arg, const char *msg)
+{
+	(void)arg;
+	snprintf(said, sizeof(said), "%s", msg);
+}
+
+/* Counter NAME of run ID of W set to V (it must be there). */
+static void set_counter(struct pandia_workload *w, const char *id,
+			const char *name, double v)
+{
+	struct wl_run *r = (struct wl_run *)workload_run_named(w, id);
+	int i;
+
+	ck_assert_ptr_nonnull(r);
+	for (i = 0; i < r->n_counters; i++)
+		if (!strcmp(r->counter_names[i], name)) {
+			r->counter_values[i] = v;
+			return;
+		}
+	ck_abort_msg("%s has no counter %s", id, name);
+}
+
+struct unseen {
+	double p, p_range, t1_rel;	/* as fitted */
+	double b, u1;			/* t2 / t1, run 1's cpus_busy */
+	double q;			/* the clock's, both cores busy */
+};
+
+/*
+ * The recorded profile fitted again on its description, run 2's
+ * cpus_busy at U2 when not 0 (NAN: none recorded), the clock left out
+ * with NO_CLOCK.  The warning, if any, in said.
+ */
+static void fit_unseen(double u2, bool no_clock, struct unseen *o)
+{
+	struct pandia_error err;
+	struct pandia_machine *m = machine_load(UNSEEN_M, &err);
+	struct pandia_workload *w;
+	struct pandia_params *pp;
+	struct model_env env = { .warn = keep_said };
+	const struct wl_run *r1, *r2;
+
+	ck_assert_msg(m != NULL, "%s", err.text);
+	w = workload_load(UNSEEN_W, &err);
+	ck_assert_msg(w != NULL, "%s:%d: %s", err.source, err.line, err.text);
+	o->q = machine_clock_slowdown(m, 0, 2);
+	if (no_clock)
+		m->all_busy_rate = m->peak_rate;
+	if (u2 != 0)
+		set_counter(w, "run2", "cpus_busy", u2);
+	env.m = m;
+	said[0] = 0;
+	ck_assert_msg(model_pandia.fit(&env, w, &err) == 0, "%s", err.text);
+	pp = pandia_params(w);
+	r1 = workload_run_named(w, "run1");
+	r2 = workload_run_named(w, "run2");
+	o->p = pp->p.value;
+	o->p_range = pp->p.uncertainty;
+	o->t1_rel = pp->t1.uncertainty / pp->t1.value;
+	o->b = median_of(r2->times, r2->n_times) /
+		median_of(r1->times, r1->n_times);
+	o->u1 = wl_run_counter(r1, "cpus_busy");
+	workload_free(w);
+	machine_free(m);
+}
+
+START_TEST(test_cpu_time_unseen)
+{
+	struct unseen o, none;
+	static const double share[] = { 1, 0.7, 0.55, 0.45, 0.2 };
+	double p_amdahl, gain, a;
+	int i;
+
+	/* without the clock: p is Amdahl's from run 2's time, 0.73 */
+	fit_unseen(0, true, &none);
+	p_amdahl = 2 * (1 - none.b);
+	ck_assert_msg(fabs(none.p - p_amdahl) < 1e-3, "p %g", none.p);
+	ck_assert_msg(!said[0], "%s", said);
+	ck_assert(none.p_range < 0.1 && none.t1_rel < 0.1);
+
+	/* as recorded: the clock makes p 0.918, the CPU time 0.70 */
+	fit_unseen(0, false, &o);
+	ck_assert_msg(fabs(o.p - 0.918) < 2e-3, "p %g", o.p);
+	ck_assert_msg(o.p - o.p_range <= p_amdahl, "p %g +- %g misses %g",
+		      o.p, o.p_range, p_amdahl);
+	ck_assert_msg(strstr(said, "run 2's CPU time (0.969 times run 1's)") &&
+		      strstr(said, "core.all_busy_rate at 85.4%") &&
+		      strstr(said, "p = 0.918 from the times, 0.701 from the "
+			     "CPU time") &&
+		      strstr(said, "'pandia machine' measures it again"),
+		      "%s", said);
+	/* every predicted time's range takes the 16% not seen */
+	ck_assert_msg(o.t1_rel >= 0.15, "t1 +- %g", o.t1_rel);
+
+	/* run 2's CPU time as the clock gives it, and a little less:
+	   nothing said; with less than half of it there: said */
+	gain = o.p * (o.q - 1);
+	for (i = 0; i < 5; i++) {
+		a = 1 + share[i] * gain;
+		fit_unseen(o.u1 * a / o.b, false, &none);
+		ck_assert_msg(!said[0] == (share[i] > 0.5), "A %g: '%s'", a,
+			      said);
+	}
+	/* spinning waiters: both PUs busy all the time */
+	fit_unseen(2, false, &none);
+	ck_assert_msg(!said[0], "%s", said);
+	ck_assert_double_eq_tol(none.p_range, 0.0497, 1e-3);
+	/* no CPU time recorded (a runner template) */
+	fit_unseen(NAN, false, &none);
+	ck_assert_msg(!said[0], "%s", said);
+	ck_assert_double_eq_tol(none.p, o.p, 1e-12);
+	ck_assert_msg(none.t1_rel < 0.1, "t1 +- %g", none.t1_rel);
+}
+END_TEST
+
 static Suite *turbo_suite(void)
 {
 	Suite *s = suite_create("turbo");
@@ -300,6 +430,7 @@ static Suite *turbo_suite(void)
 	tcase_add_loop_test(tc, test_memory_bound, 0, 2);
 	tcase_add_test(tc, test_description);
 	tcase_add_test(tc, test_run2_contradicts);
+	tcase_add_test(tc, test_cpu_time_unseen);
 	suite_add_tcase(s, tc);
 	return s;
 }

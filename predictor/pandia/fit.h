@@ -164,6 +164,12 @@ struct fit_solution {
 	 * most run 2 allows; both 0 when not so.
 	 */
 	double clock_run2, clock_allowed;
+	/*
+	 * Run 2's CPU time showing little of the contention the model
+	 * sees in it (pandia_cpu_check()): that contention's share not
+	 * seen (> 0), and p by the CPU time; 0 when not so.
+	 */
+	double cpu_gap, p_cpu;
 	/* the closed forms of sections 4.2-4.5; NAN when not computed */
 	double paper_p, paper_o_s, paper_l, paper_b;
 	struct fit_step step[FIT_RUNS];

@@ -102,8 +102,6 @@ static void restore(struct pandia_params *pp)
 static void seq_of(const struct pandia_params *pp, const struct wl_run *r4,
 		   struct fit_solution *s)
 {
-	int i;
-
 	memset(s, 0, sizeof(*s));
 	s->p = pp->p.value;
 	s->have_o_s = pp->o_s.known;
@@ -112,10 +110,9 @@ static void seq_of(const struct pandia_params *pp, const struct wl_run *r4,
 	s->l = pp->l.known ? pp->l.value : 0;
 	s->have_b = pp->b.known;
 	s->b = pp->b.known ? pp->b.value : 0;
-	s->corun = 2;
-	for (i = 0; r4 && i < r4->n_counters; i++)
-		if (!strcmp(r4->counter_names[i], "corun_factor"))
-			s->corun = r4->counter_values[i];
+	s->corun = wl_run_counter(r4, "corun_factor");
+	if (isnan(s->corun))
+		s->corun = 2;
 	/* the profile chose the form; the refit keeps it */
 	s->os_fraction = pp->has_o_s_form && pp->o_s_form == OS_PER_FRACTION;
 	s->b_core = pp->has_b_form && pp->b_form == B_CORE;

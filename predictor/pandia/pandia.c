@@ -144,6 +144,25 @@ static void set_param(struct wl_param *prm, bool have, double v, double unc,
 	prm->status = status;
 }
 
+/* What run 2 says of the plan and the description's clock. */
+static void warn_run2(const struct model_env *env, const struct fit_plan *pl,
+		      const struct fit_solution *sol)
+{
+	if (pl->n_note)
+		pandia_warn(env, "run 2 uses %s", pl->n_note);
+	if (sol->clock_run2 > 1)
+		pandia_warn(env, "run 2 was faster than the machine "
+			    "description's clock allows (with run 2's cores "
+			    "busy it says %.2f times slower than a lone "
+			    "core; run 2 allows at most %.2f): placements "
+			    "with many cores busy may be predicted too slow, "
+			    "and every predicted time's range takes the "
+			    "%.1f%%; measure the machine again ('pandia "
+			    "machine') on a quiet host", sol->clock_run2,
+			    sol->clock_allowed, 100 * (sol->clock_run2 /
+			    sol->clock_allowed - 1));
+}
+
 /*
  * Section 4 on the runs recorded in w: each run's median time, the
  * plan rebuilt from the demands (it depends on nothing else), the
@@ -187,19 +206,8 @@ load:
 		again = true;
 		goto load;
 	}
-	if (plp->n_note)
-		pandia_warn(env, "run 2 uses %s", plp->n_note);
-	if (sol.clock_run2 > 1)
-		pandia_warn(env, "run 2 was faster than the machine "
-			    "description's clock allows (with run 2's cores "
-			    "busy it says %.2f times slower than a lone "
-			    "core; run 2 allows at most %.2f): placements "
-			    "with many cores busy may be predicted too slow, "
-			    "and every predicted time's range takes the "
-			    "%.1f%%; measure the machine again ('pandia "
-			    "machine') on a quiet host", sol.clock_run2,
-			    sol.clock_allowed, 100 * (sol.clock_run2 /
-			    sol.clock_allowed - 1));
+	warn_run2(env, plp, &sol);
+	pandia_cpu_check(env, w, &rr, &sol, &stated[0]);
 	for (x = PR2; x < FIT_RUNS; x++) {
 		struct wl_run *wr = xr[x];
 		const struct fit_step *st = &sol.step[x];

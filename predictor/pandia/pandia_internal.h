@@ -119,13 +119,27 @@ void pandia_runs_ranges(struct pandia_runs *r);
 /*
  * t1's stated range, what no repetition shows carried into every
  * predicted time's (ranges.c): run 1's 90% move (the drift in it), the
- * model's misfit MF and, where run 2 beat the description's clock
- * (S->clock_run2 > 1), the clock's excess over what run 2 allows
- * (S->clock_run2 / S->clock_allowed - 1), relative to T1, in
- * quadrature.
+ * model's misfit MF, where run 2 beat the description's clock
+ * (S->clock_run2 > 1) the clock's excess over what run 2 allows
+ * (S->clock_run2 / S->clock_allowed - 1), and the contention run 2's
+ * CPU time did not show (S->cpu_gap), relative to T1, in quadrature.
  */
 double pandia_t1_range(const struct pandia_runs *r, double mf,
 		       const struct fit_solution *s, double t1);
+
+/*
+ * Run 2's CPU time against the contention the model sees in it, with
+ * p fitted in S (fit_cputime.c): where its threads were timed busy
+ * (cpus_busy of runs 1 and 2) and the CPU time shows less than half
+ * of that contention, by 5% of run 1's CPU time or more, S->cpu_gap
+ * and S->p_cpu are set, p's status says so, *P_RANGE (p's stated
+ * range) reaches p_cpu and the runs' noise in it, and env->warn is
+ * told; else S->cpu_gap = 0.
+ */
+void pandia_cpu_check(const struct model_env *env,
+		      const struct pandia_workload *w,
+		      const struct pandia_runs *r, struct fit_solution *s,
+		      double *p_range);
 
 /*
  * The check runs (env->checking): the predicted best placement with

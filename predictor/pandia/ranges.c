@@ -21,8 +21,9 @@
  * what is stated; the fit weighs the runs by their half ranges.
  *
  * t1's range then takes what no run's repetitions show, and every
- * predicted time's range with it: the model's misfit, and a clock in
- * the machine description that run 2 contradicts.
+ * predicted time's range with it: the model's misfit, a clock in the
+ * machine description that run 2 contradicts, and contention that run
+ * 2's CPU time does not show (fit_cputime.c).
  */
 #include <math.h>
 #include <stddef.h>
@@ -75,6 +76,7 @@ double pandia_t1_range(const struct pandia_runs *r, double mf,
 {
 	double clock = s && s->clock_run2 > 1 && s->clock_allowed > 0 ?
 		s->clock_run2 / s->clock_allowed - 1 : 0;
+	double unseen = s && s->cpu_gap > 0 ? s->cpu_gap : 0;
 
-	return hypot(r->range[PR1], hypot(mf, clock) * t1);
+	return hypot(r->range[PR1], hypot(mf, hypot(clock, unseen)) * t1);
 }
