@@ -29,6 +29,14 @@
  * iteration 40 adds, one decrement and one branch, 42 instructions,
  * which is what a retired-instructions counter would see.  Elsewhere a
  * C version with compiler barriers counts only its additions.
+ *
+ * int_chain is one chain of the same additions, each waiting for the
+ * last: one per cycle, whatever else the core runs.  Its rate is the
+ * clock's.  Ten chains fill the core's integer units, so they also
+ * slow where another hardware thread of the core (or a hypervisor's
+ * vCPU on it) takes them; one chain slows only with the clock.
+ * 'pandia machine' keeps a lower clock with every core busy only when
+ * int_chain shows it too.
  */
 #include "stress/kernels.h"
 
@@ -285,6 +293,51 @@ static double cpu_chains(long iters)
 }
 #endif
 
+#if defined(__x86_64__)
+/* ITERS iterations of 40 dependent adds; returns the instructions
+ * retired (42 per iteration). */
+static double cpu_chain(long iters)
+{
+	uint64_t a = 1;
+	long n = iters;
+
+#define ADD10 \
+	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
+	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
+	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
+	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
+	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t"
+	__asm__ volatile(
+		".p2align 5\n"
+		"1:\n\t"
+		ADD10 ADD10 ADD10 ADD10
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [a] "+r" (a), [n] "+r" (n)
+		:
+		: "cc");
+#undef ADD10
+	kernel_sink = a;
+	return (double)iters * CPU_OPS_PER_ITER_ASM;
+}
+#else
+/* Only the 40 additions per iteration are counted. */
+static double cpu_chain(long iters)
+{
+	uint64_t a = 1;
+	long i;
+	int j;
+
+	for (i = 0; i < iters; i++)
+		for (j = 0; j < 40; j++) {
+			a += 0x5bd1e995;
+			__asm__ volatile("" : "+r" (a));
+		}
+	kernel_sink = a;
+	return (double)iters * CPU_OPS_PER_ITER_C;
+}
+#endif
+
 /* ---- passes ---------------------------------------------------------- */
 
 /*
@@ -301,6 +354,8 @@ double stress_pass(enum stress_kind kind, struct stress_buf *b, size_t *off)
 
 	if (kind == STRESS_CPU)
 		return cpu_chains(CPU_ITERS);
+	if (kind == STRESS_CPU_CHAIN)
+		return cpu_chain(CPU_ITERS / 4);
 	if (b->bytes <= PASS_BYTES) {
 		reps = (long)(PASS_BYTES / b->bytes);
 		sweep(kind, p, b->bytes, reps);
@@ -355,6 +410,8 @@ const char *stress_kernel_name(enum stress_kind kind)
 	switch (kind) {
 	case STRESS_CPU:
 		return "int_chains";
+	case STRESS_CPU_CHAIN:
+		return "int_chain";
 	case STRESS_LOAD:
 		return load[isa];
 	case STRESS_LOAD_STORE:

@@ -18,7 +18,14 @@ enum stress_kind {
 	STRESS_CPU,		/* integer chains on registers / L1 */
 	STRESS_LOAD,		/* linear reads */
 	STRESS_LOAD_STORE,	/* linear read-modify-write */
+	STRESS_CPU_CHAIN,	/* one dependent integer chain: the clock */
 };
+
+/* Whether KIND runs in registers (an operation rate, no buffer). */
+static inline int stress_kind_is_core(enum stress_kind kind)
+{
+	return kind == STRESS_CPU || kind == STRESS_CPU_CHAIN;
+}
 
 struct stress_buf {
 	void *mem;
@@ -37,8 +44,8 @@ void stress_buf_release(struct stress_buf *b);
 /*
  * Run KIND on the calling thread until *stop is non-zero (checked
  * between passes, so a pass should be short); returns the work done:
- * bytes moved for LOAD/LOAD_STORE, integer operations for CPU.  b is
- * unused for CPU.
+ * bytes moved for LOAD/LOAD_STORE, integer operations for CPU and
+ * CPU_CHAIN.  b is unused for those.
  */
 double stress_run_until(enum stress_kind kind, struct stress_buf *b,
 			volatile sig_atomic_t *stop);

@@ -103,7 +103,8 @@ void stress_fill_record(struct pandia_measure *ms, const struct job *j,
 	ms->best = hi;
 	ms->median = med;
 	ms->spread = med > 0 ? (hi - lo) / med : 0;
-	ms->unit = xstrdup(j->kind == STRESS_CPU ? "ops/s" : "bytes/s");
+	ms->unit = xstrdup(stress_kind_is_core(j->kind) ? "ops/s" :
+			   "bytes/s");
 	if (note)
 		ms->note = join_note(j->note, note);
 	else

@@ -189,7 +189,7 @@ static void *worker_main(void *arg)
 	busy = now_seconds();
 	if (worker_place(j->pus[w->idx], &err) < 0)
 		run_fail(r, &err);
-	else if (j->kind != STRESS_CPU &&
+	else if (!stress_kind_is_core(j->kind) &&
 		 stress_buf_alloc(&buf, j->ws, j->nodes ? j->nodes[w->idx] :
 				  j->node, &err) < 0)
 		run_fail(r, &err);

@@ -36,7 +36,7 @@
 START_TEST(test_kernels_positive)
 {
 	static const enum stress_kind kinds[] = {
-		STRESS_LOAD, STRESS_LOAD_STORE, STRESS_CPU
+		STRESS_LOAD, STRESS_LOAD_STORE, STRESS_CPU, STRESS_CPU_CHAIN
 	};
 	struct pandia_error err;
 	struct stress_buf b;
@@ -50,7 +50,7 @@ START_TEST(test_kernels_positive)
 		ck_assert_msg(work > 0 && el >= 0.02,
 			      "%s: work %g in %g s",
 			      stress_kernel_name(kinds[i]), work, el);
-		if (kinds[i] == STRESS_CPU)
+		if (stress_kind_is_core(kinds[i]))
 			continue;
 		/* Work is counted in whole sweeps of the buffer. */
 		per_sweep = (double)b.bytes *
@@ -62,6 +62,29 @@ START_TEST(test_kernels_positive)
 	stress_buf_release(&b);
 	ck_assert_ptr_null(b.mem);
 	stress_buf_release(&b);
+}
+END_TEST
+
+/*
+ * The core kernels' names and counts: int_chain, the clock's kernel,
+ * counts its instructions as int_chains does, a quarter of the
+ * iterations a pass; both are operation rates without a buffer.
+ */
+START_TEST(test_core_kernels)
+{
+	struct stress_buf none = { 0 };
+	size_t off = 0;
+	double ten = stress_pass(STRESS_CPU, &none, &off);
+	double one = stress_pass(STRESS_CPU_CHAIN, &none, &off);
+
+	ck_assert_str_eq(stress_kernel_name(STRESS_CPU), "int_chains");
+	ck_assert_str_eq(stress_kernel_name(STRESS_CPU_CHAIN), "int_chain");
+	ck_assert(stress_kind_is_core(STRESS_CPU) &&
+		  stress_kind_is_core(STRESS_CPU_CHAIN) &&
+		  !stress_kind_is_core(STRESS_LOAD) &&
+		  !stress_kind_is_core(STRESS_LOAD_STORE));
+	ck_assert_msg(ten > 0 && one * 4 == ten, "%g and %g", ten, one);
+	ck_assert_uint_eq(off, 0);
 }
 END_TEST
 
@@ -99,11 +122,12 @@ static void *run_it(void *arg)
 	return NULL;
 }
 
-/* _i: 0 CPU, 1 load over 64 MiB (passes are segments), 2 load_store. */
+/* _i: 0 CPU, 1 load over 64 MiB (passes are segments), 2 load_store,
+   3 one dependent chain. */
 START_TEST(test_run_until_stops)
 {
 	static const enum stress_kind kinds[] = {
-		STRESS_CPU, STRESS_LOAD, STRESS_LOAD_STORE
+		STRESS_CPU, STRESS_LOAD, STRESS_LOAD_STORE, STRESS_CPU_CHAIN
 	};
 	struct pandia_error err;
 	struct stress_buf b;
@@ -377,8 +401,9 @@ static Suite *stress_suite(void)
 	TCase *th = tcase_create("host");
 
 	tcase_add_test(tc, test_kernels_positive);
+	tcase_add_test(tc, test_core_kernels);
 	tcase_add_test(tc, test_buf_sizes);
-	tcase_add_loop_test(tc, test_run_until_stops, 0, 3);
+	tcase_add_loop_test(tc, test_run_until_stops, 0, 4);
 	tcase_add_test(tc, test_working_set);
 	tcase_add_test(tc, test_clock_confirmed);
 	suite_add_tcase(s, tc);
