@@ -328,6 +328,22 @@ double median_known(const double *v, int n)
 	return m;
 }
 
+double half_range_of(const double *v, int n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (v[i] < lo)
+			lo = v[i];
+		if (v[i] > hi)
+			hi = v[i];
+	}
+	return (hi - lo) / 2;
+}
+
 void iso_date_now(char *buf, size_t size)
 {
 	time_t t = time(NULL);

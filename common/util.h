@@ -89,6 +89,9 @@ int cmp_double(const void *a, const void *b);
 double median_of(const double *v, int n);
 /* The median of the known (not NAN) values of v[0..n-1], or NAN. */
 double median_known(const double *v, int n);
+/* Half the range of v[0..n-1] (largest less smallest, over 2); 0 for
+   fewer than two values. */
+double half_range_of(const double *v, int n);
 
 /* The time now, UTC, ISO 8601 ("2026-11-23T11:01:05Z"), into buf. */
 void iso_date_now(char *buf, size_t size);

@@ -221,7 +221,7 @@ static int after_first_stage(struct prof *P, const struct model_def *model,
 	const struct prun *R1 = &P->runs[r1];
 	struct profile_result *res = P->res;
 
-	res->t1 = prof_med(R1->times, R1->n_times);
+	res->t1 = median_known(R1->times, R1->n_times);
 	if (P->o->budget > 0)
 		P->budget = P->o->budget * res->t1;
 	/* one call of run 1 kept for the drift run, which the model's
@@ -302,9 +302,9 @@ static int repeat_rounds(struct prof *P, int first)
 			if (R->probe ||
 			    R->n_times >= o->repetitions)
 				continue;
-			sp = R->n_times > 1 ? 2 * prof_half_range(R->times,
-				R->n_times) / prof_med(R->times, R->n_times) :
-				0;
+			sp = R->n_times > 1 ? 2 * half_range_of(R->times,
+				R->n_times) / median_known(R->times,
+				R->n_times) : 0;
 			/* runs 4 to 7 (l, b and the forms) get their second
 			   repetition only while the budget lasts */
 			if (!o->fixed_reps && (R->run >= 4 || R->optional) &&
@@ -409,7 +409,7 @@ static int describe(struct prof *P, const struct model_def *model,
 	struct prun *R1 = r1 >= 0 ? &P->runs[r1] : NULL, *R2;
 	int i;
 
-	res->t1 = R1 ? prof_med(R1->times, R1->n_times) : NAN;
+	res->t1 = R1 ? median_known(R1->times, R1->n_times) : NAN;
 	prof_sync_runs(P, w);
 	prof_set_memory(P, w);
 	prof_scale_probed_dram(P, w);

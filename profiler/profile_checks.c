@@ -17,8 +17,8 @@
 void prof_check_threads(struct prof *P, const struct prun *R1,
 			       const struct prun *R2)
 {
-	double r2 = prof_med(R2->times, R2->n_times) /
-		    prof_med(R1->times, R1->n_times);
+	double r2 = median_known(R2->times, R2->n_times) /
+		    median_known(R1->times, R1->n_times);
 
 	if (R2->threads_created == 0 && R2->processes <= 1)
 		prof_warn(P->res, "run 2 asked the command for %d threads but "
@@ -38,7 +38,7 @@ void prof_check_threads(struct prof *P, const struct prun *R1,
 			  100 * r2);
 	else if (R2->threads_created >= 0 &&
 		 (R2->most_workers <= 1 || !(R2->busiest[0] >= RUN_BUSY_SHARE *
-					     prof_med(R2->times, R2->n_times))))
+			median_known(R2->times, R2->n_times))))
 		/* the accounting saw it: one busy thread at a time, or none */
 		prof_warn(P->res, "run 2 asked the command for %d threads; of "
 			  "the %d it ran, %s was busy (%.3g s of CPU; the next "
@@ -62,8 +62,8 @@ void prof_check_spread(struct prof *P)
 
 	for (i = 0; i < P->n_runs; i++) {
 		const struct prun *R = &P->runs[i];
-		double mdn = prof_med(R->times, R->n_times);
-		double sp = 2 * prof_half_range(R->times, R->n_times) / mdn;
+		double mdn = median_known(R->times, R->n_times);
+		double sp = 2 * half_range_of(R->times, R->n_times) / mdn;
 
 		if (R->disturbed)
 			prof_warn(P->res, "%s: %d of its %d repetitions ran "
@@ -94,8 +94,8 @@ static const struct prun *worst_run(struct prof *P, const char *source)
 
 		if (!source || !strstr(source, R->id) || R->n_times < 1)
 			continue;
-		sp = R->n_times > 1 ? 2 * prof_half_range(R->times,
-			R->n_times) / prof_med(R->times, R->n_times) : 0;
+		sp = R->n_times > 1 ? 2 * half_range_of(R->times,
+			R->n_times) / median_known(R->times, R->n_times) : 0;
 		sp += R->worst.share;
 		if (sp > wsp) {
 			wsp = sp;

@@ -91,7 +91,7 @@ static void alone_drift(const struct prun *co, struct probe_input *in)
 		ss += pow((a - b) / (a + b), 2);
 	}
 	if (n) {
-		in->alone = prof_med(mean, n);
+		in->alone = median_known(mean, n);
 		in->alone_drift = sqrt(ss / n);
 		in->alone_noise = hypot(in->alone_noise, in->alone_drift);
 	}
@@ -182,8 +182,8 @@ static void probe_demand(struct prof *P, struct prun *co)
 		if (in.alone > lk->aggregate_bw)
 			in.alone = lk->aggregate_bw;
 	}
-	in.corun = prof_med(co->rates, co->n_times);
-	in.slowdown = prof_med(co->times, co->n_times) / P->res->t1;
+	in.corun = median_known(co->rates, co->n_times);
+	in.slowdown = median_known(co->times, co->n_times) / P->res->t1;
 	in.slowdown_noise = hypot(tune_range_move(tss, tdof, co->n_times),
 				  tune_range_move(tss, tdof,
 						  P->runs[0].n_times));

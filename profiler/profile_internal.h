@@ -117,9 +117,6 @@ bool prof_runs_alone(const struct prun *R);
 int prof_call_run(struct prof *P, struct prun *R, int index);
 /* A probe run's repetition, made again while disturbed.  0 or -1. */
 int prof_make_run(struct prof *P, struct prun *R, int index);
-/* The median of V (NAN when N is 0), half the range (0 below 2). */
-double prof_med(const double *v, int n);
-double prof_half_range(const double *v, int n);
 /* The profile's one warm-up where the model places it.  0 or -1. */
 int prof_warm_up(struct prof *P, const struct model_def *model,
 		 const struct model_env *env);

@@ -504,27 +504,6 @@ int prof_make_run(struct prof *P, struct prun *R, int index)
 	return 0;
 }
 
-double prof_med(const double *v, int n)
-{
-	return n ? median_of(v, n) : NAN;
-}
-
-double prof_half_range(const double *v, int n)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	int i;
-
-	if (n < 2)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (v[i] < lo)
-			lo = v[i];
-		if (v[i] > hi)
-			hi = v[i];
-	}
-	return (hi - lo) / 2;
-}
-
 /*
  * The profile's one warm-up where the model places it (the Pandia
  * model: run 2's placement), before any run: not timed, and its roles

@@ -288,6 +288,10 @@ START_TEST(test_median)
 	b[0] = b[2] = b[3] = NAN;
 	ck_assert(isnan(median_known(b, 4)));
 	ck_assert(isnan(median_known(b, 0)));
+	/* half the range: 0 below two values */
+	ck_assert_double_eq(half_range_of(a, 3), 2);
+	ck_assert_double_eq(half_range_of(a, 1), 0);
+	ck_assert_double_eq(half_range_of(a, 0), 0);
 }
 END_TEST
 

@@ -35,21 +35,12 @@ static const char *const plan_ids[FIT_RUNS] = {
 
 static double median_times(const struct wl_run *r)
 {
-	return r && r->n_times ? median_of(r->times, r->n_times) : NAN;
+	return r ? median_known(r->times, r->n_times) : NAN;
 }
 
 static double half_range(const struct wl_run *r)
 {
-	double lo = INFINITY, hi = -INFINITY;
-	int i;
-
-	if (!r || r->n_times < 2)
-		return 0;
-	for (i = 0; i < r->n_times; i++) {
-		lo = r->times[i] < lo ? r->times[i] : lo;
-		hi = r->times[i] > hi ? r->times[i] : hi;
-	}
-	return (hi - lo) / 2;
+	return r ? half_range_of(r->times, r->n_times) : 0;
 }
 
 /*
