@@ -24,7 +24,8 @@
  *     warning says to measure the machine again; run 2's CPU time
  *     showing the clock (or more, as spinning waiters give), none
  *     recorded (a runner), or a description without the clock: none
- *     of that.
+ *     of that; a DRAM bound that would saturate run 2 instead of the
+ *     clock: the same, naming the demands.
  */
 #include <check.h>
 #include <math.h>
@@ -335,9 +336,11 @@ struct unseen {
 /*
  * The recorded profile fitted again on its description, run 2's
  * cpus_busy at U2 when not 0 (NAN: none recorded), the clock left out
- * with NO_CLOCK.  The warning, if any, in said.
+ * with NO_CLOCK, DRAM's aggregate at DRAM bytes/s when not 0.  The
+ * warning, if any, in said.
  */
-static void fit_unseen(double u2, bool no_clock, struct unseen *o)
+static void fit_unseen_dram(double u2, bool no_clock, double dram,
+			    struct unseen *o)
 {
 	struct pandia_error err;
 	struct pandia_machine *m = machine_load(UNSEEN_M, &err);
@@ -352,6 +355,8 @@ static void fit_unseen(double u2, bool no_clock, struct unseen *o)
 	o->q = machine_clock_slowdown(m, 0, 2);
 	if (no_clock)
 		m->all_busy_rate = m->peak_rate;
+	if (dram > 0)
+		m->links[LVL_DRAM].aggregate_bw = dram;
 	if (u2 != 0)
 		set_counter(w, "run2", "cpus_busy", u2);
 	env.m = m;
@@ -368,6 +373,11 @@ static void fit_unseen(double u2, bool no_clock, struct unseen *o)
 	o->u1 = wl_run_counter(r1, "cpus_busy");
 	workload_free(w);
 	machine_free(m);
+}
+
+static void fit_unseen(double u2, bool no_clock, struct unseen *o)
+{
+	fit_unseen_dram(u2, no_clock, 0, o);
 }
 
 START_TEST(test_cpu_time_unseen)
@@ -416,6 +426,14 @@ START_TEST(test_cpu_time_unseen)
 	ck_assert_msg(!said[0], "%s", said);
 	ck_assert_double_eq_tol(none.p, o.p, 1e-12);
 	ck_assert_msg(none.t1_rel < 0.1, "t1 +- %g", none.t1_rel);
+	/* no clock, but DRAM at 15 GB/s: run 2's two threads at the
+	   DRAM bound (8.2 GB/s each) would saturate it, which the CPU
+	   time does not show either */
+	fit_unseen_dram(0, true, 15e9, &o);
+	ck_assert_msg(strstr(said, "(the demands it takes for run 2)") &&
+		      !strstr(said, "pandia machine"), "%s", said);
+	ck_assert_msg(o.p - o.p_range <= p_amdahl, "p %g +- %g misses %g",
+		      o.p, o.p_range, p_amdahl);
 }
 END_TEST
 
