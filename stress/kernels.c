@@ -235,6 +235,14 @@ static void sweep(enum stress_kind kind, char *p, size_t bytes, long reps)
 /* ---- core-rate kernel ----------------------------------------------- */
 
 #if defined(__x86_64__)
+/* One add of the core kernels to the register operand R. */
+#define CPU_ADD(r) "add $0x5bd1e995, %[" #r "]\n\t"
+/* The core kernels' loop: BODY (ten adds) four times, then the count
+ * down in operand n: 42 instructions an iteration. */
+#define CPU_LOOP(body) \
+	".p2align 5\n" "1:\n\t" body body body body \
+	"dec %[n]\n\t" "jnz 1b\n\t"
+
 /* ITERS iterations of 40 independent adds in 10 chains; returns the
  * instructions retired (42 per iteration). */
 static double cpu_chains(long iters)
@@ -244,17 +252,10 @@ static double cpu_chains(long iters)
 	long n = iters;
 
 #define ADD10 \
-	"add $0x5bd1e995, %[a0]\n\t" "add $0x5bd1e995, %[a1]\n\t" \
-	"add $0x5bd1e995, %[a2]\n\t" "add $0x5bd1e995, %[a3]\n\t" \
-	"add $0x5bd1e995, %[a4]\n\t" "add $0x5bd1e995, %[a5]\n\t" \
-	"add $0x5bd1e995, %[a6]\n\t" "add $0x5bd1e995, %[a7]\n\t" \
-	"add $0x5bd1e995, %[a8]\n\t" "add $0x5bd1e995, %[a9]\n\t"
+	CPU_ADD(a0) CPU_ADD(a1) CPU_ADD(a2) CPU_ADD(a3) CPU_ADD(a4) \
+	CPU_ADD(a5) CPU_ADD(a6) CPU_ADD(a7) CPU_ADD(a8) CPU_ADD(a9)
 	__asm__ volatile(
-		".p2align 5\n"
-		"1:\n\t"
-		ADD10 ADD10 ADD10 ADD10
-		"dec %[n]\n\t"
-		"jnz 1b\n\t"
+		CPU_LOOP(ADD10)
 		: [a0] "+r" (a0), [a1] "+r" (a1), [a2] "+r" (a2),
 		  [a3] "+r" (a3), [a4] "+r" (a4), [a5] "+r" (a5),
 		  [a6] "+r" (a6), [a7] "+r" (a7), [a8] "+r" (a8),
@@ -302,17 +303,10 @@ static double cpu_chain(long iters)
 	long n = iters;
 
 #define ADD10 \
-	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
-	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
-	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
-	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t" \
-	"add $0x5bd1e995, %[a]\n\t" "add $0x5bd1e995, %[a]\n\t"
+	CPU_ADD(a) CPU_ADD(a) CPU_ADD(a) CPU_ADD(a) CPU_ADD(a) \
+	CPU_ADD(a) CPU_ADD(a) CPU_ADD(a) CPU_ADD(a) CPU_ADD(a)
 	__asm__ volatile(
-		".p2align 5\n"
-		"1:\n\t"
-		ADD10 ADD10 ADD10 ADD10
-		"dec %[n]\n\t"
-		"jnz 1b\n\t"
+		CPU_LOOP(ADD10)
 		: [a] "+r" (a), [n] "+r" (n)
 		:
 		: "cc");
