@@ -22,6 +22,7 @@
 #include "predictor/models.h"
 #include "predictor/pandia/fit_joint.h"
 #include "predictor/pandia/fit_tune.h"
+#include "predictor/pandia/pandia_internal.h"
 #include "predictor/pandia/params.h"
 #include "tests/lib/testkit.h"
 
@@ -312,6 +313,44 @@ START_TEST(test_cannot)
 }
 END_TEST
 
+/*
+ * What the profile stated of t1 that no tune run measures (run 2's
+ * counters: a clock it beat, contention its CPU time did not show)
+ * stays in t1's range through the refit, as the profile stated it.
+ */
+START_TEST(test_unseen_kept)
+{
+	struct pandia_machine *m = tk_machine("pack:2 core:4 pu:2",
+					      "tests/data/assume-full.json");
+	struct fit_plan pl;
+	struct pandia_workload *w = profiled(m, &pl);
+	struct pandia_params *pp = pandia_params(w);
+	struct wl_run *r2 = NULL;
+	double rel, want = hypot(0.2, 0.1);
+	char *say;
+	int i;
+
+	for (i = 0; i < w->n_runs; i++)
+		if (!strcmp(w->runs[i].id, "run2"))
+			r2 = &w->runs[i];
+	ck_assert_ptr_nonnull(r2);
+	/* the hidden model's profile has neither */
+	ck_assert(isnan(wl_run_counter(r2, UNSEEN_CPU)) &&
+		  isnan(wl_run_counter(r2, UNSEEN_CLOCK)));
+	wl_run_add_counter(r2, UNSEEN_CPU, 0.2);
+	wl_run_add_counter(r2, UNSEEN_CLOCK, 0.1);
+	add_tuned(w, m, &pl, 1);
+	ck_assert_int_eq(pandia_refit_tuned(m, w, &say), 1);
+	free(say);
+	rel = pp->t1.uncertainty / pp->t1.value;
+	ck_assert_msg(rel >= want && rel < want + 0.01, "t1 +- %g, want %g",
+		      rel, want);
+	workload_free(w);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *refit_suite(void)
 {
 	Suite *s = suite_create("refit");
@@ -321,6 +360,7 @@ static Suite *refit_suite(void)
 	tcase_add_test(tc, test_right_narrows);
 	tcase_add_test(tc, test_wrong_moves);
 	tcase_add_test(tc, test_cannot);
+	tcase_add_test(tc, test_unseen_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -331,6 +331,7 @@ struct unseen {
 	double p, p_range, t1_rel;	/* as fitted */
 	double b, u1;			/* t2 / t1, run 1's cpus_busy */
 	double q;			/* the clock's, both cores busy */
+	double unseen_cpu;		/* run 2's counter, NAN: none */
 };
 
 /*
@@ -371,6 +372,7 @@ static void fit_unseen_dram(double u2, bool no_clock, double dram,
 	o->b = median_of(r2->times, r2->n_times) /
 		median_of(r1->times, r1->n_times);
 	o->u1 = wl_run_counter(r1, "cpus_busy");
+	o->unseen_cpu = wl_run_counter(r2, UNSEEN_CPU);
 	workload_free(w);
 	machine_free(m);
 }
@@ -407,6 +409,10 @@ START_TEST(test_cpu_time_unseen)
 		      "%s", said);
 	/* every predicted time's range takes the 16% not seen */
 	ck_assert_msg(o.t1_rel >= 0.15, "t1 +- %g", o.t1_rel);
+	/* and run 2 keeps it for pandia tune's refit */
+	ck_assert_msg(o.unseen_cpu >= 0.15 && o.unseen_cpu <= o.t1_rel,
+		      "%s %g", UNSEEN_CPU, o.unseen_cpu);
+	ck_assert(isnan(none.unseen_cpu));
 
 	/* run 2's CPU time as the clock gives it, and a little less:
 	   nothing said; with less than half of it there: said */

@@ -490,6 +490,8 @@ int pandia_refit_tuned(const struct pandia_machine *m,
 		why = "no pinned run of tune's (an unpinned one has no "
 			"placement the model can fit)";
 	seq_of(pp, r.xr[PR4], &seq);
+	/* what the profile stated of t1 that no tune run measures */
+	pandia_unseen_of(r.xr[PR2], &seq);
 	fit_or_widen(pp, &r, &t, &seq, why, rec, &what);
 	n_left = (int)json_array_size(t.left);
 	json_object_set_new(rec, "refitted", json_boolean(!why));

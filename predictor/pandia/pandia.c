@@ -218,8 +218,10 @@ load:
 		wl_run_add_counter(wr, "model_k", st->k);
 		wl_run_add_counter(wr, "model_u", st->u);
 		wl_run_add_counter(wr, "model_f", st->f);
-		if (x == PR2)
+		if (x == PR2) {
 			wl_run_add_counter(wr, "closed_form_p", sol.paper_p);
+			pandia_record_unseen(wr, &sol);
+		}
 		if (x == PR3)
 			wl_run_add_counter(wr, "closed_form_o_s", sol.paper_o_s);
 		if (x == PR4)

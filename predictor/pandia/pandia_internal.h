@@ -128,6 +128,19 @@ double pandia_t1_range(const struct pandia_runs *r, double mf,
 		       const struct fit_solution *s, double t1);
 
 /*
+ * The two shares of t1's range that no later run measures again (the
+ * clock's excess over run 2 and the contention its CPU time did not
+ * show), kept as run 2's counters UNSEEN_CLOCK and UNSEEN_CPU where
+ * above 0, so that pandia tune's refit states them as the profile did
+ * (ranges.c): pandia_record_unseen() writes them from S,
+ * pandia_unseen_of() puts them back into S.
+ */
+#define UNSEEN_CLOCK "t1_unseen_clock"
+#define UNSEEN_CPU "t1_unseen_cpu"
+void pandia_record_unseen(struct wl_run *r2, const struct fit_solution *s);
+void pandia_unseen_of(const struct wl_run *r2, struct fit_solution *s);
+
+/*
  * Run 2's CPU time against the contention the model sees in it, with
  * p fitted in S (fit_cputime.c): where its threads were timed busy
  * (cpus_busy of runs 1 and 2) and the CPU time shows less than half

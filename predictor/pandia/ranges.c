@@ -71,12 +71,39 @@ void pandia_runs_ranges(struct pandia_runs *r)
 	}
 }
 
+/* The clock's excess over what run 2 allows (0: none). */
+static double clock_unseen(const struct fit_solution *s)
+{
+	return s && s->clock_run2 > 1 && s->clock_allowed > 0 ?
+		s->clock_run2 / s->clock_allowed - 1 : 0;
+}
+
 double pandia_t1_range(const struct pandia_runs *r, double mf,
 		       const struct fit_solution *s, double t1)
 {
-	double clock = s && s->clock_run2 > 1 && s->clock_allowed > 0 ?
-		s->clock_run2 / s->clock_allowed - 1 : 0;
 	double unseen = s && s->cpu_gap > 0 ? s->cpu_gap : 0;
 
-	return hypot(r->range[PR1], hypot(mf, hypot(clock, unseen)) * t1);
+	return hypot(r->range[PR1], hypot(mf, hypot(clock_unseen(s),
+						    unseen)) * t1);
+}
+
+void pandia_record_unseen(struct wl_run *r2, const struct fit_solution *s)
+{
+	if (clock_unseen(s) > 0)
+		wl_run_add_counter(r2, UNSEEN_CLOCK, clock_unseen(s));
+	if (s->cpu_gap > 0)
+		wl_run_add_counter(r2, UNSEEN_CPU, s->cpu_gap);
+}
+
+void pandia_unseen_of(const struct wl_run *r2, struct fit_solution *s)
+{
+	double c = wl_run_counter(r2, UNSEEN_CLOCK);
+	double g = wl_run_counter(r2, UNSEEN_CPU);
+
+	if (c > 0) {
+		s->clock_run2 = 1 + c;
+		s->clock_allowed = 1;
+	}
+	if (g > 0)
+		s->cpu_gap = g;
 }
