@@ -52,6 +52,9 @@ static void record_run(const struct prun *R, struct wl_run *wr)
 	if (R->count_cpu && R->cpu_wall > 0) {
 		wl_run_add_counter(wr, "cpu_seconds", R->cpu);
 		wl_run_add_counter(wr, "cpus_busy", R->cpu / R->cpu_wall);
+		if (R->cpu_timed > 0)
+			wl_run_add_counter(wr, "cpu_timed_seconds",
+					   R->cpu_timed);
 	}
 	if (R->probe) {
 		wl_run_add_counter(wr, "probe_bytes_per_s",

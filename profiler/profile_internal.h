@@ -46,6 +46,7 @@ struct prun {
 	int calls;
 	double wall;		/* seconds spent in its calls */
 	double cpu, cpu_wall;	/* CPU use over its calls */
+	double cpu_timed;	/* their times summed, warm-ups too */
 	const char *cpu_method;
 	int threads_created;	/* shim's count in the last call; -1 */
 	int processes;

@@ -293,6 +293,7 @@ static void call_account(struct prun *R, struct probe_disturb *pd,
 			 struct probe_disturbance *dd)
 {
 	double cpu = 0, w = 0;
+	int i;
 
 	probe_disturb_end(pd, busy, n_busy, rr, prof_runs_alone(R), dd);
 	cpu = pd->cpu_seconds;
@@ -301,6 +302,12 @@ static void call_account(struct prun *R, struct probe_disturb *pd,
 		R->cpu += cpu;
 		R->cpu_wall += w;
 		R->cpu_method = pd->cpu.method;
+		/* what the times cover of that wall time (all of it but
+		   the start and the end, without --time-from) */
+		for (i = 0; rr && i < rr->n_times; i++)
+			R->cpu_timed += rr->times[i];
+		if (rr && isfinite(rr->warmup_time))
+			R->cpu_timed += rr->warmup_time;
 	}
 	if (dd->share > R->worst.share)
 		R->worst = *dd;

@@ -12,8 +12,9 @@
  * and p then takes the clock's share with a range that ignores it.
  *
  * The CPU time tells them apart where waiting threads sleep.  With
- * run 2 taking B = t2 / t1 and its threads busy U2 PUs on average (U1
- * in run 1), the CPU time of run 2 is A = B U2 / U1 times run 1's, and
+ * run 2 taking B = t2 / t1 and its threads busy U2 PUs on average while
+ * timed (U1 in run 1; busy_timed()), the CPU time of run 2 is A = B U2 /
+ * U1 times run 1's, and
  *
  *	B = 1 - p + p k / n,	A = 1 - p + p k
  *
@@ -43,6 +44,28 @@
 /* Run 1's thread busy less than this: it waits, the CPU says little. */
 #define CPU_RUN1_BUSY 0.8
 
+/*
+ * The PUs R kept busy while timed: cpus_busy is over the whole wall
+ * time of its calls, which a --time-from region leaves part of (the
+ * command's setup and end, and its start and exit without it).  With
+ * W that wall time (cpu_seconds / cpus_busy) and T its times summed
+ * (cpu_timed_seconds), the rest, W - T, taken as one PU busy (setup
+ * is most often one thread's): 1 + (U - 1) W / T.  Without T (a
+ * description from before it was recorded), cpus_busy itself.
+ */
+static double busy_timed(const struct wl_run *r)
+{
+	double u = wl_run_counter(r, "cpus_busy");
+	double cpu = wl_run_counter(r, "cpu_seconds");
+	double t = wl_run_counter(r, "cpu_timed_seconds");
+	double w = u > 0 ? cpu / u : NAN;
+
+	if (!(t > 0) || !(w > t))
+		return u;
+	u = 1 + (u - 1) * w / t;
+	return u > 0 ? u : 0;
+}
+
 /* The clock's slowdown with run 2's cores busy (1: none described). */
 static double run2_clock(const struct pandia_machine *m,
 			 const struct fit_plan *pl)
@@ -70,8 +93,8 @@ void pandia_cpu_check(const struct model_env *env,
 		      double *p_range)
 {
 	const struct fit_plan *pl = &r->pl;
-	double u1 = wl_run_counter(r->xr[PR1], "cpus_busy");
-	double u2 = wl_run_counter(r->xr[PR2], "cpus_busy");
+	double u1 = busy_timed(r->xr[PR1]);
+	double u2 = busy_timed(r->xr[PR2]);
 	double t1 = r->t[PR1], n = pl->n_pus[PR2];
 	double a, b, k2, gain, pc, q, noise;
 	struct model_params prm;
