@@ -53,8 +53,9 @@ const char usage_explain[] =
 "                          or expression as 'pandia run --cpus' takes it\n"
 "                          (\"0;0,1;0,0,1,1\", \"S0:0-3\"), or sweep: 1 to n\n"
 "                          threads packed (the default); may be repeated\n"
-"  -r, --repetitions N     runs of each placement (default 1); the stack\n"
-"                          is the run of the median time\n"
+"  -r, --repetitions N     runs of each placement (default 1), in rounds\n"
+"                          of one run each in turn; the stack is the run\n"
+"                          of the median time\n"
 "      --no-warmup         no unmeasured run first\n"
 "      --t1 SOURCE         the single-thread time: run (the run of the\n"
 "                          first 1-thread placement; the default when\n"
@@ -333,7 +334,7 @@ static int explain(struct xctx *x)
 {
 	json_t *root;
 	char *text;
-	int i, sig = 0, ret = 1;
+	int sig = 0, ret = 1;
 
 	if (plan_places(x) < 0 || explain_predict(x) < 0)
 		return 1;
@@ -353,8 +354,7 @@ static int explain(struct xctx *x)
 			 "%s", x->n_pl, x->n_pl == 1 ? "" : "s", x->o->reps,
 			 x->o->reps == 1 ? "" : "s", x->o->warmup ?
 			 " after a warm-up" : "", x->t1_text);
-	for (i = 0; i < x->n_pl && !sig; i++)
-		sig = explain_measure(x, i);
+	sig = explain_measure(x);
 	if (!sig)
 		sig = run_caught_signal();
 	if (sig) {

@@ -66,6 +66,12 @@ struct place {
 	int n_thr;
 	double *stall;		/* per hardware event: seconds, NAN when
 				   not counted */
+	/* while measured: every run's accounting and stall seconds,
+	   and the helpers its first run found */
+	struct stack_thread **run_thr;
+	int *run_n_thr;
+	double **run_stall;
+	char *helpers;
 };
 
 struct xctx {
@@ -102,10 +108,12 @@ struct xctx {
 /* Perf or not, and which stall events, before anything runs. */
 void explain_plan_hardware(struct xctx *x);
 /*
- * The runs of placement K.  Returns 0 (a failure is kept in the
- * placement), or the signal that interrupted a run.
+ * The runs of every placement, in rounds: one run of each placement in
+ * turn, -r rounds, so that a host that drifts moves them alike.
+ * Returns 0 (a failure is kept in its placement, which runs no more),
+ * or the signal that interrupted a run.
  */
-int explain_measure(struct xctx *x, int k);
+int explain_measure(struct xctx *x);
 
 /* ---- the stacks and output (explain_stacks.c) -------------------- */
 

@@ -252,76 +252,111 @@ static int median_index(const double *v, int n)
 	return best;
 }
 
-/* Run placement k, -r times.  0, or the signal that interrupted it. */
-int explain_measure(struct xctx *x, int k)
+/*
+ * Run i of placement k (i from 0: its first, after a warm-up): its
+ * time, accounting and stall seconds kept in the placement.  0, or
+ * the signal that interrupted it; a failure is kept in p->error.
+ */
+static int measure_one(struct xctx *x, int k, int i)
 {
 	struct place *p = &x->pl[k];
-	int reps = x->o->reps, i, keep, sig = 0;
-	struct stack_thread **thr = xcalloc((size_t)reps,
-					    sizeof(*thr));
-	double **stall = xcalloc((size_t)reps, sizeof(*stall));
-	int *n_thr = xcalloc((size_t)reps, sizeof(int));
-	char *helpers = NULL;
+	struct pandia_error err;
+	struct run_result r;
+	int sig = 0;
 
-	p->times = xcalloc((size_t)reps, sizeof(double));
-	if (!x->o->quiet)
-		progress("explain", "%d/%d: %s (%d thread%s)...", k + 1,
-			 x->n_pl, p->cpus, p->n, p->n == 1 ? "" : "s");
-	for (i = 0; i < reps; i++) {
-		struct pandia_error err;
-		struct run_result r;
-
-		run_result_init(&r);
-		if (run_once(x, p, i, helpers, &r, &stall[i], &err) < 0) {
-			if (r.interrupted) {
-				sig = r.interrupted;
-				run_result_release(&r);
-				goto out;
-			}
+	run_result_init(&r);
+	if (run_once(x, p, i, p->helpers, &r, &p->run_stall[i], &err) < 0) {
+		if (r.interrupted)
+			sig = r.interrupted;
+		else {
 			p->error = xstrdup(err.text);
-			error("placement %s (%d thread%s) failed: %s", p->cpus,
-			      p->n, p->n == 1 ? "" : "s", err.text);
+			error("placement %s (%d thread%s) failed: %s",
+			      p->cpus, p->n, p->n == 1 ? "" : "s", err.text);
 			show_stderr_tail(r.stderr_tail);
-			run_result_release(&r);
-			goto out;
 		}
-		if (r.threads_created < 0 || r.n_threads < 1) {
-			p->error = xstrdup("no per-thread accounting: the "
-					   "command did not load "
-					   "libpandia-pin.so (a static or "
-					   "setuid binary?)");
-			error("placement %s: %s", p->cpus, p->error);
-			run_result_release(&r);
-			goto out;
-		}
+	} else if (r.threads_created < 0 || r.n_threads < 1) {
+		p->error = xstrdup("no per-thread accounting: the command "
+				   "did not load libpandia-pin.so (a static "
+				   "or setuid binary?)");
+		error("placement %s: %s", p->cpus, p->error);
+	} else {
 		check_run(x, p, &r);
-		if (!helpers && r.helpers)
-			helpers = xstrdup(r.helpers);
+		if (!p->helpers && r.helpers)
+			p->helpers = xstrdup(r.helpers);
 		p->times[p->n_times++] = r.times[r.n_times - 1];
-		n_thr[i] = take_accounting(&r, &thr[i]);
-		run_result_release(&r);
+		p->run_n_thr[i] = take_accounting(&r, &p->run_thr[i]);
 	}
-	keep = median_index(p->times, p->n_times);
-	p->tn = p->times[keep];
-	p->thr = thr[keep];
-	p->n_thr = n_thr[keep];
-	p->stall = stall[keep];
-	thr[keep] = NULL;
-	stall[keep] = NULL;
-	p->ran = true;
-	if (!x->o->quiet)
-		progress("explain", "%d/%d: %s: %.4g s%s", k + 1, x->n_pl,
-			 p->cpus, p->tn, reps > 1 ? " (the median run)" : "");
-out:
-	for (i = 0; i < reps; i++) {
-		free(thr[i]);
-		free(stall[i]);
+	run_result_release(&r);
+	return sig;
+}
+
+/* Placement k's median run kept, the others' accounting let go. */
+static void keep_median(struct xctx *x, int k)
+{
+	struct place *p = &x->pl[k];
+	int i, keep;
+
+	if (!p->error && p->n_times == x->o->reps) {
+		keep = median_index(p->times, p->n_times);
+		p->tn = p->times[keep];
+		p->thr = p->run_thr[keep];
+		p->n_thr = p->run_n_thr[keep];
+		p->stall = p->run_stall[keep];
+		p->run_thr[keep] = NULL;
+		p->run_stall[keep] = NULL;
+		p->ran = true;
 	}
-	free(thr);
-	free(stall);
-	free(n_thr);
-	free(helpers);
+	for (i = 0; i < x->o->reps; i++) {
+		free(p->run_thr[i]);
+		free(p->run_stall[i]);
+	}
+	free(p->run_thr);
+	free(p->run_stall);
+	free(p->run_n_thr);
+	free(p->helpers);
+	p->run_thr = NULL;
+	p->run_stall = NULL;
+	p->run_n_thr = NULL;
+	p->helpers = NULL;
 	if (!p->ran)
 		x->failed++;
+}
+
+int explain_measure(struct xctx *x)
+{
+	int reps = x->o->reps, i, k, sig = 0;
+
+	for (k = 0; k < x->n_pl; k++) {
+		struct place *p = &x->pl[k];
+
+		p->times = xcalloc((size_t)reps, sizeof(double));
+		p->run_thr = xcalloc((size_t)reps, sizeof(*p->run_thr));
+		p->run_stall = xcalloc((size_t)reps, sizeof(*p->run_stall));
+		p->run_n_thr = xcalloc((size_t)reps, sizeof(int));
+	}
+	for (i = 0; i < reps && !sig; i++) {
+		for (k = 0; k < x->n_pl && !sig; k++) {
+			struct place *p = &x->pl[k];
+			char round[64] = "";
+
+			if (p->error)
+				continue;
+			if (reps > 1)
+				snprintf(round, sizeof(round), "round %d of "
+					 "%d, ", i + 1, reps);
+			if (!x->o->quiet)
+				progress("explain", "%s%d/%d: %s (%d thread%s)"
+					 "...", round, k + 1, x->n_pl, p->cpus,
+					 p->n, p->n == 1 ? "" : "s");
+			sig = measure_one(x, k, i);
+		}
+	}
+	for (k = 0; k < x->n_pl; k++) {
+		keep_median(x, k);
+		if (!x->o->quiet && !sig && x->pl[k].ran)
+			progress("explain", "%d/%d: %s: %.4g s%s", k + 1,
+				 x->n_pl, x->pl[k].cpus, x->pl[k].tn,
+				 reps > 1 ? " (the median run)" : "");
+	}
 	return sig;
 }
