@@ -358,7 +358,8 @@ int cmd_machine(int argc, char **argv)
 			goto out_err;
 		if (so.progress)
 			fprintf(stderr, "pandia machine: measuring %s (%d PUs) "
-				"in %s mode, about %.0f s\n", m->host,
+				"in %s mode, about %.0f s (more where a figure "
+				"spreads and is measured again)\n", m->host,
 				m->n_pus, so.quick ? "quick" : "full",
 				stress_estimate_seconds(m, &so));
 		if (stress_measure(m, &so, &err) < 0)
