@@ -66,12 +66,6 @@ struct place {
 	int n_thr;
 	double *stall;		/* per hardware event: seconds, NAN when
 				   not counted */
-	/* while measured: every run's accounting and stall seconds,
-	   and the helpers its first run found */
-	struct stack_thread **run_thr;
-	int *run_n_thr;
-	double **run_stall;
-	char *helpers;
 };
 
 struct xctx {

@@ -252,12 +252,21 @@ static int median_index(const double *v, int n)
 	return best;
 }
 
+/* A placement's runs while they are made: each run's accounting and
+   stall seconds, and the helpers its first run found. */
+struct runs_of {
+	struct stack_thread **thr;
+	int *n_thr;
+	double **stall;
+	char *helpers;
+};
+
 /*
  * Run i of placement k (i from 0: its first, after a warm-up): its
- * time, accounting and stall seconds kept in the placement.  0, or
- * the signal that interrupted it; a failure is kept in p->error.
+ * time in the placement, its accounting and stall seconds in ro.  0,
+ * or the signal that interrupted it; a failure is kept in p->error.
  */
-static int measure_one(struct xctx *x, int k, int i)
+static int measure_one(struct xctx *x, int k, int i, struct runs_of *ro)
 {
 	struct place *p = &x->pl[k];
 	struct pandia_error err;
@@ -265,7 +274,7 @@ static int measure_one(struct xctx *x, int k, int i)
 	int sig = 0;
 
 	run_result_init(&r);
-	if (run_once(x, p, i, p->helpers, &r, &p->run_stall[i], &err) < 0) {
+	if (run_once(x, p, i, ro->helpers, &r, &ro->stall[i], &err) < 0) {
 		if (r.interrupted)
 			sig = r.interrupted;
 		else {
@@ -281,17 +290,17 @@ static int measure_one(struct xctx *x, int k, int i)
 		error("placement %s: %s", p->cpus, p->error);
 	} else {
 		check_run(x, p, &r);
-		if (!p->helpers && r.helpers)
-			p->helpers = xstrdup(r.helpers);
+		if (!ro->helpers && r.helpers)
+			ro->helpers = xstrdup(r.helpers);
 		p->times[p->n_times++] = r.times[r.n_times - 1];
-		p->run_n_thr[i] = take_accounting(&r, &p->run_thr[i]);
+		ro->n_thr[i] = take_accounting(&r, &ro->thr[i]);
 	}
 	run_result_release(&r);
 	return sig;
 }
 
-/* Placement k's median run kept, the others' accounting let go. */
-static void keep_median(struct xctx *x, int k)
+/* Placement k's median run kept from ro, which is let go. */
+static void keep_median(struct xctx *x, int k, struct runs_of *ro)
 {
 	struct place *p = &x->pl[k];
 	int i, keep;
@@ -299,25 +308,21 @@ static void keep_median(struct xctx *x, int k)
 	if (!p->error && p->n_times == x->o->reps) {
 		keep = median_index(p->times, p->n_times);
 		p->tn = p->times[keep];
-		p->thr = p->run_thr[keep];
-		p->n_thr = p->run_n_thr[keep];
-		p->stall = p->run_stall[keep];
-		p->run_thr[keep] = NULL;
-		p->run_stall[keep] = NULL;
+		p->thr = ro->thr[keep];
+		p->n_thr = ro->n_thr[keep];
+		p->stall = ro->stall[keep];
+		ro->thr[keep] = NULL;
+		ro->stall[keep] = NULL;
 		p->ran = true;
 	}
 	for (i = 0; i < x->o->reps; i++) {
-		free(p->run_thr[i]);
-		free(p->run_stall[i]);
+		free(ro->thr[i]);
+		free(ro->stall[i]);
 	}
-	free(p->run_thr);
-	free(p->run_stall);
-	free(p->run_n_thr);
-	free(p->helpers);
-	p->run_thr = NULL;
-	p->run_stall = NULL;
-	p->run_n_thr = NULL;
-	p->helpers = NULL;
+	free(ro->thr);
+	free(ro->stall);
+	free(ro->n_thr);
+	free(ro->helpers);
 	if (!p->ran)
 		x->failed++;
 }
@@ -325,14 +330,13 @@ static void keep_median(struct xctx *x, int k)
 int explain_measure(struct xctx *x)
 {
 	int reps = x->o->reps, i, k, sig = 0;
+	struct runs_of *ro = xcalloc((size_t)x->n_pl, sizeof(*ro));
 
 	for (k = 0; k < x->n_pl; k++) {
-		struct place *p = &x->pl[k];
-
-		p->times = xcalloc((size_t)reps, sizeof(double));
-		p->run_thr = xcalloc((size_t)reps, sizeof(*p->run_thr));
-		p->run_stall = xcalloc((size_t)reps, sizeof(*p->run_stall));
-		p->run_n_thr = xcalloc((size_t)reps, sizeof(int));
+		x->pl[k].times = xcalloc((size_t)reps, sizeof(double));
+		ro[k].thr = xcalloc((size_t)reps, sizeof(*ro[k].thr));
+		ro[k].stall = xcalloc((size_t)reps, sizeof(*ro[k].stall));
+		ro[k].n_thr = xcalloc((size_t)reps, sizeof(int));
 	}
 	for (i = 0; i < reps && !sig; i++) {
 		for (k = 0; k < x->n_pl && !sig; k++) {
@@ -348,15 +352,16 @@ int explain_measure(struct xctx *x)
 				progress("explain", "%s%d/%d: %s (%d thread%s)"
 					 "...", round, k + 1, x->n_pl, p->cpus,
 					 p->n, p->n == 1 ? "" : "s");
-			sig = measure_one(x, k, i);
+			sig = measure_one(x, k, i, &ro[k]);
 		}
 	}
 	for (k = 0; k < x->n_pl; k++) {
-		keep_median(x, k);
+		keep_median(x, k, &ro[k]);
 		if (!x->o->quiet && !sig && x->pl[k].ran)
 			progress("explain", "%d/%d: %s: %.4g s%s", k + 1,
 				 x->n_pl, x->pl[k].cpus, x->pl[k].tn,
 				 reps > 1 ? " (the median run)" : "");
 	}
+	free(ro);
 	return sig;
 }
