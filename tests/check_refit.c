@@ -325,14 +325,10 @@ START_TEST(test_unseen_kept)
 	struct fit_plan pl;
 	struct pandia_workload *w = profiled(m, &pl);
 	struct pandia_params *pp = pandia_params(w);
-	struct wl_run *r2 = NULL;
+	struct wl_run *r2 = (struct wl_run *)workload_run_named(w, "run2");
 	double rel, want = hypot(0.2, 0.1);
 	char *say;
-	int i;
 
-	for (i = 0; i < w->n_runs; i++)
-		if (!strcmp(w->runs[i].id, "run2"))
-			r2 = &w->runs[i];
 	ck_assert_ptr_nonnull(r2);
 	/* the hidden model's profile has neither */
 	ck_assert(isnan(wl_run_counter(r2, UNSEEN_CPU)) &&
