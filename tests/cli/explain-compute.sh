@@ -133,15 +133,14 @@ if [ -z "$ok" ] && [ -n "$hs" ] && ! within 1.94 "$hs" 2.06; then
 		"(pandia measured $base): the digest's 2 +- 3% not checked:$bad"
 fi
 # 0.12: on a 2-vCPU guest one pandia measurement and the bare
-# program's right after differed by 4 to 6% in either direction
-# (1.870 against 1.94 to 2.03 once; 1.951 against 1.876 and 1.895
-# against 2.066 in eight alternated pairs), though their medians
-# agreed within 1% (docs/stacks.md, "Weak")
+# program's right after differed by up to 9%, either way (1.870
+# against 1.94 to 2.03 once; 1.951 against 1.876 and 1.895 against
+# 2.066 in eight alternated pairs), though their medians agreed within
+# 1% (docs/stacks.md, "Weak")
 if [ -z "$ok" ] && [ -n "$hs" ] && near "$base" "$hs" 0.12; then
 	skip "pandia measured $base, the host without pandia $hs, right" \
 		"after: the same within 6%, a guest's drift between two" \
-		"measurements; the" \
-		"digest's 2 +- 3% not checked:$bad"
+		"measurements; the digest's 2 +- 3% not checked:$bad"
 fi
 if [ -z "$ok" ] && within 0.05 "$unseen" 1000; then
 	skip "the host took the threads' time unseen (other $unseen of" \
