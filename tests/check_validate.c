@@ -833,6 +833,76 @@ START_TEST(test_summary_ranges)
 }
 END_TEST
 
+/*
+ * The host moved since the profile: the one-thread row measured 1.25
+ * times its prediction, outside its range.  The other rows are counted
+ * again with their times divided by 1.25; inside its range, nothing is
+ * said.
+ */
+START_TEST(test_summary_host_move)
+{
+	struct ranked_space rs;
+	struct vsummary s;
+	struct vset vs;
+	int a[2], r1, r2, r3;
+	struct vinfo info;
+	json_t *j, *mv;
+
+	ranked_space_make(&rs);
+	vset_init(&vs, rs.sp);
+	a[0] = pu(rs.m, 0);
+	a[1] = pu(rs.m, 2);
+	r1 = vset_add(&vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
+	vs.pick = r1;
+	r2 = vset_add(&vs, a, 1, true, VROLE_SELECTED);
+	a[1] = pu(rs.m, 1);
+	r3 = vset_add(&vs, a, 2, true, VROLE_SELECTED);
+	set_measured(&vs.rows[r1], 1.0, 1.05);	/* 0.84 moved: out */
+	set_measured(&vs.rows[r2], 2.0, 2.50);	/* the move: 1.25 */
+	set_measured(&vs.rows[r3], 1.1, 1.35);	/* 1.08 moved: in */
+	vs.rows[r1].lo = 0.9, vs.rows[r1].hi = 1.1;
+	vs.rows[r2].lo = 1.8, vs.rows[r2].hi = 2.2;
+	vs.rows[r3].lo = 0.95, vs.rows[r3].hi = 1.2;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.range_in, 1);
+	ck_assert_int_eq(s.move_row, r2);
+	ck_assert_double_eq_tol(s.move, 1.25, EPS);
+	ck_assert_int_eq(s.move_rows, 2);
+	ck_assert_int_eq(s.move_in, 1);
+	memset(&info, 0, sizeof(info));
+	j = vset_to_json(&vs, &s, &info);
+	mv = json_object_get(json_object_get(j, "metrics"), "host_move");
+	ck_assert_ptr_nonnull(mv);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
+		"ratio")), 1.25, EPS);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
+		"range_coverage")), 0.5, EPS);
+	ck_assert_str_eq(json_string_value(json_object_get(mv,
+		"cpus_text")), vs.rows[r2].cpus);
+	json_decref(j);
+	vsummary_release(&s);
+	/* inside its range: no move, nothing in the file */
+	vs.rows[r2].measured = vs.rows[r2].min = vs.rows[r2].max = 2.1;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.move_row, -1);
+	ck_assert(isnan(s.move));
+	ck_assert_int_eq(s.move_rows, 0);
+	j = vset_to_json(&vs, &s, &info);
+	ck_assert_ptr_null(json_object_get(json_object_get(j, "metrics"),
+					   "host_move"));
+	json_decref(j);
+	vsummary_release(&s);
+	/* no range stated for it: nothing said either */
+	vs.rows[r2].measured = vs.rows[r2].min = vs.rows[r2].max = 2.5;
+	vs.rows[r2].lo = NAN;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.move_row, -1);
+	vsummary_release(&s);
+	vset_release(&vs);
+	ranked_space_free(&rs);
+}
+END_TEST
+
 START_TEST(test_figure_order)
 {
 	struct ranked_space rs;
@@ -893,6 +963,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_unpinned_best);
 	tcase_add_test(tc, test_summary_ranges);
+	tcase_add_test(tc, test_summary_host_move);
 	tcase_add_test(tc, test_figure_order);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
