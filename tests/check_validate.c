@@ -750,6 +750,29 @@ START_TEST(test_summary_unpinned_best)
 END_TEST
 
 /*
+ * Three pinned rows with ranges: the pick (2 threads, 0.9 to 1.1 s), a
+ * one-thread row (1.8 to 2.2 s) and another 2-thread row (0.95 to 1.2
+ * s), into R.  Their times are the test's to set.
+ */
+static void ranged_rows(struct ranked_space *rs, struct vset *vs, int *r)
+{
+	int a[2];
+
+	ranked_space_make(rs);
+	vset_init(vs, rs->sp);
+	a[0] = pu(rs->m, 0);
+	a[1] = pu(rs->m, 2);
+	r[0] = vset_add(vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
+	vs->pick = r[0];
+	r[1] = vset_add(vs, a, 1, true, VROLE_SELECTED);
+	a[1] = pu(rs->m, 1);
+	r[2] = vset_add(vs, a, 2, true, VROLE_SELECTED);
+	vs->rows[r[0]].lo = 0.9, vs->rows[r[0]].hi = 1.1;
+	vs->rows[r[1]].lo = 1.8, vs->rows[r[1]].hi = 2.2;
+	vs->rows[r[2]].lo = 0.95, vs->rows[r[2]].hi = 1.2;
+}
+
+/*
  * The stated ranges against what was measured: two of three pinned
  * rows inside theirs; the best measured, not the pick, counts as tied
  * with it only when its range without t1's part reaches the pick's.
@@ -759,26 +782,16 @@ START_TEST(test_summary_ranges)
 	struct ranked_space rs;
 	struct vsummary s;
 	struct vset vs;
-	int a[2], r1, r2, r3;
+	int row[3], r1, r2, r3;
 	struct vinfo info;
 	json_t *j, *mt;
 
-	ranked_space_make(&rs);
-	vset_init(&vs, rs.sp);
-	a[0] = pu(rs.m, 0);
-	a[1] = pu(rs.m, 2);
-	r1 = vset_add(&vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
-	vs.pick = r1;
-	r2 = vset_add(&vs, a, 1, true, VROLE_SELECTED);
-	a[1] = pu(rs.m, 1);
-	r3 = vset_add(&vs, a, 2, true, VROLE_SELECTED);
+	ranged_rows(&rs, &vs, row);
+	r1 = row[0], r2 = row[1], r3 = row[2];
 	set_measured(&vs.rows[r1], 1.0, 1.05);	/* inside */
 	set_measured(&vs.rows[r2], 2.0, 2.50);	/* outside */
 	set_measured(&vs.rows[r3], 1.1, 1.00);	/* inside, the best */
-	vs.rows[r1].lo = 0.9, vs.rows[r1].hi = 1.1;
 	vs.rows[r1].tie_lo = 0.95, vs.rows[r1].tie_hi = 1.05;
-	vs.rows[r2].lo = 1.8, vs.rows[r2].hi = 2.2;
-	vs.rows[r3].lo = 0.95, vs.rows[r3].hi = 1.2;
 	vs.rows[r3].tie_lo = 1.06, vs.rows[r3].tie_hi = 1.15;
 	vset_summarise(&vs, NULL, 0, &s);
 	ck_assert_int_eq(s.mt.best, r3);
@@ -844,25 +857,15 @@ START_TEST(test_summary_host_move)
 	struct ranked_space rs;
 	struct vsummary s;
 	struct vset vs;
-	int a[2], r1, r2, r3;
+	int row[3], r1, r2, r3;
 	struct vinfo info;
 	json_t *j, *mv;
 
-	ranked_space_make(&rs);
-	vset_init(&vs, rs.sp);
-	a[0] = pu(rs.m, 0);
-	a[1] = pu(rs.m, 2);
-	r1 = vset_add(&vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
-	vs.pick = r1;
-	r2 = vset_add(&vs, a, 1, true, VROLE_SELECTED);
-	a[1] = pu(rs.m, 1);
-	r3 = vset_add(&vs, a, 2, true, VROLE_SELECTED);
+	ranged_rows(&rs, &vs, row);
+	r1 = row[0], r2 = row[1], r3 = row[2];
 	set_measured(&vs.rows[r1], 1.0, 1.05);	/* 0.84 moved: out */
 	set_measured(&vs.rows[r2], 2.0, 2.50);	/* the move: 1.25 */
 	set_measured(&vs.rows[r3], 1.1, 1.35);	/* 1.08 moved: in */
-	vs.rows[r1].lo = 0.9, vs.rows[r1].hi = 1.1;
-	vs.rows[r2].lo = 1.8, vs.rows[r2].hi = 2.2;
-	vs.rows[r3].lo = 0.95, vs.rows[r3].hi = 1.2;
 	vset_summarise(&vs, NULL, 0, &s);
 	ck_assert_int_eq(s.range_in, 1);
 	ck_assert_int_eq(s.move_row, r2);
