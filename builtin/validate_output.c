@@ -138,9 +138,11 @@ static void print_in_range(const struct vset *vs, const struct vsummary *s)
 }
 
 /*
- * When the one-thread placement missed its range: the host runs the
- * program at another speed than when it was profiled, and how the other
- * ranges fare with that move taken out.
+ * When the one-thread placement missed its range: how the other ranges
+ * fare with that move taken out.  Where more fall inside, the host runs
+ * the program at another speed than when it was profiled; where none
+ * more do, the others did not move with it and the ranges are narrower
+ * than the host's noise (vsummary's move_explains).
  */
 static void print_host_move(const struct vset *vs, const struct vsummary *s)
 {
@@ -149,19 +151,33 @@ static void print_host_move(const struct vset *vs, const struct vsummary *s)
 	if (s->move_row < 0)
 		return;
 	one = &vs->rows[s->move_row];
-	printf("host moved        one thread on %s measured %.4g s, %.0f%% "
-	       "%s the %.4g s predicted, outside its range (%.4g to %.4g "
-	       "s)\n", one->cpus, one->measured, 100 * fabs(s->move - 1),
+	printf("%-17s one thread on %s measured %.4g s, %.0f%% %s the "
+	       "%.4g s predicted, outside its range (%.4g to %.4g s)\n",
+	       s->move_explains ? "host moved" : "t1 missed", one->cpus,
+	       one->measured, 100 * fabs(s->move - 1),
 	       s->move < 1 ? "below" : "above", one->predicted, one->lo,
 	       one->hi);
-	printf("                  this host runs the program at another "
-	       "speed than when it was profiled");
-	if (s->move_rows)
-		printf("; with that move taken out, %d of %d other "
-		       "placements measured inside their range",
-		       s->move_in, s->move_rows);
-	printf("\n                  profile again, or refit with pandia "
-	       "tune, to predict for the host as it is now\n");
+	if (s->move_explains) {
+		printf("                  this host runs the program at "
+		       "another speed than when it was profiled: with that "
+		       "move taken out, %d of %d other placements measured "
+		       "inside their range (%d without)\n", s->move_in,
+		       s->move_rows, s->range_in);
+		printf("                  profile again, or refit with pandia "
+		       "tune, to predict for the host as it is now\n");
+	} else if (s->move_rows) {
+		printf("                  the others did not move with it: "
+		       "with that move taken out, %d of %d measured inside "
+		       "their range (%d without)\n", s->move_in, s->move_rows,
+		       s->range_in);
+		printf("                  the ranges are narrower than this "
+		       "host's noise; profile with more repetitions (-r) or "
+		       "at a quieter time\n");
+	} else {
+		printf("                  no other placement with a range was "
+		       "measured to tell a move of the host from a range too "
+		       "narrow\n");
+	}
 }
 
 /*

@@ -662,7 +662,8 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
  * outside it.  Then the move is its measured over predicted time, and
  * the other pinned rows with a range are counted again with their
  * times divided by it (s->move_*): whether the model's shape held while
- * the host's speed for the program did not.
+ * the host's speed for the program did not.  The move explains the
+ * misses when more of the others fall inside that way than without it.
  */
 static void host_moved(const struct vset *vs, struct vsummary *s)
 {
@@ -698,6 +699,8 @@ static void host_moved(const struct vset *vs, struct vsummary *s)
 		s->move_rows++;
 		s->move_in += rw->lo <= t && t <= rw->hi;
 	}
+	/* the one row is outside: range_in counts only the others */
+	s->move_explains = s->move_in > s->range_in;
 }
 
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,

@@ -149,6 +149,7 @@ static json_t *move_json(const struct vset *vs, const struct vsummary *s)
 
 	json_set_cpus_text(o, vs->rows[s->move_row].cpus);
 	json_object_set_new(o, "ratio", jnum(s->move));
+	json_object_set_new(o, "explains", json_boolean(s->move_explains));
 	json_object_set_new(o, "range_rows", json_integer(s->move_rows));
 	if (s->move_rows)
 		json_object_set_new(o, "range_coverage", json_real(

@@ -849,8 +849,9 @@ END_TEST
 /*
  * The host moved since the profile: the one-thread row measured 1.25
  * times its prediction, outside its range.  The other rows are counted
- * again with their times divided by 1.25; inside its range, nothing is
- * said.
+ * again with their times divided by 1.25: where more fall inside, the
+ * move explains the misses; where no more do, it does not.  Inside its
+ * range, nothing is said.
  */
 START_TEST(test_summary_host_move)
 {
@@ -863,15 +864,16 @@ START_TEST(test_summary_host_move)
 
 	ranged_rows(&rs, &vs, row);
 	r1 = row[0], r2 = row[1], r3 = row[2];
-	set_measured(&vs.rows[r1], 1.0, 1.05);	/* 0.84 moved: out */
+	set_measured(&vs.rows[r1], 1.0, 1.25);	/* 1.0 moved: in */
 	set_measured(&vs.rows[r2], 2.0, 2.50);	/* the move: 1.25 */
 	set_measured(&vs.rows[r3], 1.1, 1.35);	/* 1.08 moved: in */
 	vset_summarise(&vs, NULL, 0, &s);
-	ck_assert_int_eq(s.range_in, 1);
+	ck_assert_int_eq(s.range_in, 0);
 	ck_assert_int_eq(s.move_row, r2);
 	ck_assert_double_eq_tol(s.move, 1.25, EPS);
 	ck_assert_int_eq(s.move_rows, 2);
-	ck_assert_int_eq(s.move_in, 1);
+	ck_assert_int_eq(s.move_in, 2);
+	ck_assert(s.move_explains);
 	memset(&info, 0, sizeof(info));
 	j = vset_to_json(&vs, &s, &info);
 	mv = json_object_get(json_object_get(j, "metrics"), "host_move");
@@ -879,10 +881,19 @@ START_TEST(test_summary_host_move)
 	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
 		"ratio")), 1.25, EPS);
 	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
-		"range_coverage")), 0.5, EPS);
+		"range_coverage")), 1.0, EPS);
+	ck_assert(json_is_true(json_object_get(mv, "explains")));
 	ck_assert_str_eq(json_string_value(json_object_get(mv,
 		"cpus_text")), vs.rows[r2].cpus);
 	json_decref(j);
+	vsummary_release(&s);
+	/* the first row 1.05, inside without the move (0.84 with it): the
+	   move brings no more inside, so it explains nothing */
+	vs.rows[r1].measured = vs.rows[r1].min = vs.rows[r1].max = 1.05;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.range_in, 1);
+	ck_assert_int_eq(s.move_in, 1);
+	ck_assert(!s.move_explains);
 	vsummary_release(&s);
 	/* inside its range: no move, nothing in the file */
 	vs.rows[r2].measured = vs.rows[r2].min = vs.rows[r2].max = 2.1;
