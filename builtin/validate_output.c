@@ -167,9 +167,9 @@ static void print_host_move(const struct vset *vs, const struct vsummary *s)
 		       "tune, to predict for the host as it is now\n");
 	} else if (s->move_rows) {
 		printf("                  the others did not move with it: "
-		       "with that move taken out, %d of %d measured inside "
-		       "their range (%d without)\n", s->move_in, s->move_rows,
-		       s->range_in);
+		       "%d of %d measured inside their range as stated, %d "
+		       "with that move taken out\n", s->range_in,
+		       s->move_rows, s->move_in);
 		printf("                  the ranges are narrower than this "
 		       "host's noise; profile with more repetitions (-r) or "
 		       "at a quieter time\n");
