@@ -138,6 +138,49 @@ static void print_in_range(const struct vset *vs, const struct vsummary *s)
 }
 
 /*
+ * When the one-thread placement missed its range: how the other ranges
+ * fare with that move taken out.  Where more fall inside, the host runs
+ * the program at another speed than when it was profiled; where none
+ * more do, the others did not move with it and the ranges are narrower
+ * than the host's noise (vsummary's move_explains).
+ */
+static void print_host_move(const struct vset *vs, const struct vsummary *s)
+{
+	const struct vrow *one;
+
+	if (s->move_row < 0)
+		return;
+	one = &vs->rows[s->move_row];
+	printf("%-17s one thread on %s measured %.4g s, %.0f%% %s the "
+	       "%.4g s predicted, outside its range (%.4g to %.4g s)\n",
+	       s->move_explains ? "host moved" : "t1 missed", one->cpus,
+	       one->measured, 100 * fabs(s->move - 1),
+	       s->move < 1 ? "below" : "above", one->predicted, one->lo,
+	       one->hi);
+	if (s->move_explains) {
+		printf("                  this host runs the program at "
+		       "another speed than when it was profiled: with that "
+		       "move taken out, %d of %d other placements measured "
+		       "inside their range (%d without)\n", s->move_in,
+		       s->move_rows, s->range_in);
+		printf("                  profile again, or refit with pandia "
+		       "tune, to predict for the host as it is now\n");
+	} else if (s->move_rows) {
+		printf("                  the others did not move with it: "
+		       "%d of %d measured inside their range as stated, %d "
+		       "with that move taken out\n", s->range_in,
+		       s->move_rows, s->move_in);
+		printf("                  the ranges are narrower than this "
+		       "host's noise; profile with more repetitions (-r) or "
+		       "at a quieter time\n");
+	} else {
+		printf("                  no other placement with a range was "
+		       "measured to tell a move of the host from a range too "
+		       "narrow\n");
+	}
+}
+
+/*
  * The pick against the best of everything measured, the unpinned rows
  * (the OS scheduler) included, which the best gap above (the paper's,
  * over the pinned placements) leaves out; and, when a run that does not
@@ -243,6 +286,7 @@ void validate_print_report(const struct vctx *x, const struct vsummary *s)
 		printf(" - (pandia's pick was not measured)\n");
 	print_best_of_all(vs, s);
 	print_in_range(vs, s);
+	print_host_move(vs, s);
 	printf("rank correlation ");
 	if (isfinite(s->mt.spearman))
 		printf(" %.3f (Spearman, predicted vs measured)\n",

@@ -217,6 +217,13 @@ static void sweep(const struct stack_run *run, int workers, double *serial,
 #define NOISE_WHY "the threads needed less CPU time than t1 (noise " \
 	"between these runs and t1's, or data shared in a cache)"
 
+/* What the text says of ST's noise, after a prefix (ST->noise > 0). */
+static void noise_say(struct strbuf *b, const struct stack *st)
+{
+	strbuf_printf(b, "below zero: %s; set to 0, and %.3f taken off the "
+		      "base: %s\n", st->noise_parts, st->noise, NOISE_WHY);
+}
+
 static void noise_out(struct stack *st)
 {
 	size_t len = 0;
@@ -654,12 +661,10 @@ char *stacks_table(const struct stack *const *st, int n)
 		strbuf_printf(&b, " %6.3f\n", stack_total(st[i]));
 	}
 	for (i = 0; i < n; i++)
-		if (st[i] && st[i]->noise > 0)
-			strbuf_printf(&b, "noise at %s: %.3f of parts measured "
-				      "below zero (%s), set to 0 and taken off "
-				      "the base: %s\n",
-				      st[i]->cpus, st[i]->noise,
-				      st[i]->noise_parts, NOISE_WHY);
+		if (st[i] && st[i]->noise > 0) {
+			strbuf_printf(&b, "noise at %s, ", st[i]->cpus);
+			noise_say(&b, st[i]);
+		}
 	strbuf_printf(&b, "\ncomponents, in units of speedup (a row adds up "
 		      "to N; \"-\": not of that kind):\n");
 	for (j = 0; j < n_col; j++)
@@ -694,10 +699,9 @@ char *stack_text(const struct stack *st, int indent)
 	strbuf_printf(&b, "%*s%-14s %-36s %7.3f %6.1f%%\n", indent, "", "sum",
 		      "(N)", stack_total(st),
 		      100 * stack_total(st) / st->threads);
-	if (st->noise > 0)
-		strbuf_printf(&b, "%*s%-14s %.3f of parts measured below zero "
-			      "(%s), set to 0 and taken off the base: %s\n",
-			      indent, "", "noise", st->noise, st->noise_parts,
-			      NOISE_WHY);
+	if (st->noise > 0) {
+		strbuf_printf(&b, "%*s%-14s ", indent, "", "noise");
+		noise_say(&b, st);
+	}
 	return b.s;
 }

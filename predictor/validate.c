@@ -656,6 +656,53 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
 		 b->tie_lo <= pk->tie_hi);
 }
 
+/*
+ * Whether the host moved since the profile: the first pinned one-thread
+ * row with a range (t1's placement, the profile's run 1) measured
+ * outside it.  Then the move is its measured over predicted time, and
+ * the other pinned rows with a range are counted again with their
+ * times divided by it (s->move_*): whether the model's shape held while
+ * the host's speed for the program did not.  The move explains the
+ * misses when more of the others fall inside that way than without it.
+ */
+static void host_moved(const struct vset *vs, struct vsummary *s)
+{
+	const struct vrow *one = NULL;
+	bool in;
+	int i;
+
+	s->move_row = -1;
+	s->move = NAN;
+	for (i = 0; i < vs->n_rows && !one; i++) {
+		const struct vrow *rw = &vs->rows[i];
+
+		if (rw->n != 1 || !rw->pinned || rw->state != VROW_OK ||
+		    !(rw->predicted > 0) || !(rw->measured > 0) ||
+		    !vrow_range(rw, &in))
+			continue;
+		if (in)
+			return;
+		one = rw;
+		s->move_row = i;
+	}
+	if (!one)
+		return;
+	s->move = one->measured / one->predicted;
+	for (i = 0; i < vs->n_rows; i++) {
+		const struct vrow *rw = &vs->rows[i];
+		double t;
+
+		if (i == s->move_row || rw->state != VROW_OK ||
+		    !rw->pinned || !vrow_range(rw, &in))
+			continue;
+		t = rw->measured / s->move;
+		s->move_rows++;
+		s->move_in += rw->lo <= t && t <= rw->hi;
+	}
+	/* the one row is outside: range_in counts only the others */
+	s->move_explains = s->move_in > s->range_in;
+}
+
 void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 		    int n_runs, struct vsummary *s)
 {
@@ -695,6 +742,7 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 	best = s->have_metrics ? s->mt.best : -1;
 	best_of_all(vs, s);
 	ranges_covered(vs, s);
+	host_moved(vs, s);
 
 	/*
 	 * The noise: a default beats the pick only by more than the

@@ -257,6 +257,19 @@ struct vsummary {
 	 */
 	int range_rows, range_in;
 	bool best_tied;
+	/*
+	 * The host's move since the profile: the pinned one-thread row
+	 * measured outside its range (move_row, or -1: none, or inside
+	 * it), its measured over predicted time (move, NAN: none), and
+	 * of the other pinned rows with a range, how many (move_rows)
+	 * fall inside it with their times divided by move (move_in);
+	 * whether that is more than without the move (move_explains:
+	 * the host moved; false: the others did not move with it).
+	 */
+	int move_row;
+	double move;
+	int move_rows, move_in;
+	bool move_explains;
 };
 
 /*
@@ -296,7 +309,9 @@ struct vinfo {
  * validate.json (schema "pandia-validate/1"): metrics (median_error,
  * mean_error, max_error, offset, offset_error, offset_error_mean,
  * best_gap, spearman, placements, failed; range_rows, range_coverage
- * and best_tied where ranges were stated), best, pick, heuristics
+ * and best_tied where ranges were stated; host_move {cpus, ratio,
+ * range_rows, range_coverage, explains} where the one-thread row missed
+ * its range), best, pick, heuristics
  * [{name, cpus, threads, pinned, predicted, measured, gap, pick_vs}],
  * sweep, and every row.  New reference.
  */

@@ -142,8 +142,23 @@ static void info_json(json_t *root, const struct vinfo *info)
 	json_object_set_new(root, "seconds", json_real(info->elapsed));
 }
 
+/* The host's move since the profile (new object; s->move_row >= 0). */
+static json_t *move_json(const struct vset *vs, const struct vsummary *s)
+{
+	json_t *o = json_object();
+
+	json_set_cpus_text(o, vs->rows[s->move_row].cpus);
+	json_object_set_new(o, "ratio", jnum(s->move));
+	json_object_set_new(o, "explains", json_boolean(s->move_explains));
+	json_object_set_new(o, "range_rows", json_integer(s->move_rows));
+	if (s->move_rows)
+		json_object_set_new(o, "range_coverage", json_real(
+			(double)s->move_in / s->move_rows));
+	return o;
+}
+
 /* The accuracy metrics (new object). */
-static json_t *metrics_json(const struct vsummary *s)
+static json_t *metrics_json(const struct vset *vs, const struct vsummary *s)
 {
 	const struct validate_metrics *mt = &s->mt;
 	json_t *o = json_object();
@@ -173,6 +188,8 @@ static json_t *metrics_json(const struct vsummary *s)
 			json_object_set_new(o, "best_tied",
 					    json_boolean(s->best_tied));
 	}
+	if (s->move_row >= 0)
+		json_object_set_new(o, "host_move", move_json(vs, s));
 	return o;
 }
 
@@ -280,7 +297,7 @@ json_t *vset_to_json(const struct vset *vs, const struct vsummary *s,
 	int *order = xcalloc((size_t)vs->n_rows + 1, sizeof(int)), i;
 
 	info_json(root, info);
-	json_object_set_new(root, "metrics", metrics_json(s));
+	json_object_set_new(root, "metrics", metrics_json(vs, s));
 	best_pick_json(root, vs, s);
 	json_object_set_new(root, "heuristics", heuristics_json(vs, s));
 	if (s->sweep)

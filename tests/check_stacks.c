@@ -293,8 +293,9 @@ START_TEST(test_measured_noise)
 	ck_assert(fabs(st->noise - (1 - 0.935) / 0.935) < 1e-12);
 	ck_assert_str_eq(st->noise_parts, "contention -0.070");
 	text = stack_text(st, 0);
-	ck_assert_msg(strstr(text, "noise          0.070 of parts measured "
-			     "below zero (contention -0.070"), "%s", text);
+	ck_assert_msg(strstr(text, "noise          below zero: contention "
+			     "-0.070; set to 0, and 0.070 taken off the "
+			     "base"), "%s", text);
 	free(text);
 	j = stack_to_json(st);
 	ck_assert(fabs(json_real_value(json_object_get(j, "noise")) -

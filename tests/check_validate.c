@@ -750,6 +750,29 @@ START_TEST(test_summary_unpinned_best)
 END_TEST
 
 /*
+ * Three pinned rows with ranges: the pick (2 threads, 0.9 to 1.1 s), a
+ * one-thread row (1.8 to 2.2 s) and another 2-thread row (0.95 to 1.2
+ * s), into R.  Their times are the test's to set.
+ */
+static void ranged_rows(struct ranked_space *rs, struct vset *vs, int *r)
+{
+	int a[2];
+
+	ranked_space_make(rs);
+	vset_init(vs, rs->sp);
+	a[0] = pu(rs->m, 0);
+	a[1] = pu(rs->m, 2);
+	r[0] = vset_add(vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
+	vs->pick = r[0];
+	r[1] = vset_add(vs, a, 1, true, VROLE_SELECTED);
+	a[1] = pu(rs->m, 1);
+	r[2] = vset_add(vs, a, 2, true, VROLE_SELECTED);
+	vs->rows[r[0]].lo = 0.9, vs->rows[r[0]].hi = 1.1;
+	vs->rows[r[1]].lo = 1.8, vs->rows[r[1]].hi = 2.2;
+	vs->rows[r[2]].lo = 0.95, vs->rows[r[2]].hi = 1.2;
+}
+
+/*
  * The stated ranges against what was measured: two of three pinned
  * rows inside theirs; the best measured, not the pick, counts as tied
  * with it only when its range without t1's part reaches the pick's.
@@ -759,26 +782,16 @@ START_TEST(test_summary_ranges)
 	struct ranked_space rs;
 	struct vsummary s;
 	struct vset vs;
-	int a[2], r1, r2, r3;
+	int row[3], r1, r2, r3;
 	struct vinfo info;
 	json_t *j, *mt;
 
-	ranked_space_make(&rs);
-	vset_init(&vs, rs.sp);
-	a[0] = pu(rs.m, 0);
-	a[1] = pu(rs.m, 2);
-	r1 = vset_add(&vs, a, 2, true, VROLE_SELECTED | VROLE_PICK);
-	vs.pick = r1;
-	r2 = vset_add(&vs, a, 1, true, VROLE_SELECTED);
-	a[1] = pu(rs.m, 1);
-	r3 = vset_add(&vs, a, 2, true, VROLE_SELECTED);
+	ranged_rows(&rs, &vs, row);
+	r1 = row[0], r2 = row[1], r3 = row[2];
 	set_measured(&vs.rows[r1], 1.0, 1.05);	/* inside */
 	set_measured(&vs.rows[r2], 2.0, 2.50);	/* outside */
 	set_measured(&vs.rows[r3], 1.1, 1.00);	/* inside, the best */
-	vs.rows[r1].lo = 0.9, vs.rows[r1].hi = 1.1;
 	vs.rows[r1].tie_lo = 0.95, vs.rows[r1].tie_hi = 1.05;
-	vs.rows[r2].lo = 1.8, vs.rows[r2].hi = 2.2;
-	vs.rows[r3].lo = 0.95, vs.rows[r3].hi = 1.2;
 	vs.rows[r3].tie_lo = 1.06, vs.rows[r3].tie_hi = 1.15;
 	vset_summarise(&vs, NULL, 0, &s);
 	ck_assert_int_eq(s.mt.best, r3);
@@ -827,6 +840,77 @@ START_TEST(test_summary_ranges)
 	ck_assert_ptr_null(json_object_get(json_object_get(j, "metrics"),
 					   "range_coverage"));
 	json_decref(j);
+	vsummary_release(&s);
+	vset_release(&vs);
+	ranked_space_free(&rs);
+}
+END_TEST
+
+/*
+ * The host moved since the profile: the one-thread row measured 1.25
+ * times its prediction, outside its range.  The other rows are counted
+ * again with their times divided by 1.25: where more fall inside, the
+ * move explains the misses; where no more do, it does not.  Inside its
+ * range, nothing is said.
+ */
+START_TEST(test_summary_host_move)
+{
+	struct ranked_space rs;
+	struct vsummary s;
+	struct vset vs;
+	int row[3], r1, r2, r3;
+	struct vinfo info;
+	json_t *j, *mv;
+
+	ranged_rows(&rs, &vs, row);
+	r1 = row[0], r2 = row[1], r3 = row[2];
+	set_measured(&vs.rows[r1], 1.0, 1.25);	/* 1.0 moved: in */
+	set_measured(&vs.rows[r2], 2.0, 2.50);	/* the move: 1.25 */
+	set_measured(&vs.rows[r3], 1.1, 1.35);	/* 1.08 moved: in */
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.range_in, 0);
+	ck_assert_int_eq(s.move_row, r2);
+	ck_assert_double_eq_tol(s.move, 1.25, EPS);
+	ck_assert_int_eq(s.move_rows, 2);
+	ck_assert_int_eq(s.move_in, 2);
+	ck_assert(s.move_explains);
+	memset(&info, 0, sizeof(info));
+	j = vset_to_json(&vs, &s, &info);
+	mv = json_object_get(json_object_get(j, "metrics"), "host_move");
+	ck_assert_ptr_nonnull(mv);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
+		"ratio")), 1.25, EPS);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(mv,
+		"range_coverage")), 1.0, EPS);
+	ck_assert(json_is_true(json_object_get(mv, "explains")));
+	ck_assert_str_eq(json_string_value(json_object_get(mv,
+		"cpus_text")), vs.rows[r2].cpus);
+	json_decref(j);
+	vsummary_release(&s);
+	/* the first row 1.05, inside without the move (0.84 with it): the
+	   move brings no more inside, so it explains nothing */
+	vs.rows[r1].measured = vs.rows[r1].min = vs.rows[r1].max = 1.05;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.range_in, 1);
+	ck_assert_int_eq(s.move_in, 1);
+	ck_assert(!s.move_explains);
+	vsummary_release(&s);
+	/* inside its range: no move, nothing in the file */
+	vs.rows[r2].measured = vs.rows[r2].min = vs.rows[r2].max = 2.1;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.move_row, -1);
+	ck_assert(isnan(s.move));
+	ck_assert_int_eq(s.move_rows, 0);
+	j = vset_to_json(&vs, &s, &info);
+	ck_assert_ptr_null(json_object_get(json_object_get(j, "metrics"),
+					   "host_move"));
+	json_decref(j);
+	vsummary_release(&s);
+	/* no range stated for it: nothing said either */
+	vs.rows[r2].measured = vs.rows[r2].min = vs.rows[r2].max = 2.5;
+	vs.rows[r2].lo = NAN;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.move_row, -1);
 	vsummary_release(&s);
 	vset_release(&vs);
 	ranked_space_free(&rs);
@@ -893,6 +977,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_unpinned_best);
 	tcase_add_test(tc, test_summary_ranges);
+	tcase_add_test(tc, test_summary_host_move);
 	tcase_add_test(tc, test_figure_order);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
