@@ -630,6 +630,16 @@ bool vrow_range(const struct vrow *rw, bool *in)
 	return isfinite(rw->lo) && isfinite(rw->hi);
 }
 
+/*
+ * Whether row RW counts among the stated ranges against the measured
+ * times (a pinned row measured, with a range), and whether *IN it:
+ * the one set that s->range_* and s->move_* both count.
+ */
+static bool range_counted(const struct vrow *rw, bool *in)
+{
+	return rw->state == VROW_OK && rw->pinned && vrow_range(rw, in);
+}
+
 /* The stated ranges against the measured times (s->range_*). */
 static void ranges_covered(const struct vset *vs, struct vsummary *s)
 {
@@ -640,8 +650,7 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
 	for (i = 0; i < vs->n_rows; i++) {
 		const struct vrow *rw = &vs->rows[i];
 
-		if (rw->state != VROW_OK || !rw->pinned ||
-		    !vrow_range(rw, &in))
+		if (!range_counted(rw, &in))
 			continue;
 		s->range_rows++;
 		s->range_in += in;
@@ -676,9 +685,8 @@ static void host_moved(const struct vset *vs, struct vsummary *s)
 	for (i = 0; i < vs->n_rows && !one; i++) {
 		const struct vrow *rw = &vs->rows[i];
 
-		if (rw->n != 1 || !rw->pinned || rw->state != VROW_OK ||
-		    !(rw->predicted > 0) || !(rw->measured > 0) ||
-		    !vrow_range(rw, &in))
+		if (rw->n != 1 || !(rw->predicted > 0) ||
+		    !(rw->measured > 0) || !range_counted(rw, &in))
 			continue;
 		if (in)
 			return;
@@ -692,8 +700,7 @@ static void host_moved(const struct vset *vs, struct vsummary *s)
 		const struct vrow *rw = &vs->rows[i];
 		double t;
 
-		if (i == s->move_row || rw->state != VROW_OK ||
-		    !rw->pinned || !vrow_range(rw, &in))
+		if (i == s->move_row || !range_counted(rw, &in))
 			continue;
 		t = rw->measured / s->move;
 		s->move_rows++;
