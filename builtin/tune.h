@@ -46,8 +46,6 @@ struct tune_row {
 	int row;		/* in vs */
 	char *why;		/* "predicted best; tie" (owned) */
 	double lo, hi;		/* the predicted range, seconds */
-	int cap;
-	double *times;		/* every run, seconds (owned) */
 };
 
 struct tctx {

@@ -18,24 +18,19 @@
 #include "common/jsonout.h"
 #include "common/util.h"
 
-void tune_row_stats(const struct tctx *t, int i, double *median,
-		    double *spread)
-{
-	const double *v = t->cands[i].times;
-	int n = t->st[i].n, j;
-	double lo = INFINITY, hi = -INFINITY;
-
-	*median = n ? median_of(v, n) : NAN;
-	for (j = 0; j < n; j++) {
-		lo = v[j] < lo ? v[j] : lo;
-		hi = v[j] > hi ? v[j] : hi;
-	}
-	*spread = n > 1 ? (hi - lo) / *median : NAN;
-}
-
 static const struct vrow *row_of(const struct tctx *t, int i)
 {
 	return &t->vs.rows[t->cands[i].row];
+}
+
+void tune_row_stats(const struct tctx *t, int i, double *median,
+		    double *spread)
+{
+	const struct vrow *rw = row_of(t, i);
+	int n = t->st[i].n;
+
+	*median = n ? rw->measured : NAN;
+	*spread = n > 1 ? (rw->max - rw->min) / rw->measured : NAN;
 }
 
 /* "0-3", or "unpinned, 8 threads".  Written into buf. */
@@ -253,7 +248,7 @@ static json_t *cand_json(const struct tctx *t, int i)
 			    json_real(spread));
 	json_object_set_new(o, "runs", json_integer(t->st[i].n));
 	for (j = 0; j < t->st[i].n; j++)
-		json_array_append_new(a, json_real(c->times[j]));
+		json_array_append_new(a, json_real(rw->times[j]));
 	json_object_set_new(o, "times", a);
 	json_object_set_new(o, "status", json_string(status_name(t, i)));
 	json_object_set_new(o, "dropped_round",
@@ -377,7 +372,7 @@ int tune_save(struct tctx *t, const char *path)
 		r->cpus = os_of(t->m, rw->pus, rw->n);
 		r->n_times = t->st[i].n;
 		r->times = xcalloc((size_t)r->n_times, sizeof(double));
-		memcpy(r->times, t->cands[i].times,
+		memcpy(r->times, rw->times,
 		       sizeof(double) * (size_t)r->n_times);
 		added++;
 	}

@@ -287,7 +287,6 @@ void tune_release(struct tctx *t)
 
 	for (i = 0; i < t->n_cands; i++) {
 		free(t->cands[i].why);
-		free(t->cands[i].times);
 	}
 	free(t->cands);
 	free(t->st);

@@ -53,8 +53,7 @@ static double round_cost(const struct tctx *t)
 
 	for (i = 0; i < t->n_cands; i++)
 		if (t->st[i].status == TUNE_LIVE)
-			s += t->st[i].n ? median_of(t->cands[i].times,
-						    t->st[i].n) :
+			s += t->st[i].n ? t->vs.rows[t->cands[i].row].measured :
 				t->vs.rows[t->cands[i].row].predicted;
 	return s;
 }
@@ -65,7 +64,7 @@ static int run_one(struct tctx *t, struct vctx *vx, int i, int k, int total)
 	struct tune_row *c = &t->cands[i];
 	struct tune_cand *st = &t->st[i];
 	struct vrow *rw = &t->vs.rows[c->row];
-	int sig = validate_run_row(vx, c->row, k, total);
+	int sig = validate_run_row(vx, c->row, 0, k, total);
 
 	if (sig)
 		return sig;
@@ -74,14 +73,10 @@ static int run_one(struct tctx *t, struct vctx *vx, int i, int k, int total)
 		t->failed++;
 		return 0;
 	}
-	if (st->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 8;
-		c->times = xrealloc(c->times, sizeof(double) *
-				    (size_t)c->cap);
-	}
-	c->times[st->n++] = rw->measured;
-	st->times = c->times;
-	t->spent += rw->seconds;
+	/* the row keeps every run of the candidate */
+	st->n = rw->reps;
+	st->times = rw->times;
+	t->spent += rw->times[rw->reps - 1];
 	return 0;
 }
 
@@ -98,7 +93,7 @@ static void round_progress(const struct tctx *t, int live)
 
 		fprintf(stderr, "leader %s%s (median %.4g s), ",
 			rw->pinned ? "" : "unpinned ", rw->cpus,
-			median_of(t->cands[lead].times, t->st[lead].n));
+			rw->measured);
 	}
 	fprintf(stderr, "%d live, %d dropped%s; %.4g of %.4g s spent\n",
 		live, dropped, t->failed ? ", some failed" : "", t->spent,

@@ -65,8 +65,9 @@ const char usage_validate[] =
 "                          then run at N threads too)\n"
 "  -k, --oversubscribe K   placements with up to K threads per PU\n"
 "                          (default 1)\n"
-"  -r, --repetitions N     measured runs of each placement (default 3;\n"
-"                          the median is kept)\n"
+"  -r, --repetitions N     measured runs of each placement (default 3,\n"
+"                          in rounds: one of each per round; the median\n"
+"                          is kept)\n"
 "      --no-warmup         no unmeasured run first\n"
 "  -o, --output DIR        write DIR/validate.json, validate.csv,\n"
 "                          validate.gp and validate.png, updated after\n"
@@ -384,7 +385,7 @@ static int validate(struct vctx *x)
 	struct vsummary s;
 	struct space_count cnt;
 	void *state;
-	int *order = NULL, i, sig = 0, ret = 1;
+	int sig, ret = 1;
 
 	mem = x->o->has_memory ? x->o->memory : x->w->has_memory ?
 		x->w->memory : (struct pandia_mempolicy){ MEM_LOCAL, -1 };
@@ -447,30 +448,24 @@ static int validate(struct vctx *x)
 	if (!x->o->quiet)
 		fprintf(stderr, "pandia validate: %d placements to run (%s of "
 			"%zu ranked, up to %d thread%s per PU, the defaults"
-			"%s), %d run%s each%s\n", x->vs.n_rows,
+			"%s), %d run%s each%s%s\n", x->vs.n_rows,
 			x->o->placements, x->r.n, x->o->k,
 			x->o->k == 1 ? "" : "s",
 			x->o->sweep ? ", the sweep" : "", x->o->reps,
 			x->o->reps == 1 ? "" : "s",
-			x->o->warmup ? " after a warm-up" : "");
+			x->o->warmup ? " after a warm-up" : "",
+			x->o->reps > 1 ? ", one of each per round" : "");
 	if (validate_save_now(x) < 0)
 		return 1;
-	order = validate_run_order(&x->vs);
-	for (i = 0; i < x->vs.n_rows; i++) {
-		sig = validate_run_row(x, order[i], i + 1, x->vs.n_rows);
-		if (sig)
-			break;
-		if (validate_save_now(x) < 0)
-			goto out;
-	}
-	if (!sig)
-		sig = run_caught_signal();
+	sig = validate_measure(x);
+	if (sig < 0)
+		return 1;
 	x->info.complete = !sig;
 	x->info.interrupted = sig;
 	vset_summarise(&x->vs, x->w->runs, x->w->n_runs, &s);
 	if (validate_save_files(x, &s) < 0) {
 		vsummary_release(&s);
-		goto out;
+		return 1;
 	}
 	if (sig) {
 		error("interrupted by signal %d: %d of %d "
@@ -478,8 +473,6 @@ static int validate(struct vctx *x)
 			x->o->dir ? ", written to " : "",
 			x->o->dir ? x->o->dir : "");
 		vsummary_release(&s);
-		free(order);
-		order = NULL;
 		run_reraise(sig);
 	}
 	validate_draw(x, &s);
@@ -489,8 +482,6 @@ static int validate(struct vctx *x)
 			"above)", s.failed, s.rows);
 	ret = s.failed || !s.have_metrics ? 1 : 0;
 	vsummary_release(&s);
-out:
-	free(order);
 	return ret;
 }
 

@@ -1,8 +1,11 @@
 /*
- * validate_run.c - pandia validate: running one row (a placement),
+ * validate_run.c - pandia validate: one run of one row (a placement),
  * measured again once when others disturbed it, and the order the rows
- * run in.
+ * run in.  validate runs every row once per round, -r rounds, so that
+ * a host whose speed moves moves every placement alike; tune runs its
+ * candidates round robin the same way.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +46,16 @@ static bool distinct_pus(const int *os, int n)
 	return true;
 }
 
-/* The options to run row rw on the PUs os. */
+/* The options of one run of row rw on the PUs os, after a warm-up or
+   not. */
 static void row_opts(const struct vctx *x, const struct vrow *rw,
-		     const int *os, struct run_opts *ro)
+		     const int *os, bool warmup, struct run_opts *ro)
 {
 	run_opts_init(ro);
 	ro->cpus = os;
 	ro->n_cpus = rw->n;
-	ro->repetitions = x->o->reps;
-	ro->warmup = x->o->warmup;
+	ro->repetitions = 1;
+	ro->warmup = warmup;
 	ro->timeout = x->o->timeout;
 	ro->time_from = x->o->time_from;
 	ro->pin = rw->pinned ? RUN_PIN_SHIM : RUN_PIN_NONE;
@@ -62,16 +66,16 @@ static void row_opts(const struct vctx *x, const struct vrow *rw,
 }
 
 /*
- * Run row rw into *r.  As the profile does: a placement whose run
- * others disturbed (they took more than 10% of its PUs' time, or its
- * threads each on a PU of its own waited that long for a CPU) is
- * measured again once, and the less disturbed measurement is kept,
- * its disturbance recorded.  Returns whether the run kept failed.
+ * One run of row rw into *r.  As the profile does: a run others
+ * disturbed (they took more than 10% of its PUs' time, or its threads
+ * each on a PU of its own waited that long for a CPU) is made again
+ * once, and the less disturbed one is kept, its disturbance in
+ * *disturbed.  Returns whether the run kept failed.
  */
-static bool row_measure(const struct vctx *x, struct vrow *rw,
+static bool row_measure(const struct vctx *x, const struct vrow *rw,
 			const int *os, const struct run_opts *ro,
-			struct run_result *r, struct pandia_error *err,
-			int k, int total)
+			struct run_result *r, double *disturbed,
+			struct pandia_error *err, int k, int total)
 {
 	bool failed = false;
 	char dtext[160];
@@ -89,15 +93,15 @@ static bool row_measure(const struct vctx *x, struct vrow *rw,
 		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
 				  rw->pinned && distinct_pus(os, rw->n),
 				  &dd);
-		if (rc < 0 || attempt == 0 || dd.share < rw->disturbed) {
+		if (rc < 0 || attempt == 0 || dd.share < *disturbed) {
 			run_result_release(r);
 			*r = again;
-			rw->disturbed = dd.share;
+			*disturbed = dd.share;
 			failed = rc < 0;
 		} else {
 			run_result_release(&again);
 		}
-		if (failed || rw->disturbed <= 0.1 || attempt == 1)
+		if (failed || *disturbed <= 0.1 || attempt == 1)
 			break;
 		if (!x->o->quiet)
 			progress("validate", "%d/%d: %s: disturbed (%s): "
@@ -126,22 +130,29 @@ static void row_failed(struct vrow *rw, const struct run_result *r,
 }
 
 /*
- * Row rw measured: its times into the row, and a warning, once per
- * validation, of a run whose threads were not pinned as planned.
+ * One run of row rw measured, disturbed that much: its time added to
+ * the row's, the row's median, least and most anew, and a warning,
+ * once per validation, of a run whose threads were not pinned as
+ * planned.
  */
 static void row_record(struct vctx *x, struct vrow *rw,
-		       const struct run_result *r)
+		       const struct run_result *r, double disturbed)
 {
+	double t = r->times[r->n_times - 1];
 	int j;
 
 	rw->state = VROW_OK;
-	rw->measured = r->median;
-	rw->min = r->min;
-	rw->max = r->max;
-	rw->reps = r->n_times;
-	rw->seconds = 0;
-	for (j = 0; j < r->n_times; j++)
-		rw->seconds += r->times[j];
+	rw->times = xrealloc(rw->times, sizeof(double) *
+			     (size_t)(rw->reps + 1));
+	rw->times[rw->reps++] = t;
+	rw->measured = median_of(rw->times, rw->reps);
+	rw->min = rw->max = t;
+	for (j = 0; j < rw->reps; j++) {
+		rw->min = fmin(rw->min, rw->times[j]);
+		rw->max = fmax(rw->max, rw->times[j]);
+	}
+	rw->seconds += t;
+	rw->disturbed = fmax(rw->disturbed, disturbed);
 	if (rw->pinned && r->threads_created < 0 && !x->warned_shim) {
 		warning("the command did not load "
 			"libpandia-pin.so (a static or setuid binary?): its "
@@ -166,54 +177,78 @@ static void row_record(struct vctx *x, struct vrow *rw,
 	}
 }
 
-/* The progress line of row rw measured, the k-th of total. */
+/* "round 2 of 3, " where validate runs more than one round. */
+static void round_text(const struct vctx *x, int round, char *buf,
+		       size_t size)
+{
+	buf[0] = '\0';
+	if (x->o->reps > 1)
+		snprintf(buf, size, "round %d of %d, ", round + 1,
+			 x->o->reps);
+}
+
+/*
+ * The progress line of a run of row rw, the k-th of total in its
+ * round: the run's time, and in the last round the row's median and
+ * spread against the prediction.
+ */
 static void row_progress(const struct vctx *x, const struct vrow *rw,
-			 const struct run_result *r, int k, int total)
+			 int round, int k, int total)
 {
 	double el = now_seconds() - x->t0;
-	char disturbed[48] = "";
+	int done = round * total + k, all = x->o->reps * total;
+	char disturbed[48] = "", rt[32];
 
+	round_text(x, round, rt, sizeof(rt));
 	if (rw->disturbed > 0.1)
 		snprintf(disturbed, sizeof(disturbed), ", disturbed %.0f%%",
 			 100 * rw->disturbed);
-	fprintf(stderr, "pandia validate: %d/%d: %s: measured %.4g s "
-		"(spread %.1f%%%s), predicted %.4g s, error %+.1f%%", k,
-		total, rw->cpus, rw->measured, 100 * r->spread, disturbed,
-		rw->predicted, 100 * (rw->predicted - rw->measured) /
-		rw->measured);
-	if (k < total)
-		fprintf(stderr, "; about %.0f s left", el / k *
-			(total - k));
+	if (round + 1 < x->o->reps)
+		fprintf(stderr, "pandia validate: %s%d/%d: %s: %.4g s",
+			rt, k, total, rw->cpus, rw->times[rw->reps - 1]);
+	else
+		fprintf(stderr, "pandia validate: %s%d/%d: %s: measured "
+			"%.4g s (spread %.1f%%%s), predicted %.4g s, error "
+			"%+.1f%%", rt, k, total, rw->cpus, rw->measured,
+			100 * (rw->max - rw->min) / rw->measured, disturbed,
+			rw->predicted, 100 * (rw->predicted - rw->measured) /
+			rw->measured);
+	if (done < all)
+		fprintf(stderr, "; about %.0f s left", el / done *
+			(all - done));
 	fputc('\n', stderr);
 }
 
-int validate_run_row(struct vctx *x, int i, int k, int total)
+int validate_run_row(struct vctx *x, int i, int round, int k, int total)
 {
 	struct vrow *rw = &x->vs.rows[i];
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts ro;
 	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0;
+	double disturbed = 0;
+	char rt[32];
 
 	for (t = 0; t < rw->n; t++)
 		os[t] = x->m->pus[rw->pus[t]].os_index;
-	row_opts(x, rw, os, &ro);
+	row_opts(x, rw, os, x->o->warmup && rw->reps == 0, &ro);
 	run_result_init(&r);
+	round_text(x, round, rt, sizeof(rt));
 	if (!x->o->quiet)
-		fprintf(stderr, "pandia validate: %d/%d: %s%s (%d thread%s, "
-			"predicted %.4g s)...\n", k, total, rw->pinned ? "" :
-			"unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" : "s",
-			rw->predicted);
-	if (row_measure(x, rw, os, &ro, &r, &err, k, total)) {
+		fprintf(stderr, "pandia validate: %s%d/%d: %s%s (%d thread%s, "
+			"predicted %.4g s)...\n", rt, k, total, rw->pinned ?
+			"" : "unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" :
+			"s", rw->predicted);
+	if (row_measure(x, rw, os, &ro, &r, &disturbed, &err, k, total)) {
 		if (r.interrupted)
 			sig = r.interrupted;
 		else
 			row_failed(rw, &r, &err);
 		goto out;
 	}
-	row_record(x, rw, &r);
+	row_record(x, rw, &r, disturbed);
 	if (!x->o->quiet)
-		row_progress(x, rw, &r, k, total);
+		row_progress(x, rw, round, k, total);
 out:
 	run_result_release(&r);
 	free(os);
@@ -226,7 +261,7 @@ out:
  * that an interrupted validation has a bit of every thread count and
  * a drift of the machine's load does not follow the thread count.
  */
-int *validate_run_order(const struct vset *vs)
+static int *run_order(const struct vset *vs)
 {
 	int n = vs->n_rows, *fig = xcalloc((size_t)n + 1, sizeof(int));
 	int *out = xcalloc((size_t)n + 1, sizeof(int));
@@ -266,4 +301,22 @@ int *validate_run_order(const struct vset *vs)
 	free(fig);
 	free(taken);
 	return out;
+}
+
+int validate_measure(struct vctx *x)
+{
+	int *order = run_order(&x->vs), n = x->vs.n_rows, round, i, sig = 0;
+
+	for (round = 0; round < x->o->reps && !sig; round++)
+		for (i = 0; i < n && !sig; i++) {
+			if (x->vs.rows[order[i]].state == VROW_FAILED)
+				continue;
+			sig = validate_run_row(x, order[i], round, i + 1, n);
+			if (!sig && validate_save_now(x) < 0) {
+				free(order);
+				return -1;
+			}
+		}
+	free(order);
+	return sig ? sig : run_caught_signal();
 }

@@ -310,6 +310,7 @@ void vset_release(struct vset *vs)
 		free(vs->rows[i].st);
 		free(vs->rows[i].names);
 		free(vs->rows[i].error);
+		free(vs->rows[i].times);
 	}
 	free(vs->rows);
 	for (i = 0; i < vs->n_defaults; i++)

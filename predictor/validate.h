@@ -147,10 +147,13 @@ struct vrow {
 	double measured;	/* median, seconds */
 	double min, max;
 	int reps;
+	double *times;		/* its measured runs in the order made
+				   (reps of them, owned) */
 	double seconds;		/* its measured runs added up */
 	double disturbed;	/* share of its PUs' time others took, or
 				   its threads waited for a CPU (the
-				   least of the attempts made); 0: none */
+				   most of its runs, each the least of
+				   the attempts made); 0: none */
 	char *error;		/* why it failed (owned) */
 };
 

@@ -50,6 +50,17 @@ static char *roles_text(unsigned roles)
 	return xstrdup(buf);
 }
 
+/* A row's measured times, in the order they were made. */
+static json_t *times_json(const struct vrow *rw)
+{
+	json_t *a = json_array();
+	int j;
+
+	for (j = 0; rw->times && j < rw->reps; j++)
+		json_array_append_new(a, jnum(rw->times[j]));
+	return a;
+}
+
 static json_t *row_json(const struct vset *vs, int i,
 			const struct vsummary *s)
 {
@@ -83,6 +94,7 @@ static json_t *row_json(const struct vset *vs, int i,
 		json_object_set_new(o, "min", jnum(rw->min));
 		json_object_set_new(o, "max", jnum(rw->max));
 		json_object_set_new(o, "repetitions", json_integer(rw->reps));
+		json_object_set_new(o, "times", times_json(rw));
 		json_object_set_new(o, "disturbed", json_real(rw->disturbed));
 		json_object_set_new(o, "error", jnum(validate_error(
 			rw->predicted, rw->measured)));

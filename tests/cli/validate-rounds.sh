@@ -1,0 +1,54 @@
+# pandia validate -r N runs every placement once per round, N rounds,
+# so that a host whose speed moves during the validation moves every
+# placement alike: between two runs of one placement every other
+# placement runs.  Each row keeps its runs in validate.json ("times"),
+# and its median is the one reported.
+set -u
+. tests/cli/validate.inc
+
+JQ="$B/tests/progs/jsonq"
+RE='time: ([0-9.]+)'
+# a "workload" whose reported time tells when it ran: 0.1/threads s
+# plus 1 ms for each run of the command made before it
+cat >"$T/fake.sh" <<'EOS'
+n=$(( $(cat "$SEQ" 2>/dev/null || echo 0) + 1 ))
+echo "$n" >"$SEQ"
+echo "time: $(awk -v t="$PANDIA_THREADS" -v n="$n" \
+	'BEGIN { printf "%.4f\n", 0.1 / t + 0.001 * n }')"
+EOS
+workload fake 0.1 1 0 "[\"sh\", \"$T/fake.sh\"]"
+
+SEQ="$T/seq" PANDIA_TEST_TAG=$TAG "$P" validate -m "$T/m.json" \
+	-w "$T/fake.json" --force -k 2 -r 3 --no-warmup --time-from "$RE" \
+	-o "$T/out" -- sh "$T/fake.sh" >"$T/stdout" 2>"$T/stderr" ||
+	{ cat "$T/stderr"; fail "validate -r 3"; }
+grep -q "3 runs each, one of each per round" "$T/stderr" ||
+	fail "the first line does not say the runs go in rounds"
+grep -q "round 3 of 3, " "$T/stderr" || fail "no progress line of round 3"
+
+"$JQ" rows cpus repetitions measured times \
+	<"$T/out/validate.json" >"$T/rows" || fail "no rows in validate.json"
+n=$(wc -l <"$T/rows")
+[ "$n" -ge 5 ] || fail "$n rows, expected at least 5"
+# every row: 3 runs, its median reported, and between two of its runs
+# at least every other row's run (n - 1 of them), so its reported
+# times at least n ms apart
+awk -F '\t' -v n="$n" '
+	{
+		if ($2 != 3) { print "row " $1 ": " $2 " runs"; bad = 1 }
+		k = split($4, t, ",")
+		if (k != 3) { print "row " $1 ": " k " times"; bad = 1 }
+		for (i = 2; i <= k; i++)
+			if (t[i] - t[i - 1] < (n - 0.5) * 0.001) {
+				print "row " $1 ": runs " t[i - 1] " and " \
+					t[i] " made back to back"
+				bad = 1
+			}
+		m = t[1] + t[2] + t[3] - (t[1] < t[2] ? (t[1] < t[3] ? t[1] : t[3]) : (t[2] < t[3] ? t[2] : t[3])) - (t[1] > t[2] ? (t[1] > t[3] ? t[1] : t[3]) : (t[2] > t[3] ? t[2] : t[3]))
+		if ($3 - m > 1e-9 || m - $3 > 1e-9) {
+			print "row " $1 ": measured " $3 ", median " m
+			bad = 1
+		}
+	}
+	END { exit bad }' "$T/rows" || { cat "$T/rows"; fail "not in rounds"; }
+exit 0
