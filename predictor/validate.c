@@ -722,6 +722,7 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 
 	memset(s, 0, sizeof(*s));
 	s->mt.spearman = NAN;
+	s->best_gap_noise = NAN;
 	s->mt.best = s->mt.pick = s->sweep_best = -1;
 	s->rows = vs->n_rows;
 	for (i = 0; i < vs->n_rows; i++) {
@@ -746,6 +747,9 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 		s->mt.pick = rowof[s->mt.pick];
 		if (pick < 0)	/* the pick was not measured: no gap */
 			s->mt.best_gap = NAN;
+		else
+			s->best_gap_noise = rows_noise(
+				&vs->rows[s->mt.pick], &vs->rows[s->mt.best]);
 	}
 	best = s->have_metrics ? s->mt.best : -1;
 	best_of_all(vs, s);

@@ -251,6 +251,12 @@ struct vsummary {
 	double best_gap_all;
 	bool unpinned_beats_pick;
 	/*
+	 * The noise of mt.best_gap: the larger relative spread of the
+	 * pick's and the best's runs, at least 1% (NAN when there is no
+	 * gap).  A gap below it is not one the runs can tell from noise.
+	 */
+	double best_gap_noise;
+	/*
 	 * The stated ranges against what was measured: of the measured
 	 * pinned rows with a range, how many (range_rows), and how many
 	 * of them fell inside it (range_in); and whether the best

@@ -189,6 +189,8 @@ static json_t *metrics_json(const struct vset *vs, const struct vsummary *s)
 		json_object_set_new(o, "offset_error_mean",
 				    jnum(mt->offset_error_mean));
 		json_object_set_new(o, "best_gap", jnum(mt->best_gap));
+		json_object_set_new(o, "best_gap_noise",
+				    jnum(s->best_gap_noise));
 		json_object_set_new(o, "spearman", jnum(mt->spearman));
 	}
 	if (s->range_rows) {

@@ -625,6 +625,8 @@ START_TEST(test_summary)
 	ck_assert_int_eq(s.mt.best, rb);
 	ck_assert_int_eq(s.mt.pick, ra);
 	ck_assert_double_eq_tol(s.mt.best_gap, 0.2, EPS);
+	/* one run each: the gap's noise is the 1% floor */
+	ck_assert_double_eq_tol(s.best_gap_noise, 0.01, EPS);
 	/* the best of all is b too: pinned, so pinning won */
 	ck_assert_int_eq(s.best_all, rb);
 	ck_assert_double_eq_tol(s.best_gap_all, 0.2, EPS);
@@ -689,6 +691,20 @@ START_TEST(test_summary)
 		ck_assert_ptr_nonnull(strstr(gp, "\"t \\\"q\\\"\""));
 		free(gp);
 	}
+	vsummary_release(&s);
+	/*
+	 * b's runs spread from 0.8 to 1.3 s: the gap of 0.2 is within
+	 * their noise, 0.5 (the larger of a's 0 and b's 0.5)
+	 */
+	vs.rows[rb].min = 0.8;
+	vs.rows[rb].max = 1.3;
+	vset_summarise(&vs, runs, 3, &s);
+	ck_assert_double_eq_tol(s.mt.best_gap, 0.2, EPS);
+	ck_assert_double_eq_tol(s.best_gap_noise, 0.5, EPS);
+	j = vset_to_json(&vs, &s, &info);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(
+		json_object_get(j, "metrics"), "best_gap_noise")), 0.5, EPS);
+	json_decref(j);
 	vsummary_release(&s);
 	vset_release(&vs);
 	ranked_space_free(&rs);
