@@ -138,6 +138,29 @@ static void print_in_range(const struct vset *vs, const struct vsummary *s)
 }
 
 /*
+ * The host's speed in each round: a move between rounds is the host's,
+ * since every placement ran once in each.
+ */
+static void print_rounds(const struct vsummary *s)
+{
+	int r;
+
+	if (!s->n_rounds)
+		return;
+	printf("rounds            %d; the host's speed in each (a run over "
+	       "its placement's median, the median of %d):", s->n_rounds,
+	       s->round_rows);
+	for (r = 0; r < s->n_rounds && r < 12; r++)
+		printf("%s %.3f", r ? "," : "", s->round_level[r]);
+	printf("%s; it moved %.1f%%\n", r < s->n_rounds ? ", ..." : "",
+	       100 * s->round_move);
+	if (s->round_move > 0.1)
+		printf("                  more than 10%%: gaps between two "
+		       "placements' times below that may be the host's, not "
+		       "theirs\n");
+}
+
+/*
  * When the one-thread placement missed its range: how the other ranges
  * fare with that move taken out.  Where more fall inside, the host runs
  * the program at another speed than when it was profiled; where none
@@ -301,6 +324,7 @@ void validate_print_report(const struct vctx *x, const struct vsummary *s)
 	print_best_of_all(vs, s);
 	print_in_range(vs, s);
 	print_host_move(vs, s);
+	print_rounds(s);
 	printf("rank correlation ");
 	if (isfinite(s->mt.spearman))
 		printf(" %.3f (Spearman, predicted vs measured)\n",

@@ -667,6 +667,53 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
 }
 
 /*
+ * The host's speed in each round (s->round_*): the rows measured in
+ * every round are those with the most runs, a run's round its place
+ * in the row's times.
+ */
+static void round_levels(const struct vset *vs, struct vsummary *s)
+{
+	int rounds = 0, n = 0, i, r;
+	double *ratio, lo, hi;
+
+	for (i = 0; i < vs->n_rows; i++)
+		if (vs->rows[i].state == VROW_OK &&
+		    vs->rows[i].reps > rounds)
+			rounds = vs->rows[i].reps;
+	if (rounds < 2)
+		return;
+	ratio = xcalloc((size_t)vs->n_rows + 1, sizeof(double));
+	s->round_level = xcalloc((size_t)rounds, sizeof(double));
+	for (r = 0; r < rounds; r++) {
+		n = 0;
+		for (i = 0; i < vs->n_rows; i++) {
+			const struct vrow *rw = &vs->rows[i];
+
+			if (rw->state == VROW_OK && rw->reps == rounds &&
+			    rw->times && rw->measured > 0)
+				ratio[n++] = rw->times[r] / rw->measured;
+		}
+		if (n < 2)
+			break;
+		s->round_level[r] = median_of(ratio, n);
+	}
+	free(ratio);
+	if (n < 2) {
+		free(s->round_level);
+		s->round_level = NULL;
+		return;
+	}
+	s->n_rounds = rounds;
+	s->round_rows = n;
+	lo = hi = s->round_level[0];
+	for (r = 1; r < rounds; r++) {
+		lo = fmin(lo, s->round_level[r]);
+		hi = fmax(hi, s->round_level[r]);
+	}
+	s->round_move = hi / lo - 1;
+}
+
+/*
  * Whether the host moved since the profile: the first pinned one-thread
  * row with a range (t1's placement, the profile's run 1) measured
  * outside it.  Then the move is its measured over predicted time, and
@@ -755,6 +802,7 @@ void vset_summarise(const struct vset *vs, const struct wl_run *runs,
 	best_of_all(vs, s);
 	ranges_covered(vs, s);
 	host_moved(vs, s);
+	round_levels(vs, s);
 
 	/*
 	 * The noise: a default beats the pick only by more than the
@@ -831,4 +879,7 @@ void vsummary_release(struct vsummary *s)
 	free(s->heur);
 	s->heur = NULL;
 	s->n_heur = 0;
+	free(s->round_level);
+	s->round_level = NULL;
+	s->n_rounds = 0;
 }

@@ -251,6 +251,17 @@ struct vsummary {
 	double best_gap_all;
 	bool unpinned_beats_pick;
 	/*
+	 * The host's speed in each round (validate runs every placement
+	 * once a round): over the rows measured in every round, at least
+	 * two (round_rows), the median of each round's run over its
+	 * row's median.
+	 * n_rounds is 0 when fewer than two rows or rounds; round_move is
+	 * the largest level over the smallest, minus one.
+	 */
+	int n_rounds, round_rows;
+	double *round_level;	/* n_rounds of them (owned) */
+	double round_move;
+	/*
 	 * The noise of mt.best_gap: the larger relative spread of the
 	 * pick's and the best's runs, at least 1% (NAN when there is no
 	 * gap).  A gap below it is not one the runs can tell from noise.

@@ -169,6 +169,20 @@ static json_t *move_json(const struct vset *vs, const struct vsummary *s)
 	return o;
 }
 
+/* The host's speed in each round (new object). */
+static json_t *rounds_json(const struct vsummary *s)
+{
+	json_t *o = json_object(), *a = json_array();
+	int r;
+
+	for (r = 0; r < s->n_rounds; r++)
+		json_array_append_new(a, jnum(s->round_level[r]));
+	json_object_set_new(o, "levels", a);
+	json_object_set_new(o, "placements", json_integer(s->round_rows));
+	json_object_set_new(o, "move", jnum(s->round_move));
+	return o;
+}
+
 /* The accuracy metrics (new object). */
 static json_t *metrics_json(const struct vset *vs, const struct vsummary *s)
 {
@@ -204,6 +218,8 @@ static json_t *metrics_json(const struct vset *vs, const struct vsummary *s)
 	}
 	if (s->move_row >= 0)
 		json_object_set_new(o, "host_move", move_json(vs, s));
+	if (s->n_rounds)
+		json_object_set_new(o, "rounds", rounds_json(s));
 	return o;
 }
 

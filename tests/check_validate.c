@@ -862,6 +862,69 @@ START_TEST(test_summary_ranges)
 }
 END_TEST
 
+/* Row rw measured with the runs t[0..n-1], one a round. */
+static void set_runs(struct vrow *rw, const double *t, int n)
+{
+	int j;
+
+	rw->state = VROW_OK;
+	rw->reps = n;
+	rw->times = xcalloc((size_t)n, sizeof(double));
+	memcpy(rw->times, t, sizeof(double) * (size_t)n);
+	rw->measured = median_of(rw->times, n);
+	rw->min = rw->max = t[0];
+	for (j = 1; j < n; j++) {
+		rw->min = fmin(rw->min, t[j]);
+		rw->max = fmax(rw->max, t[j]);
+	}
+}
+
+/*
+ * The host's speed in each round: two rows run in each of three
+ * rounds at 1.0, 0.9 and 1.1 of their medians; a third, run in two
+ * rounds only, is left out.  One run each: no rounds to compare.
+ */
+START_TEST(test_summary_rounds)
+{
+	const double a[3] = { 1.0, 0.9, 1.1 }, b[3] = { 2.0, 1.8, 2.2 };
+	const double c[2] = { 1.0, 2.0 };
+	struct ranked_space rs;
+	struct vsummary s;
+	struct vset vs;
+	struct vinfo info;
+	int row[3];
+	json_t *j, *r;
+
+	ranged_rows(&rs, &vs, row);
+	set_runs(&vs.rows[row[0]], a, 3);
+	set_runs(&vs.rows[row[1]], b, 3);
+	set_runs(&vs.rows[row[2]], c, 2);
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.n_rounds, 3);
+	ck_assert_int_eq(s.round_rows, 2);
+	ck_assert_double_eq_tol(s.round_level[0], 1.0, EPS);
+	ck_assert_double_eq_tol(s.round_level[1], 0.9, EPS);
+	ck_assert_double_eq_tol(s.round_level[2], 1.1, EPS);
+	ck_assert_double_eq_tol(s.round_move, 1.1 / 0.9 - 1, EPS);
+	memset(&info, 0, sizeof(info));
+	j = vset_to_json(&vs, &s, &info);
+	r = json_object_get(json_object_get(j, "metrics"), "rounds");
+	ck_assert_int_eq(json_array_size(json_object_get(r, "levels")), 3);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(r, "move")),
+				1.1 / 0.9 - 1, EPS);
+	json_decref(j);
+	vsummary_release(&s);
+	vs.rows[row[0]].reps = vs.rows[row[1]].reps = 1;
+	vs.rows[row[2]].reps = 1;
+	vset_summarise(&vs, NULL, 0, &s);
+	ck_assert_int_eq(s.n_rounds, 0);
+	ck_assert_ptr_null(s.round_level);
+	vsummary_release(&s);
+	vset_release(&vs);
+	ranked_space_free(&rs);
+}
+END_TEST
+
 /*
  * The host moved since the profile: the one-thread row measured 1.25
  * times its prediction, outside its range.  The other rows are counted
@@ -994,6 +1057,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_summary_unpinned_best);
 	tcase_add_test(tc, test_summary_ranges);
 	tcase_add_test(tc, test_summary_host_move);
+	tcase_add_test(tc, test_summary_rounds);
 	tcase_add_test(tc, test_figure_order);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);

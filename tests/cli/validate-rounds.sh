@@ -2,7 +2,8 @@
 # so that a host whose speed moves during the validation moves every
 # placement alike: between two runs of one placement every other
 # placement runs.  Each row keeps its runs in validate.json ("times"),
-# and its median is the one reported.
+# and its median is the one reported; the report gives the host's
+# speed in each round.
 set -u
 . tests/cli/validate.inc
 
@@ -25,6 +26,13 @@ SEQ="$T/seq" PANDIA_TEST_TAG=$TAG "$P" validate -m "$T/m.json" \
 grep -q "3 runs each, one of each per round" "$T/stderr" ||
 	fail "the first line does not say the runs go in rounds"
 grep -q "round 3 of 3, " "$T/stderr" || fail "no progress line of round 3"
+# each run reports more than the last: the later rounds are slower
+grep -q "^rounds  *3; the host's speed in each" "$T/stdout" ||
+	fail "no line of the rounds' speeds in the report"
+lv=$("$JQ" metrics.rounds.levels <"$T/out/validate.json") ||
+	fail "no metrics.rounds in validate.json"
+echo "$lv" | awk -F, '{ exit !(NF == 3 && $1 < $2 && $2 < $3) }' ||
+	fail "the rounds' speeds $lv do not rise as the runs' times do"
 
 "$JQ" rows cpus repetitions measured times \
 	<"$T/out/validate.json" >"$T/rows" || fail "no rows in validate.json"
