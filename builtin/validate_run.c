@@ -75,7 +75,7 @@ static void row_opts(const struct vctx *x, const struct vrow *rw,
 static bool row_measure(const struct vctx *x, const struct vrow *rw,
 			const int *os, const struct run_opts *ro,
 			struct run_result *r, double *disturbed,
-			struct pandia_error *err, int k, int total)
+			struct pandia_error *err, const char *where)
 {
 	bool failed = false;
 	char dtext[160];
@@ -104,10 +104,9 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 		if (failed || *disturbed <= 0.1 || attempt == 1)
 			break;
 		if (!x->o->quiet)
-			progress("validate", "%d/%d: %s: disturbed (%s): "
-				 "measuring it again", k, total, rw->cpus,
-				 probe_disturbance_text(&dd, dtext,
-							sizeof(dtext)));
+			progress("validate", "%s: disturbed (%s): measuring "
+				 "it again", where, probe_disturbance_text(
+					 &dd, dtext, sizeof(dtext)));
 	}
 	return failed;
 }
@@ -122,8 +121,8 @@ static void row_failed(struct vrow *rw, const struct run_result *r,
 	rw->error = tl ? xasprintf("%s: %s", err->text, tl) :
 		xstrdup(err->text);
 	free(tl);
-	error("placement %s (%d threads) failed: "
-		"%s", rw->cpus, rw->n, err->text);
+	error("placement %s%s (%d threads) failed: %s", rw->pinned ? "" :
+	      "unpinned, ", rw->cpus, rw->n, err->text);
 	show_stderr_tail(r->stderr_tail);
 	error("going on with the other "
 		"placements");
@@ -177,14 +176,21 @@ static void row_record(struct vctx *x, struct vrow *rw,
 	}
 }
 
-/* "round 2 of 3, " where validate runs more than one round. */
-static void round_text(const struct vctx *x, int round, char *buf,
-		       size_t size)
+/*
+ * What the progress lines of a run of row rw name it by (new string):
+ * "round 2 of 3, 4/6: unpinned, 0,1", the round where validate runs
+ * more than one, "unpinned, " where the OS places the threads.
+ */
+static char *run_where(const struct vctx *x, const struct vrow *rw,
+		       int round, int k, int total)
 {
-	buf[0] = '\0';
+	char rt[32] = "";
+
 	if (x->o->reps > 1)
-		snprintf(buf, size, "round %d of %d, ", round + 1,
+		snprintf(rt, sizeof(rt), "round %d of %d, ", round + 1,
 			 x->o->reps);
+	return xasprintf("%s%d/%d: %s%s", rt, k, total, rw->pinned ? "" :
+			 "unpinned, ", rw->cpus);
 }
 
 /*
@@ -193,23 +199,22 @@ static void round_text(const struct vctx *x, int round, char *buf,
  * spread against the prediction.
  */
 static void row_progress(const struct vctx *x, const struct vrow *rw,
-			 int round, int k, int total)
+			 const char *where, int round, int k, int total)
 {
 	double el = now_seconds() - x->t0;
 	int done = round * total + k, all = x->o->reps * total;
-	char disturbed[48] = "", rt[32];
+	char disturbed[48] = "";
 
-	round_text(x, round, rt, sizeof(rt));
 	if (rw->disturbed > 0.1)
 		snprintf(disturbed, sizeof(disturbed), ", disturbed %.0f%%",
 			 100 * rw->disturbed);
 	if (round + 1 < x->o->reps)
-		fprintf(stderr, "pandia validate: %s%d/%d: %s: %.4g s",
-			rt, k, total, rw->cpus, rw->times[rw->reps - 1]);
+		fprintf(stderr, "pandia validate: %s: %.4g s", where,
+			rw->times[rw->reps - 1]);
 	else
-		fprintf(stderr, "pandia validate: %s%d/%d: %s: measured "
-			"%.4g s (spread %.1f%%%s), predicted %.4g s, error "
-			"%+.1f%%", rt, k, total, rw->cpus, rw->measured,
+		fprintf(stderr, "pandia validate: %s: measured %.4g s "
+			"(spread %.1f%%%s), predicted %.4g s, error %+.1f%%",
+			where, rw->measured,
 			100 * (rw->max - rw->min) / rw->measured, disturbed,
 			rw->predicted, 100 * (rw->predicted - rw->measured) /
 			rw->measured);
@@ -227,19 +232,17 @@ int validate_run_row(struct vctx *x, int i, int round, int k, int total)
 	struct run_opts ro;
 	int *os = xcalloc((size_t)rw->n + 1, sizeof(int)), t, sig = 0;
 	double disturbed = 0;
-	char rt[32];
+	char *where = run_where(x, rw, round, k, total);
 
 	for (t = 0; t < rw->n; t++)
 		os[t] = x->m->pus[rw->pus[t]].os_index;
 	row_opts(x, rw, os, x->o->warmup && rw->reps == 0, &ro);
 	run_result_init(&r);
-	round_text(x, round, rt, sizeof(rt));
 	if (!x->o->quiet)
-		fprintf(stderr, "pandia validate: %s%d/%d: %s%s (%d thread%s, "
-			"predicted %.4g s)...\n", rt, k, total, rw->pinned ?
-			"" : "unpinned, ", rw->cpus, rw->n, rw->n == 1 ? "" :
-			"s", rw->predicted);
-	if (row_measure(x, rw, os, &ro, &r, &disturbed, &err, k, total)) {
+		fprintf(stderr, "pandia validate: %s (%d thread%s, predicted "
+			"%.4g s)...\n", where, rw->n, rw->n == 1 ? "" : "s",
+			rw->predicted);
+	if (row_measure(x, rw, os, &ro, &r, &disturbed, &err, where)) {
 		if (r.interrupted)
 			sig = r.interrupted;
 		else
@@ -248,9 +251,10 @@ int validate_run_row(struct vctx *x, int i, int round, int k, int total)
 	}
 	row_record(x, rw, &r, disturbed);
 	if (!x->o->quiet)
-		row_progress(x, rw, round, k, total);
+		row_progress(x, rw, where, round, k, total);
 out:
 	run_result_release(&r);
+	free(where);
 	free(os);
 	return sig;
 }

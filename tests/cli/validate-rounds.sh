@@ -26,6 +26,9 @@ SEQ="$T/seq" PANDIA_TEST_TAG=$TAG "$P" validate -m "$T/m.json" \
 grep -q "3 runs each, one of each per round" "$T/stderr" ||
 	fail "the first line does not say the runs go in rounds"
 grep -q "round 3 of 3, " "$T/stderr" || fail "no progress line of round 3"
+# the unpinned row's lines say so, as its first line does
+grep -q "round 3 of 3, [0-9]*/[0-9]*: unpinned, [0-9,]*: measured" \
+	"$T/stderr" || fail "the unpinned row's measured line does not say so"
 # each run reports more than the last: the later rounds are slower
 grep -q "^rounds  *3; the host's speed in each" "$T/stdout" ||
 	fail "no line of the rounds' speeds in the report"
