@@ -375,6 +375,30 @@ static int predict_rows(struct vctx *x, void *state,
 	return 0;
 }
 
+/*
+ * What an interrupted validation kept: the placements measured and,
+ * with rounds, the runs made of those planned (the failed placements'
+ * left out).
+ */
+static void say_interrupted(const struct vctx *x, const struct vsummary *s,
+			    int sig)
+{
+	int i, made = 0, planned = 0;
+	char runs[64] = "";
+
+	for (i = 0; i < x->vs.n_rows; i++) {
+		made += x->vs.rows[i].reps;
+		planned += x->vs.rows[i].state == VROW_FAILED ? 0 :
+			x->o->reps;
+	}
+	if (x->o->reps > 1)
+		snprintf(runs, sizeof(runs), ", %d of %d runs made", made,
+			 planned);
+	error("interrupted by signal %d: %d of %d placements measured%s%s%s",
+	      sig, s->measured, s->rows, runs, x->o->dir ? ", written to " :
+	      "", x->o->dir ? x->o->dir : "");
+}
+
 static int validate(struct vctx *x)
 {
 	struct pandia_error err;
@@ -468,10 +492,7 @@ static int validate(struct vctx *x)
 		return 1;
 	}
 	if (sig) {
-		error("interrupted by signal %d: %d of %d "
-			"placements measured%s%s", sig, s.measured, s.rows,
-			x->o->dir ? ", written to " : "",
-			x->o->dir ? x->o->dir : "");
+		say_interrupted(x, &s, sig);
 		vsummary_release(&s);
 		run_reraise(sig);
 	}

@@ -74,8 +74,11 @@ for sig in INT TERM; do
 	[ "$sig" = INT ] && [ -z "$DEFSIG" ] &&
 		{ echo "no env --default-signal: SIGINT not tested"; continue; }
 	rm -rf "$T/sig"
+	# SIGTERM's with two rounds: the runs made are said too
+	reps=1
+	[ "$sig" = TERM ] && reps=2
 	FAIL=99 NAP=0.4 PANDIA_TEST_TAG=$TAG $DEFSIG "$P" validate \
-		-m "$T/m.json" -w "$T/fake.json" --force -k 2 -r 1 \
+		-m "$T/m.json" -w "$T/fake.json" --force -k 2 -r $reps \
 		--no-warmup --time-from "$RE" -o "$T/sig" -- \
 		sh "$T/fake.sh" >/dev/null 2>"$T/stderr" &
 	pid=$!
@@ -95,6 +98,9 @@ for sig in INT TERM; do
 	case $sig in INT) want=130 ;; TERM) want=143 ;; esac
 	[ "$rc" -eq "$want" ] || fail "SIG$sig: exit status $rc, expected $want"
 	grep -q "interrupted by signal" "$T/stderr" || fail "SIG$sig: message"
+	[ $reps -eq 1 ] ||
+		grep -q "placements measured, [2-9] of 12 runs made" \
+			"$T/stderr" || fail "SIG$sig: the runs made not said"
 	[ "$(grep -c ',ok,' "$T/sig/validate.csv")" -ge 2 ] ||
 		fail "SIG$sig: the measured rows are lost"
 	grep -q '"complete": false' "$T/sig/validate.json" ||
