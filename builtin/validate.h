@@ -56,9 +56,10 @@ struct vctx {
 /* ---- the runs (validate_run.c) ---------------------------------- */
 
 /*
- * One run of row i in round ROUND (from 0), the k-th of total in it, after a warm-up when it is the row's first and -r asks for
- * one; its time added to the row's.  Returns 0 (measured, or failed
- * and recorded), or the signal that interrupted it.
+ * One run of row i in round ROUND (from 0), the k-th of total in it,
+ * after a warm-up when it is the row's first and -r asks for one; its
+ * time added to the row's.  Returns 0 (measured, or failed and
+ * recorded), or the signal that interrupted it.
  */
 int validate_run_row(struct vctx *x, int i, int round, int k, int total);
 /*
