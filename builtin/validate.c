@@ -71,7 +71,7 @@ const char usage_validate[] =
 "      --no-warmup         no unmeasured run first\n"
 "  -o, --output DIR        write DIR/validate.json, validate.csv,\n"
 "                          validate.gp and validate.png, updated after\n"
-"                          every placement\n"
+"                          the runs (at most once a second)\n"
 "      --sweep             also run 1 to n threads packed and spread\n"
 "                          (section 6.3) and compare its cost with the\n"
 "                          profiling runs'\n"

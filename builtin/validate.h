@@ -56,17 +56,19 @@ struct vctx {
 /* ---- the runs (validate_run.c) ---------------------------------- */
 
 /*
- * One run of row i in round ROUND (from 0), the k-th of total in it, after a warm-up when it is the row's first and -r asks for
- * one; its time added to the row's.  Returns 0 (measured, or failed
- * and recorded), or the signal that interrupted it.
+ * One run of row i in round ROUND (from 0), the k-th of total in it,
+ * after a warm-up when it is the row's first and -r asks for one; its
+ * time added to the row's.  Returns 0 (measured, or failed and
+ * recorded), or the signal that interrupted it.
  */
 int validate_run_row(struct vctx *x, int i, int round, int k, int total);
 /*
  * Every row of x measured: one run of each per round, -r rounds, in
  * validate's order (the pick, the defaults, then the rest spread over
- * the figure's order), the files saved after every run.  Returns 0,
- * the signal that stopped it, or -1 after saying why the files could
- * not be saved.
+ * the figure's order), the files saved after a run at most once a
+ * second (the caller saves them at the end).  Returns 0, the signal
+ * that stopped it, or -1 after saying why the files could not be
+ * saved.
  */
 int validate_measure(struct vctx *x);
 

@@ -673,7 +673,7 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
  */
 static void round_levels(const struct vset *vs, struct vsummary *s)
 {
-	int rounds = 0, n = 0, i, r;
+	int rounds = 0, n = 0, i, r, *in;
 	double *ratio, lo, hi;
 
 	for (i = 0; i < vs->n_rows; i++)
@@ -682,27 +682,26 @@ static void round_levels(const struct vset *vs, struct vsummary *s)
 			rounds = vs->rows[i].reps;
 	if (rounds < 2)
 		return;
-	ratio = xcalloc((size_t)vs->n_rows + 1, sizeof(double));
+	in = xcalloc((size_t)vs->n_rows + 1, sizeof(int));
+	for (i = 0; i < vs->n_rows; i++)
+		if (vs->rows[i].state == VROW_OK &&
+		    vs->rows[i].reps == rounds && vs->rows[i].times &&
+		    vs->rows[i].measured > 0)
+			in[n++] = i;
+	if (n < 2) {
+		free(in);
+		return;
+	}
+	ratio = xcalloc((size_t)n, sizeof(double));
 	s->round_level = xcalloc((size_t)rounds, sizeof(double));
 	for (r = 0; r < rounds; r++) {
-		n = 0;
-		for (i = 0; i < vs->n_rows; i++) {
-			const struct vrow *rw = &vs->rows[i];
-
-			if (rw->state == VROW_OK && rw->reps == rounds &&
-			    rw->times && rw->measured > 0)
-				ratio[n++] = rw->times[r] / rw->measured;
-		}
-		if (n < 2)
-			break;
+		for (i = 0; i < n; i++)
+			ratio[i] = vs->rows[in[i]].times[r] /
+				vs->rows[in[i]].measured;
 		s->round_level[r] = median_of(ratio, n);
 	}
 	free(ratio);
-	if (n < 2) {
-		free(s->round_level);
-		s->round_level = NULL;
-		return;
-	}
+	free(in);
 	s->n_rounds = rounds;
 	s->round_rows = n;
 	lo = hi = s->round_level[0];
