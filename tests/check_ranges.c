@@ -14,6 +14,7 @@
 #include "predictor/pandia/fit_joint.h"
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/tune.h"
+#include "tests/lib/rng.h"
 #include "tests/lib/testkit.h"
 
 static struct wl_run run_a, run_b, run_c;
@@ -160,6 +161,38 @@ START_TEST(test_misfit)
 }
 END_TEST
 
+/*
+ * The misfit is the root mean square of the model's miss, one standard
+ * deviation: t1's 90% range must hold nine in ten of misses drawn with
+ * that spread, alone (run 1 without noise) and beside run 1's own move
+ * (normal misses of both, in quadrature).  Taken as it is, the misfit
+ * held 68% of them.
+ */
+START_TEST(test_t1_range_misfit)
+{
+	const double mf = 0.02, t1 = 10, move = 0.015;
+	struct pandia_runs r;
+	uint64_t seed = 24;
+	double u;
+	int pass, i, in, n = 20000;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&r, 0, sizeof(r));
+		r.range[PR1] = pass ? move * t1 : 0;
+		u = pandia_t1_range(&r, mf, NULL, t1) / t1;
+		for (i = in = 0; i < n; i++) {
+			double miss = mf * tk_rng_normal(&seed);
+
+			if (pass)	/* run 1's move is a 90% range too */
+				miss += move / 1.645 * tk_rng_normal(&seed);
+			in += fabs(miss) <= u;
+		}
+		ck_assert_msg(in > 0.88 * n && in < 0.92 * n, "pass %d: %d of "
+			      "%d inside +-%g", pass, in, n, u);
+	}
+}
+END_TEST
+
 static Suite *ranges_suite(void)
 {
 	Suite *s = suite_create("ranges");
@@ -169,6 +202,7 @@ static Suite *ranges_suite(void)
 	tcase_add_test(tc, test_floor_and_drift);
 	tcase_add_test(tc, test_single_runs);
 	tcase_add_test(tc, test_misfit);
+	tcase_add_test(tc, test_t1_range_misfit);
 	suite_add_tcase(s, tc);
 	return s;
 }
