@@ -3,8 +3,9 @@
  * (predictor/pandia/ranges.c): the runs' noise pooled over every run
  * with repetitions, Student's factor for its degrees of freedom, the
  * floor, the drift in quadrature, and the drift alone for single runs;
- * and the model's misfit on the runs it did not need
- * (predictor/pandia/fit_joint.c, fit_misfit()), which t1's range takes.
+ * and the model's misfit on the runs it did not need, beyond their
+ * noise (predictor/pandia/fit_joint.c, fit_misfit()), which t1's range
+ * takes.
  */
 #include <check.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "predictor/pandia/fit_joint.h"
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/tune.h"
+#include "tests/lib/rng.h"
 #include "tests/lib/testkit.h"
 
 static struct wl_run run_a, run_b, run_c;
@@ -146,10 +148,20 @@ START_TEST(test_misfit)
 		ck_assert_int_eq(jr.n_free, 4 - pass);
 		mf = fit_misfit(&d, &jr);
 		if (pass) {
+			double v6 = fit_residual(&d, &jr, PR6);
+
 			ck_assert(jr.prm.b == 0);
 			ck_assert_msg(mf > 0.1 && mf < 0.13 &&
-				      fabs(mf - fabs(fit_residual(&d, &jr,
-				      PR6))) < 1e-3, "misfit %g", mf);
+				      fabs(mf - fabs(v6)) < 1e-3, "misfit %g",
+				      mf);
+			/* run 6's repetitions spread +-20%: that much of
+			   its miss is its noise, which the ranges carry
+			   already, the mean over the four runs less */
+			delta[PR6] = 0.2 * t[PR6];
+			mf = fit_misfit(&d, &jr);
+			delta[PR6] = 0;
+			ck_assert_msg(fabs(mf - sqrt(v6 * v6 - 0.04 / 4)) < 1e-9,
+				      "misfit %g with run 6's noise", mf);
 		} else {
 			ck_assert_msg(mf == 0, "misfit %g", mf);
 		}
@@ -157,6 +169,38 @@ START_TEST(test_misfit)
 	}
 	fit_plan_release(&pl);
 	machine_free(m);
+}
+END_TEST
+
+/*
+ * The misfit is the root mean square of the model's miss, one standard
+ * deviation: t1's 90% range must hold nine in ten of misses drawn with
+ * that spread, alone (run 1 without noise) and beside run 1's own move
+ * (normal misses of both, in quadrature).  Taken as it is, the misfit
+ * held 68% of them.
+ */
+START_TEST(test_t1_range_misfit)
+{
+	const double mf = 0.02, t1 = 10, move = 0.015;
+	struct pandia_runs r;
+	uint64_t seed = 24;
+	double u;
+	int pass, i, in, n = 20000;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&r, 0, sizeof(r));
+		r.range[PR1] = pass ? move * t1 : 0;
+		u = pandia_t1_range(&r, mf, NULL, t1) / t1;
+		for (i = in = 0; i < n; i++) {
+			double miss = mf * tk_rng_normal(&seed);
+
+			if (pass)	/* run 1's move is a 90% range too */
+				miss += move / 1.645 * tk_rng_normal(&seed);
+			in += fabs(miss) <= u;
+		}
+		ck_assert_msg(in > 0.88 * n && in < 0.92 * n, "pass %d: %d of "
+			      "%d inside +-%g", pass, in, n, u);
+	}
 }
 END_TEST
 
@@ -169,6 +213,7 @@ static Suite *ranges_suite(void)
 	tcase_add_test(tc, test_floor_and_drift);
 	tcase_add_test(tc, test_single_runs);
 	tcase_add_test(tc, test_misfit);
+	tcase_add_test(tc, test_t1_range_misfit);
 	suite_add_tcase(s, tc);
 	return s;
 }

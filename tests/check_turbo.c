@@ -274,15 +274,17 @@ static void run2_against_clock(double t2, bool blamed)
 				     "times"), "%s", s.p_status);
 		ck_assert_double_eq_tol(s.clock_run2, 1 + TURBO, 1e-12);
 		ck_assert_double_eq_tol(s.clock_allowed, 10 * t2, 1e-12);
-		/* t1's range (1% of run 1's move, 2% misfit) takes the
-		   clock's excess over what run 2 allows */
+		/* t1's range (1% of run 1's move, 2% misfit taken 1.645
+		   times: a 90% range) takes the clock's excess over what
+		   run 2 allows */
 		ck_assert_double_eq_tol(pandia_t1_range(&rr, 0.02, &s, 1),
-			sqrt(1e-4 + 4e-4 + pow((1 + TURBO) / (10 * t2) - 1,
+			sqrt(1e-4 + pow(1.645 * 0.02, 2) + pow((1 + TURBO) / (10 * t2) - 1,
 					       2)), 1e-12);
 	} else {
 		ck_assert(s.clock_run2 == 0 && s.clock_allowed == 0);
 		ck_assert_double_eq_tol(pandia_t1_range(&rr, 0.02, &s, 1),
-					sqrt(1e-4 + 4e-4), 1e-12);
+					sqrt(1e-4 + pow(1.645 * 0.02, 2)),
+					1e-12);
 	}
 	fit_solution_release(&s);
 	fit_plan_release(&pl);

@@ -133,7 +133,7 @@ double fit_score(const struct fit_data *d, const struct fit_result *r,
 
 double fit_misfit(const struct fit_data *d, const struct fit_result *r)
 {
-	double sum = 0, v;
+	double sum = 0, noise = 0, v, t, delta;
 	int x, n = 0;
 
 	for (x = PR2; x < FIT_RUNS + d->n_ex; x++) {
@@ -144,10 +144,17 @@ double fit_misfit(const struct fit_data *d, const struct fit_result *r)
 		v = fit_residual(d, r, x < FIT_RUNS ? x : -1 - (x - FIT_RUNS));
 		if (!isfinite(v))
 			continue;
+		t = x < FIT_RUNS ? d->t[x] : d->ex[x - FIT_RUNS].t;
+		delta = x < FIT_RUNS ? d->delta[x] : d->ex[x - FIT_RUNS].delta;
 		sum += v * v;
+		if (t > 0 && delta > 0)
+			noise += (delta / t) * (delta / t);
 		n++;
 	}
-	return n > r->n_free ? sqrt(sum / (n - r->n_free)) : 0;
+	if (!(n > r->n_free))
+		return 0;
+	v = sum / (n - r->n_free) - noise / n;
+	return v > 0 ? sqrt(v) : 0;
 }
 
 /* The weighted residuals R of TH; the sum of their squares. */

@@ -151,8 +151,10 @@ double fit_residual(const struct fit_data *d, const struct fit_result *r,
  * The model's misfit on the runs of D under R: the root of the
  * squared residuals (log(model / measured)) of the runs after run 1
  * (which sets t1) and the extra ones, over their number less the
- * unknowns that moved them (r->n_free); 0 when the runs only set the
- * parameters.  A model that cannot express what a run shows (a
+ * unknowns that moved them (r->n_free), less the mean square of their
+ * own noise (each run's half range over its time, where it has
+ * repetitions: the ranges carry that noise already); 0 when the runs
+ * only set the parameters, or the noise explains the residuals.  A model that cannot express what a run shows (a
  * program faster two threads to a PU than alone) misses that run
  * whatever its parameters, and every range should say so.
  */

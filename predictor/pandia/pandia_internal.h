@@ -119,7 +119,8 @@ void pandia_runs_ranges(struct pandia_runs *r);
 /*
  * t1's stated range, what no repetition shows carried into every
  * predicted time's (ranges.c): run 1's 90% move (the drift in it), the
- * model's misfit MF, where run 2 beat the description's clock
+ * model's misfit MF (a root mean square, taken 1.645 times: a 90%
+ * range), where run 2 beat the description's clock
  * (S->clock_run2 > 1) the clock's excess over what run 2 allows
  * (S->clock_run2 / S->clock_allowed - 1), and the contention run 2's
  * CPU time did not show (S->cpu_gap), relative to T1, in quadrature.

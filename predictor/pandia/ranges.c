@@ -23,13 +23,24 @@
  * t1's range then takes what no run's repetitions show, and every
  * predicted time's range with it: the model's misfit, a clock in the
  * machine description that run 2 contradicts, and contention that run
- * 2's CPU time does not show (fit_cputime.c).
+ * 2's CPU time does not show (fit_cputime.c).  The misfit is a root
+ * mean square, one standard deviation of the model's miss: a 90% range
+ * is MISFIT_Z90 of them.  The other two are each one shift measured,
+ * taken as they are.
  */
 #include <math.h>
 #include <stddef.h>
 
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/tune.h"
+
+/*
+ * A normal deviate's 95th percentile: +- this many standard deviations
+ * hold nine draws in ten.  Not Student's t on the misfit's degrees of
+ * freedom: with one or two check runs that is 6.3 or 2.9, a range that
+ * says nothing (docs/profiling.md, "The model's misfit").
+ */
+#define MISFIT_Z90 1.645
 
 /* Add run R's log times about their mean to *SS, its degrees to *DOF. */
 static void pool(const struct wl_run *r, double *ss, int *dof)
@@ -83,8 +94,8 @@ double pandia_t1_range(const struct pandia_runs *r, double mf,
 {
 	double unseen = s && s->cpu_gap > 0 ? s->cpu_gap : 0;
 
-	return hypot(r->range[PR1], hypot(mf, hypot(clock_unseen(s),
-						    unseen)) * t1);
+	return hypot(r->range[PR1], hypot(MISFIT_Z90 * mf,
+					  hypot(clock_unseen(s), unseen)) * t1);
 }
 
 void pandia_record_unseen(struct wl_run *r2, const struct fit_solution *s)

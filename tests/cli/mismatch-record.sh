@@ -2,7 +2,7 @@
 # scripts/sim-mismatch on a recorded grid (docs/accuracy.md, "Mismatch
 # grid"): the record keeps grid.tsv and grid.md, not the cells, and
 # '--tables-only --check' checks it as recorded: the latest record
-# (docs/accuracy/mismatch-final) has no pair missing a target without
+# (docs/accuracy/mismatch-z90) has no pair missing a target without
 # ranges that cover it; a copy with one pair's median error at 50%
 # and its times 50% in range fails; '--tables-only' where a cell has
 # no results writes nothing (it once truncated the record's grid.tsv).
@@ -10,12 +10,12 @@ set -u
 T=$(mktemp -d /tmp/pandia-mismatch-record-XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 fail() { echo "mismatch-record: $*"; exit 1; }
-R=docs/accuracy/mismatch-final
+R=docs/accuracy/mismatch-z90
 
 [ -f "$R/grid.tsv" ] || fail "no $R/grid.tsv"
 scripts/sim-mismatch --tables-only --check --out "$R" 2>"$T/ok.err" ||
 	fail "the record fails its check: $(cat "$T/ok.err")"
-grep -q "228 pairs, none missing" "$T/ok.err" ||
+grep -q "252 pairs, none missing" "$T/ok.err" ||
 	fail "unexpected: $(cat "$T/ok.err")"
 
 mkdir "$T/bad"
@@ -33,7 +33,7 @@ mkdir -p "$T/part/cells/base"
 cp "$R/grid.tsv" "$T/part/grid.tsv"
 printf 'machine\tworkload\n' >"$T/part/cells/base/results.tsv"
 if scripts/sim-mismatch --tables-only --out "$T/part" 2>"$T/part.err"; then
-	fail "collected a grid from one cell of 19"
+	fail "collected a grid from one cell of 21"
 fi
 grep -q "no $T/part/cells/bw-equal/results.tsv (nothing written)" \
 	"$T/part.err" || fail "unexpected: $(cat "$T/part.err")"
