@@ -2,7 +2,10 @@
  * extrapolate_collect.c - pandia extrapolate without --runs: the
  * command at 1..m threads, one per core, packed; its time and every
  * stall category of profiler/stalls.h per run, into a
- * pandia-scaling/1 file.
+ * pandia-scaling/1 file.  With -r N the counts are run in N rounds,
+ * each count once a round, so that a host whose speed moves during the
+ * sweep moves every count alike; a count's time and stalls are the
+ * medians over its rounds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,19 @@ struct value {
 	double v;
 };
 
+/* what the rounds measured at one thread count */
+struct count {
+	double *times;		/* one a round made */
+	int n_times;
+	double *stalls;		/* stalls[round * categories + k] */
+	struct value *hw;	/* the first round's hardware values */
+	int n_hw;
+	/* the helpers by role its first run found: later rounds pin by
+	   them, without a run made to find them again */
+	char *helpers;
+	int run;		/* its run in the file; -1: none yet */
+};
+
 struct collect {
 	const struct cli *o;
 	struct pandia_machine *m;
@@ -47,13 +63,14 @@ struct collect {
 	bool *hw_kept;		/* counted at the first count */
 	/* software */
 	bool sw;
-	/* user categories: acc[run * n_users + k], runs 0..reps */
+	/* user categories of the run being made: acc[k] */
 	struct stall_acc *acc;
 	int unit_error;		/* a category in seconds, no clock: k+1 */
-	int cur_run_base;
 	/* what the run at this count gave */
 	struct value *vals;
 	int n_vals;
+	struct count *counts;	/* n_threads */
+	int made;		/* runs made, every round */
 	double t0;
 };
 
@@ -65,7 +82,7 @@ static void on_line(const char *line, int run, void *data)
 	bool secs;
 	int k;
 
-	if (run < 1 || run > o->reps)
+	if (run != 1)		/* one run a call; 0: the warm-up */
 		return;
 	for (k = 0; k < o->n_users; k++) {
 		if (!stall_user_match(&o->users[k], line, &v, &secs))
@@ -78,7 +95,7 @@ static void on_line(const char *line, int run, void *data)
 			}
 			v *= x->hz;
 		}
-		stall_acc_add(&x->acc[run * o->n_users + k], v);
+		stall_acc_add(&x->acc[k], v);
 	}
 }
 
@@ -89,12 +106,12 @@ static void add_value(struct collect *x, const char *name, double v)
 	x->n_vals++;
 }
 
-/* the user categories of this count, median over the runs */
-static int user_values(struct collect *x, int n)
+/* the user categories of this count's run in round ROUND (from 0) */
+static int user_values(struct collect *x, int n, int round)
 {
 	const struct cli *o = x->o;
-	double *v = xcalloc((size_t)o->reps + 1, sizeof(double));
-	int k, j, ret = -1;
+	double v;
+	int k;
 
 	if (x->unit_error) {
 		const struct stall_user *u = &o->users[x->unit_error - 1];
@@ -102,28 +119,22 @@ static int user_values(struct collect *x, int n)
 		error("category '%s': the output gives seconds, and the clock "
 		      "frequency is not known to turn them into cycles: give "
 		      "--frequency HZ", u->name);
-		goto out;
+		return -1;
 	}
 	for (k = 0; k < o->n_users; k++) {
 		const struct stall_user *u = &o->users[k];
 
-		for (j = 1; j <= o->reps; j++) {
-			if (stall_acc_value(&x->acc[j * o->n_users + k],
-					    u->reducer, &v[j - 1]))
-				continue;
+		if (!stall_acc_value(&x->acc[k], u->reducer, &v)) {
 			error("category '%s': no line of the output matched "
 			      "'%s' in run %d at %d thread%s (the %s of no "
 			      "value is not defined; sum gives 0)", u->name,
-			      u->regex, j, n, n == 1 ? "" : "s",
+			      u->regex, round + 1, n, n == 1 ? "" : "s",
 			      stall_reducer_name(u->reducer));
-			goto out;
+			return -1;
 		}
-		add_value(x, u->name, median_of(v, o->reps));
+		add_value(x, u->name, v);
 	}
-	ret = 0;
-out:
-	free(v);
-	return ret;
+	return 0;
 }
 
 /* the hardware categories of this count: one more run, counted */
@@ -225,27 +236,60 @@ static int sw_values(struct collect *x, const struct run_result *r, int n)
 	return 0;
 }
 
-/* record the count's run into x->s (categories made at the first) */
-static void record(struct collect *x, int n, const int *cpus,
-		   const struct run_result *r)
+/* the median over the rounds made of column K of C's stalls (NC wide) */
+static double stall_median(const struct count *c, int nc, int k)
 {
+	double *v = xcalloc((size_t)c->n_times, sizeof(double)), m;
+	int i;
+
+	for (i = 0; i < c->n_times; i++)
+		v[i] = c->stalls[i * nc + k];
+	m = median_of(v, c->n_times);
+	free(v);
+	return m;
+}
+
+/*
+ * Record this round's run of count IDX (N threads on CPUS, time T) in
+ * x->s: its run there made at the first round (the categories at the
+ * first count's), its time and stalls the medians over the rounds.
+ */
+static void record(struct collect *x, int idx, int n, const int *cpus,
+		   double t)
+{
+	struct count *c = &x->counts[idx];
 	struct scaling_run *run;
 	struct pandia_error err;
-	int i, k;
+	int i, k, nc;
 
 	if (!x->s->n_runs)
 		for (i = 0; i < x->n_vals; i++)
 			scaling_add_category(x->s, x->vals[i].name, &err);
-	run = scaling_add_run(x->s, n, r->median);
-	run->cpus = cpulist_format_compact(cpus, n);
-	run->n_times = r->n_times;
-	run->times = xcalloc((size_t)r->n_times + 1, sizeof(double));
-	memcpy(run->times, r->times, sizeof(double) * (size_t)r->n_times);
+	if (c->run < 0) {
+		run = scaling_add_run(x->s, n, t);
+		run->cpus = cpulist_format_compact(cpus, n);
+		c->run = x->s->n_runs - 1;
+	}
+	run = &x->s->runs[c->run];
+	nc = x->s->n_categories;
+	c->times[c->n_times] = t;
+	c->stalls = xrealloc(c->stalls, sizeof(double) *
+			     (size_t)((c->n_times + 1) * (nc ? nc : 1)));
+	for (k = 0; k < nc; k++)
+		c->stalls[c->n_times * nc + k] = 0;
 	for (i = 0; i < x->n_vals; i++) {
 		k = scaling_category(x->s, x->vals[i].name);
 		if (k >= 0)
-			run->stalls[k] = x->vals[i].v;
+			c->stalls[c->n_times * nc + k] = x->vals[i].v;
 	}
+	c->n_times++;
+	free(run->times);
+	run->n_times = c->n_times;
+	run->times = xcalloc((size_t)c->n_times + 1, sizeof(double));
+	memcpy(run->times, c->times, sizeof(double) * (size_t)c->n_times);
+	run->time = median_of(c->times, c->n_times);
+	for (k = 0; k < nc; k++)
+		run->stalls[k] = stall_median(c, nc, k);
 }
 
 static int save(struct collect *x)
@@ -260,10 +304,83 @@ static int save(struct collect *x)
 }
 
 /*
- * One thread count.  Returns 0, -1 on failure, or the signal that
+ * The values of count IDX's run R (N threads) in round ROUND: the
+ * hardware ones counted at the first round and kept for the later
+ * ones, the software and user ones of this run.  0 or -1.
+ */
+static int count_values(struct collect *x, int idx, const struct run_opts *ro,
+			const struct run_result *r, int n, int round)
+{
+	struct count *c = &x->counts[idx];
+	int i;
+
+	if (round == 0) {
+		if (x->hw && hw_values(x, ro, n) < 0)
+			return -1;
+		c->n_hw = x->n_vals;
+		c->hw = xcalloc((size_t)c->n_hw + 1, sizeof(*c->hw));
+		memcpy(c->hw, x->vals, sizeof(*c->hw) * (size_t)c->n_hw);
+	} else {
+		for (i = 0; i < c->n_hw; i++)
+			add_value(x, c->hw[i].name, c->hw[i].v);
+	}
+	if (sw_values(x, r, n) < 0 || user_values(x, n, round) < 0)
+		return -1;
+	if (x->s->n_runs && x->n_vals != x->s->n_categories) {
+		error("%d thread%s: %d stall categories, %d at the first "
+		      "count", n, n == 1 ? "" : "s", x->n_vals,
+		      x->s->n_categories);
+		return -1;
+	}
+	return 0;
+}
+
+/* "round 2 of 3, " into BUF with -r 2 or more, else "" */
+static const char *round_text(const struct collect *x, int round, char *buf,
+			      size_t size)
+{
+	buf[0] = 0;
+	if (x->o->reps > 1)
+		snprintf(buf, size, "round %d of %d, ", round + 1,
+			 x->o->reps);
+	return buf;
+}
+
+/* The progress line of count IDX's run (N threads), made in ROUND. */
+static void say_made(const struct collect *x, int idx, int n, int round,
+		     double t)
+{
+	const struct count *c = &x->counts[idx];
+	double el = now_seconds() - x->t0, lo, hi, mdn;
+	int total = x->n_threads * x->o->reps, i;
+	char left[64] = "", rt[40];
+
+	if (x->made < total && el > 2)
+		snprintf(left, sizeof(left), "; about %.0f s left",
+			 el / x->made * (total - x->made));
+	round_text(x, round, rt, sizeof(rt));
+	if (round + 1 < x->o->reps) {
+		progress("extrapolate", "%s%d/%d: %d thread%s: %.4g s%s", rt,
+			 idx + 1, x->n_threads, n, n == 1 ? "" : "s", t, left);
+		return;
+	}
+	lo = hi = c->times[0];
+	for (i = 1; i < c->n_times; i++) {
+		lo = c->times[i] < lo ? c->times[i] : lo;
+		hi = c->times[i] > hi ? c->times[i] : hi;
+	}
+	mdn = median_of(c->times, c->n_times);
+	progress("extrapolate", "%s%d/%d: %d thread%s: %.4g s (spread "
+		 "%.1f%%)%s", rt, idx + 1, x->n_threads, n, n == 1 ? "" : "s",
+		 mdn, 100 * (hi - lo) / mdn, left);
+}
+
+/*
+ * Count IDX's run in round ROUND (from 0): one run, after a warm-up at
+ * the first round.  Returns 0, -1 on failure, or the signal that
  * interrupted the run.
  */
-static int run_count(struct collect *x, int idx)
+static int run_count(struct collect *x, int idx, int round)
 {
 	const struct cli *o = x->o;
 	int n = x->threads[idx], k, ret = -1;
@@ -271,22 +388,23 @@ static int run_count(struct collect *x, int idx)
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts ro;
-	char *list;
+	char *list, rt[40];
 
-	for (k = 0; k < (o->reps + 1) * o->n_users; k++)
+	for (k = 0; k < o->n_users; k++)
 		stall_acc_reset(&x->acc[k]);
 	x->unit_error = 0;
 	x->n_vals = 0;
 	run_opts_init(&ro);
 	ro.cpus = cpus;
 	ro.n_cpus = n;
-	ro.repetitions = o->reps;
-	ro.warmup = o->warmup;
+	ro.repetitions = 1;
+	ro.warmup = o->warmup && round == 0;
 	ro.timeout = o->timeout;
 	ro.time_from = o->time_from;
 	ro.runner = o->runner;
 	ro.mem = o->mem.mode != RUN_MEM_DEFAULT ? &o->mem : NULL;
 	ro.pin = RUN_PIN_SHIM;
+	ro.helpers = x->counts[idx].helpers;
 	ro.shim_path = x->shim;
 	ro.machine = x->m;
 	ro.on_line = on_line;
@@ -294,8 +412,9 @@ static int run_count(struct collect *x, int idx)
 	run_result_init(&r);
 	list = cpulist_format_compact(cpus, n);
 	if (!o->quiet)
-		progress("extrapolate", "%d/%d: %d thread%s on PU%s %s...",
-			 idx + 1, x->n_threads, n, n == 1 ? "" : "s",
+		progress("extrapolate", "%s%d/%d: %d thread%s on PU%s %s...",
+			 round_text(x, round, rt, sizeof(rt)), idx + 1,
+			 x->n_threads, n, n == 1 ? "" : "s",
 			 n == 1 ? "" : "s", list);
 	if (run_execute(&ro, o->argv, &r, &err) < 0) {
 		if (r.interrupted) {
@@ -306,30 +425,16 @@ static int run_count(struct collect *x, int idx)
 		show_stderr_tail(r.stderr_tail);
 		goto out;
 	}
-	if (x->hw && hw_values(x, &ro, n) < 0)
+	x->made++;
+	if (!x->counts[idx].helpers && r.helpers)
+		x->counts[idx].helpers = xstrdup(r.helpers);
+	if (count_values(x, idx, &ro, &r, n, round) < 0)
 		goto out;
-	if (sw_values(x, &r, n) < 0 || user_values(x, n) < 0)
-		goto out;
-	if (x->s->n_runs && x->n_vals != x->s->n_categories) {
-		error("%d thread%s: %d stall categories, %d at the first "
-		      "count", n, n == 1 ? "" : "s", x->n_vals,
-		      x->s->n_categories);
-		goto out;
-	}
-	record(x, n, cpus, &r);
+	record(x, idx, n, cpus, r.median);
 	if (save(x) < 0)
 		goto out;
-	if (!o->quiet) {
-		double el = now_seconds() - x->t0;
-		char left[64] = "";
-
-		if (idx + 1 < x->n_threads && el > 2)
-			snprintf(left, sizeof(left), "; about %.0f s left",
-				 el / (idx + 1) * (x->n_threads - idx - 1));
-		progress("extrapolate", "%d/%d: %d thread%s: %.4g s (spread "
-			 "%.1f%%)%s", idx + 1, x->n_threads, n,
-			 n == 1 ? "" : "s", r.median, 100 * r.spread, left);
-	}
+	if (!o->quiet)
+		say_made(x, idx, n, round, r.median);
 	ret = 0;
 out:
 	free(list);
@@ -465,9 +570,10 @@ static void describe(struct collect *x)
 	iso_date_now(date, sizeof(date));
 	s->date = xstrdup(date);
 	s->version = xstrdup(PANDIA_VERSION);
-	note = xasprintf("time: the median of %d run%s%s (%s); stalls: the "
+	note = xasprintf("time: the median of %d run%s%s%s (%s); stalls: the "
 			 "median over the same runs, summed over threads%s; "
 			 "frequency from %s", o->reps, o->reps == 1 ? "" : "s",
+			 o->reps > 1 ? ", one of each count per round" : "",
 			 o->warmup ? " after a warm-up" : "",
 			 o->time_from ? "from the output" : "wall clock",
 			 x->hw ? ", hardware ones from one more run counted "
@@ -563,25 +669,28 @@ static int collect_plan(struct collect *x)
 static int collect_runs(struct collect *x)
 {
 	const struct cli *o = x->o;
-	int i, sig = 0;
+	int i, round, sig = 0;
+	char made[64] = "";
 
 	if (!o->quiet)
 		progress("extrapolate", "%d thread count%s from %d to %d, one "
-			 "thread per core of %s, %d run%s each%s", x->n_threads,
-			 x->n_threads == 1 ? "" : "s", x->threads[0],
-			 x->threads[x->n_threads - 1], o->machine_path, o->reps,
-			 o->reps == 1 ? "" : "s",
-			 o->warmup ? " after a warm-up" : "");
-	for (i = 0; i < x->n_threads; i++) {
-		sig = run_count(x, i);
-		if (sig)
-			break;
-	}
+			 "thread per core of %s, %d run%s each%s%s",
+			 x->n_threads, x->n_threads == 1 ? "" : "s",
+			 x->threads[0], x->threads[x->n_threads - 1],
+			 o->machine_path, o->reps, o->reps == 1 ? "" : "s",
+			 o->warmup ? " after a warm-up" : "",
+			 o->reps > 1 ? ", one of each per round" : "");
+	for (round = 0; round < o->reps && !sig; round++)
+		for (i = 0; i < x->n_threads && !sig; i++)
+			sig = run_count(x, i, round);
 	if (!sig)
 		sig = run_caught_signal();
 	if (sig > 0) {
+		if (o->reps > 1)
+			snprintf(made, sizeof(made), " (%d of %d runs made)",
+				 x->made, x->n_threads * o->reps);
 		error("interrupted by signal %d: %d of %d thread counts "
-		      "measured%s%s", sig, x->s->n_runs, x->n_threads,
+		      "measured%s%s%s", sig, x->s->n_runs, x->n_threads, made,
 		      o->output && x->s->n_runs ? ", kept in " : "",
 		      o->output && x->s->n_runs ? o->output : "");
 		run_reraise(sig);
@@ -641,6 +750,13 @@ static void collect_release(struct collect *x)
 	free(x->hw_names);
 	free(x->hw_kept);
 	free(x->acc);
+	for (i = 0; x->counts && i < x->n_threads; i++) {
+		free(x->counts[i].times);
+		free(x->counts[i].stalls);
+		free(x->counts[i].hw);
+		free(x->counts[i].helpers);
+	}
+	free(x->counts);
 	free(x->vals);
 	free(x->order);
 	free(x->threads);
@@ -654,7 +770,7 @@ int cmd_collect(const struct cli *o, struct pandia_machine *m)
 {
 	struct collect x;
 	struct pandia_error err;
-	int ret = 1;
+	int ret = 1, i;
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
@@ -666,8 +782,12 @@ int cmd_collect(const struct cli *o, struct pandia_machine *m)
 	}
 	if (collect_plan(&x) < 0)
 		goto out;
-	x.acc = xcalloc((size_t)(o->reps + 1) * (size_t)(o->n_users + 1),
-			sizeof(*x.acc));
+	x.acc = xcalloc((size_t)o->n_users + 1, sizeof(*x.acc));
+	x.counts = xcalloc((size_t)x.n_threads, sizeof(*x.counts));
+	for (i = 0; i < x.n_threads; i++) {
+		x.counts[i].times = xcalloc((size_t)o->reps, sizeof(double));
+		x.counts[i].run = -1;
+	}
 	x.vals = xcalloc((size_t)(x.n_hw + STALL_SW_COUNT + o->n_users + 1),
 			 sizeof(*x.vals));
 	x.s = scaling_new();

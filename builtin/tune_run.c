@@ -150,6 +150,7 @@ int tune_measure(struct tctx *t)
 	}
 	if (!t->interrupted)
 		t->interrupted = run_caught_signal();
+	validate_runs_release(&vx);
 	free(vx.shim);
 	return 0;
 }

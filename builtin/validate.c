@@ -576,6 +576,7 @@ out:
 	free(why);
 	free(mpath);
 	free(x.shim);
+	validate_runs_release(&x);
 	vset_release(&x.vs);
 	if (x.have_ranking)
 		rank_release(&x.r);

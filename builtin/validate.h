@@ -51,6 +51,13 @@ struct vctx {
 	double t0;
 	char *shim;
 	bool warned_shim, warned_threads, warned_misplaced;
+	/*
+	 * helpers[i]: the helpers by role row i's first run found; its
+	 * later runs pin by them, without a run made to find them again
+	 * (n_helpers rows so far; validate_run_row() keeps them)
+	 */
+	char **helpers;
+	int n_helpers;
 };
 
 /* ---- the runs (validate_run.c) ---------------------------------- */
@@ -62,6 +69,8 @@ struct vctx {
  * recorded), or the signal that interrupted it.
  */
 int validate_run_row(struct vctx *x, int i, int round, int k, int total);
+/* What validate_run_row() kept of the rows' roles, released. */
+void validate_runs_release(struct vctx *x);
 /*
  * Every row of x measured: one run of each per round, -r rounds, in
  * validate's order (the pick, the defaults, then the rest spread over

@@ -77,8 +77,9 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 			struct run_result *r, double *disturbed,
 			struct pandia_error *err, const char *where)
 {
+	struct run_opts ro2 = *ro;
 	bool failed = false;
-	char dtext[160];
+	char dtext[160], *found = NULL;
 	int attempt;
 
 	for (attempt = 0; attempt < 2; attempt++) {
@@ -89,7 +90,10 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 
 		run_result_init(&again);
 		probe_disturb_begin(&pd);
-		rc = run_execute(ro, x->o->argv, &again, err);
+		rc = run_execute(&ro2, x->o->argv, &again, err);
+		/* the roles the first attempt found serve the second */
+		if (rc == 0 && !ro2.helpers && again.helpers)
+			ro2.helpers = found = xstrdup(again.helpers);
 		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
 				  rw->pinned && distinct_pus(os, rw->n),
 				  &dd);
@@ -108,6 +112,7 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 				 "it again", where, probe_disturbance_text(
 					 &dd, dtext, sizeof(dtext)));
 	}
+	free(found);
 	return failed;
 }
 
@@ -237,6 +242,15 @@ int validate_run_row(struct vctx *x, int i, int round, int k, int total)
 	for (t = 0; t < rw->n; t++)
 		os[t] = x->m->pus[rw->pus[t]].os_index;
 	row_opts(x, rw, os, x->o->warmup && rw->reps == 0, &ro);
+	if (i >= x->n_helpers) {
+		x->helpers = xrealloc(x->helpers, sizeof(char *) *
+				      (size_t)(i + 1));
+		for (t = x->n_helpers; t <= i; t++)
+			x->helpers[t] = NULL;
+		x->n_helpers = i + 1;
+	}
+	if (rw->pinned)
+		ro.helpers = x->helpers[i];
 	run_result_init(&r);
 	if (!x->o->quiet)
 		fprintf(stderr, "pandia validate: %s (%d thread%s, predicted "
@@ -250,6 +264,8 @@ int validate_run_row(struct vctx *x, int i, int round, int k, int total)
 		goto out;
 	}
 	row_record(x, rw, &r, disturbed);
+	if (rw->pinned && !x->helpers[i] && r.helpers)
+		x->helpers[i] = xstrdup(r.helpers);
 	if (!x->o->quiet)
 		row_progress(x, rw, where, round, k, total);
 out:
@@ -257,6 +273,17 @@ out:
 	free(where);
 	free(os);
 	return sig;
+}
+
+void validate_runs_release(struct vctx *x)
+{
+	int i;
+
+	for (i = 0; i < x->n_helpers; i++)
+		free(x->helpers[i]);
+	free(x->helpers);
+	x->helpers = NULL;
+	x->n_helpers = 0;
 }
 
 /*

@@ -245,6 +245,16 @@ const char *stall_sw_name(enum stall_sw k)
  * threads the pinning library did not see (a static program, a
  * runner template) has no accounting.
  */
+/*
+ * A thread's wait, or 0 where it could not be read (a process whose
+ * schedstat was gone before it was read: NAN in the accounting, which
+ * would make the whole category NAN).
+ */
+static double known(double v)
+{
+	return isfinite(v) ? v : 0;
+}
+
 int stalls_software(const struct run_result *r, double hz,
 		    double out[STALL_SW_COUNT], struct pandia_error *err)
 {
@@ -260,13 +270,13 @@ int stalls_software(const struct run_result *r, double hz,
 	for (i = 0; i < r->n_threads && accounted; i++) {
 		const struct run_thread *t = &r->threads[i];
 
-		secs[STALL_SW_LOCK] += t->blocked[RUN_BLOCK_MUTEX] +
-			t->blocked[RUN_BLOCK_SEMAPHORE];
-		secs[STALL_SW_BARRIER] += t->blocked[RUN_BLOCK_BARRIER];
-		secs[STALL_SW_COND] += t->blocked[RUN_BLOCK_CONDITION];
-		secs[STALL_SW_RUNQUEUE] += t->runqueue_wait;
-		secs[STALL_SW_BLOCKED] += t->blocked[RUN_BLOCK_JOIN] +
-			t->blocked[RUN_BLOCK_OTHER];
+		secs[STALL_SW_LOCK] += known(t->blocked[RUN_BLOCK_MUTEX]) +
+			known(t->blocked[RUN_BLOCK_SEMAPHORE]);
+		secs[STALL_SW_BARRIER] += known(t->blocked[RUN_BLOCK_BARRIER]);
+		secs[STALL_SW_COND] += known(t->blocked[RUN_BLOCK_CONDITION]);
+		secs[STALL_SW_RUNQUEUE] += known(t->runqueue_wait);
+		secs[STALL_SW_BLOCKED] += known(t->blocked[RUN_BLOCK_JOIN]) +
+			known(t->blocked[RUN_BLOCK_OTHER]);
 	}
 	if (!accounted)
 		return perr_set(err, "the command's threads were not "

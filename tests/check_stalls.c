@@ -213,6 +213,11 @@ START_TEST(test_software)
 	ck_assert_double_eq_tol(out[STALL_SW_COND], 0.1 * 2e9, 1);
 	ck_assert_double_eq_tol(out[STALL_SW_RUNQUEUE], 1.0 * 2e9, 1);
 	ck_assert_double_eq_tol(out[STALL_SW_BLOCKED], 0.34 * 2e9, 1);
+	/* a process gone before its run-queue wait was read (NAN in the
+	   accounting) adds nothing, and the sum stays a number */
+	th[1].runqueue_wait = NAN;
+	ck_assert_int_eq(stalls_software(&r, 2e9, out, &err), 0);
+	ck_assert_double_eq_tol(out[STALL_SW_RUNQUEUE], 0.5 * 2e9, 1);
 	ck_assert_int_eq(stalls_software(&r, 0, out, &err), -1);
 	ck_assert(strstr(err.text, "frequency"));
 }

@@ -10,12 +10,15 @@ set -u
 JQ="$B/tests/progs/jsonq"
 RE='time: ([0-9.]+)'
 # a "workload" whose reported time tells when it ran: 0.1/threads s
-# plus 1 ms for each run of the command made before it
+# plus 1 ms for each run of the command made before it; shell builtins
+# only, one process of one thread, whose roles never vary
 cat >"$T/fake.sh" <<'EOS'
-n=$(( $(cat "$SEQ" 2>/dev/null || echo 0) + 1 ))
+n=0
+[ -f "$SEQ" ] && read -r n <"$SEQ"
+n=$((n + 1))
 echo "$n" >"$SEQ"
-echo "time: $(awk -v t="$PANDIA_THREADS" -v n="$n" \
-	'BEGIN { printf "%.4f\n", 0.1 / t + 0.001 * n }')"
+ms=$((100 / PANDIA_THREADS + n))
+printf 'time: %d.%03d\n' $((ms / 1000)) $((ms % 1000))
 EOS
 workload fake 0.1 1 0 "[\"sh\", \"$T/fake.sh\"]"
 
@@ -62,4 +65,18 @@ awk -F '\t' -v n="$n" '
 		}
 	}
 	END { exit bad }' "$T/rows" || { cat "$T/rows"; fail "not in rounds"; }
+# the runs made: every row's three, those made again because others
+# disturbed them, and one for each pinned row on two PUs or more to
+# find its threads' roles, in round 1 only (later rounds pin by them)
+"$JQ" rows cpus pinned <"$T/out/validate.json" >"$T/pinned" ||
+	fail "no rows in validate.json"
+find=$(awk -F '\t' '$2 == "true" {
+	k = split($1, p, ","); d = 0; delete seen
+	for (i = 1; i <= k; i++) if (!(p[i] in seen)) { seen[p[i]] = 1; d++ }
+	if (d > 1) f++ } END { print f + 0 }' "$T/pinned")
+again=$(grep -c "measuring it again" "$T/stderr")
+read -r made <"$T/seq"
+[ "$made" -eq $((3 * n + find + again)) ] ||
+	fail "$made runs of the command made: expected $((3 * n)) measured," \
+		"$again made again and $find that found roles"
 exit 0
