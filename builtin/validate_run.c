@@ -91,9 +91,11 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 		run_result_init(&again);
 		probe_disturb_begin(&pd);
 		rc = run_execute(&ro2, x->o->argv, &again, err);
-		/* the roles the first attempt found serve the second */
+		/* the roles the first attempt found serve the second,
+		   and its warm-up warmed the command for it */
 		if (rc == 0 && !ro2.helpers && again.helpers)
 			ro2.helpers = found = xstrdup(again.helpers);
+		ro2.warmup = false;
 		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
 				  rw->pinned && distinct_pus(os, rw->n),
 				  &dd);

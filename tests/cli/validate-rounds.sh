@@ -79,4 +79,26 @@ read -r made <"$T/seq"
 [ "$made" -eq $((3 * n + find + again)) ] ||
 	fail "$made runs of the command made: expected $((3 * n)) measured," \
 		"$again made again and $find that found roles"
+
+# with warm-ups: one a row, before its first run, which also finds its
+# roles; a run made again because others disturbed it, even its
+# first, has no warm-up of its own.  Two other tenants keep PUs 0 and
+# 1 busy meanwhile, so that runs are disturbed and made again.
+taskset -c 0 sh -c 'while :; do :; done' &
+s0=$!
+taskset -c 1 sh -c 'while :; do :; done' &
+s1=$!
+SEQ="$T/seq2" PANDIA_TEST_TAG=$TAG "$P" validate -m "$T/m.json" \
+	-w "$T/fake.json" --force -k 2 -r 3 --time-from "$RE" \
+	-o "$T/out2" -- sh "$T/fake.sh" >"$T/stdout2" 2>"$T/stderr2"
+rc=$?
+kill $s0 $s1 2>/dev/null
+wait $s0 $s1 2>/dev/null
+[ $rc -eq 0 ] || { cat "$T/stderr2"; fail "validate -r 3 with warm-ups"; }
+again=$(grep -c "measuring it again" "$T/stderr2")
+[ "$again" -gt 0 ] || echo "no run was disturbed beside the tenants"
+read -r made <"$T/seq2"
+[ "$made" -eq $((4 * n + again)) ] ||
+	fail "$made runs of the command made with warm-ups: expected" \
+		"$((3 * n)) measured, $n warm-ups and $again made again"
 exit 0
