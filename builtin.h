@@ -102,6 +102,11 @@ char **recorded_command(const char *cmd, const struct pandia_workload *w,
 /* A progress line "pandia CMD: MESSAGE" on stderr. */
 void progress(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * "round 2 of 3, " into BUF (returned), the start of a progress line
+ * of a run made in ROUND (from 0) of ROUNDS; "" with one round.
+ */
+const char *round_text(int round, int rounds, char *buf, size_t size);
 
 /*
  * Flush and close standard output, and turn a failure to write it (a

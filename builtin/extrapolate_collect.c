@@ -29,10 +29,11 @@ struct value {
 	double v;
 };
 
-/* what the rounds measured at one thread count */
+/*
+ * What the rounds measured at one thread count beyond its run in the
+ * file (whose times are the rounds' so far)
+ */
 struct count {
-	double *times;		/* one a round made */
-	int n_times;
 	double *stalls;		/* stalls[round * categories + k] */
 	struct value *hw;	/* the first round's hardware values */
 	int n_hw;
@@ -236,15 +237,15 @@ static int sw_values(struct collect *x, const struct run_result *r, int n)
 	return 0;
 }
 
-/* the median over the rounds made of column K of C's stalls (NC wide) */
-static double stall_median(const struct count *c, int nc, int k)
+/* the median over N rounds of column K of C's stalls (NC wide) */
+static double stall_median(const struct count *c, int n, int nc, int k)
 {
-	double *v = xcalloc((size_t)c->n_times, sizeof(double)), m;
+	double *v = xcalloc((size_t)n, sizeof(double)), m;
 	int i;
 
-	for (i = 0; i < c->n_times; i++)
+	for (i = 0; i < n; i++)
 		v[i] = c->stalls[i * nc + k];
-	m = median_of(v, c->n_times);
+	m = median_of(v, n);
 	free(v);
 	return m;
 }
@@ -260,7 +261,7 @@ static void record(struct collect *x, int idx, int n, const int *cpus,
 	struct count *c = &x->counts[idx];
 	struct scaling_run *run;
 	struct pandia_error err;
-	int i, k, nc;
+	int i, k, nc, r;
 
 	if (!x->s->n_runs)
 		for (i = 0; i < x->n_vals; i++)
@@ -268,28 +269,25 @@ static void record(struct collect *x, int idx, int n, const int *cpus,
 	if (c->run < 0) {
 		run = scaling_add_run(x->s, n, t);
 		run->cpus = cpulist_format_compact(cpus, n);
+		run->times = xcalloc((size_t)x->o->reps + 1, sizeof(double));
 		c->run = x->s->n_runs - 1;
 	}
 	run = &x->s->runs[c->run];
 	nc = x->s->n_categories;
-	c->times[c->n_times] = t;
+	r = run->n_times;
 	c->stalls = xrealloc(c->stalls, sizeof(double) *
-			     (size_t)((c->n_times + 1) * (nc ? nc : 1)));
+			     (size_t)((r + 1) * (nc ? nc : 1)));
 	for (k = 0; k < nc; k++)
-		c->stalls[c->n_times * nc + k] = 0;
+		c->stalls[r * nc + k] = 0;
 	for (i = 0; i < x->n_vals; i++) {
 		k = scaling_category(x->s, x->vals[i].name);
 		if (k >= 0)
-			c->stalls[c->n_times * nc + k] = x->vals[i].v;
+			c->stalls[r * nc + k] = x->vals[i].v;
 	}
-	c->n_times++;
-	free(run->times);
-	run->n_times = c->n_times;
-	run->times = xcalloc((size_t)c->n_times + 1, sizeof(double));
-	memcpy(run->times, c->times, sizeof(double) * (size_t)c->n_times);
-	run->time = median_of(c->times, c->n_times);
+	run->times[run->n_times++] = t;
+	run->time = median_of(run->times, run->n_times);
 	for (k = 0; k < nc; k++)
-		run->stalls[k] = stall_median(c, nc, k);
+		run->stalls[k] = stall_median(c, run->n_times, nc, k);
 }
 
 static int save(struct collect *x)
@@ -335,44 +333,28 @@ static int count_values(struct collect *x, int idx, const struct run_opts *ro,
 	return 0;
 }
 
-/* "round 2 of 3, " into BUF with -r 2 or more, else "" */
-static const char *round_text(const struct collect *x, int round, char *buf,
-			      size_t size)
-{
-	buf[0] = 0;
-	if (x->o->reps > 1)
-		snprintf(buf, size, "round %d of %d, ", round + 1,
-			 x->o->reps);
-	return buf;
-}
-
 /* The progress line of count IDX's run (N threads), made in ROUND. */
 static void say_made(const struct collect *x, int idx, int n, int round,
 		     double t)
 {
-	const struct count *c = &x->counts[idx];
-	double el = now_seconds() - x->t0, lo, hi, mdn;
-	int total = x->n_threads * x->o->reps, i;
+	const struct scaling_run *run = &x->s->runs[x->counts[idx].run];
+	double el = now_seconds() - x->t0;
+	int total = x->n_threads * x->o->reps;
 	char left[64] = "", rt[40];
 
 	if (x->made < total && el > 2)
 		snprintf(left, sizeof(left), "; about %.0f s left",
 			 el / x->made * (total - x->made));
-	round_text(x, round, rt, sizeof(rt));
+	round_text(round, x->o->reps, rt, sizeof(rt));
 	if (round + 1 < x->o->reps) {
 		progress("extrapolate", "%s%d/%d: %d thread%s: %.4g s%s", rt,
 			 idx + 1, x->n_threads, n, n == 1 ? "" : "s", t, left);
 		return;
 	}
-	lo = hi = c->times[0];
-	for (i = 1; i < c->n_times; i++) {
-		lo = c->times[i] < lo ? c->times[i] : lo;
-		hi = c->times[i] > hi ? c->times[i] : hi;
-	}
-	mdn = median_of(c->times, c->n_times);
 	progress("extrapolate", "%s%d/%d: %d thread%s: %.4g s (spread "
 		 "%.1f%%)%s", rt, idx + 1, x->n_threads, n, n == 1 ? "" : "s",
-		 mdn, 100 * (hi - lo) / mdn, left);
+		 run->time, 200 * half_range_of(run->times, run->n_times) /
+		 run->time, left);
 }
 
 /*
@@ -413,7 +395,7 @@ static int run_count(struct collect *x, int idx, int round)
 	list = cpulist_format_compact(cpus, n);
 	if (!o->quiet)
 		progress("extrapolate", "%s%d/%d: %d thread%s on PU%s %s...",
-			 round_text(x, round, rt, sizeof(rt)), idx + 1,
+			 round_text(round, o->reps, rt, sizeof(rt)), idx + 1,
 			 x->n_threads, n, n == 1 ? "" : "s",
 			 n == 1 ? "" : "s", list);
 	if (run_execute(&ro, o->argv, &r, &err) < 0) {
@@ -751,7 +733,6 @@ static void collect_release(struct collect *x)
 	free(x->hw_kept);
 	free(x->acc);
 	for (i = 0; x->counts && i < x->n_threads; i++) {
-		free(x->counts[i].times);
 		free(x->counts[i].stalls);
 		free(x->counts[i].hw);
 		free(x->counts[i].helpers);
@@ -784,10 +765,8 @@ int cmd_collect(const struct cli *o, struct pandia_machine *m)
 		goto out;
 	x.acc = xcalloc((size_t)o->n_users + 1, sizeof(*x.acc));
 	x.counts = xcalloc((size_t)x.n_threads, sizeof(*x.counts));
-	for (i = 0; i < x.n_threads; i++) {
-		x.counts[i].times = xcalloc((size_t)o->reps, sizeof(double));
+	for (i = 0; i < x.n_threads; i++)
 		x.counts[i].run = -1;
-	}
 	x.vals = xcalloc((size_t)(x.n_hw + STALL_SW_COUNT + o->n_users + 1),
 			 sizeof(*x.vals));
 	x.s = scaling_new();

@@ -103,6 +103,14 @@ void progress(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "pandia %s: %s\n", cmd, msg);
 }
 
+const char *round_text(int round, int rounds, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (rounds > 1)
+		snprintf(buf, size, "round %d of %d, ", round + 1, rounds);
+	return buf;
+}
+
 void show_stderr_tail(const char *tail)
 {
 	const char *p, *nl;

@@ -191,13 +191,11 @@ static void row_record(struct vctx *x, struct vrow *rw,
 static char *run_where(const struct vctx *x, const struct vrow *rw,
 		       int round, int k, int total)
 {
-	char rt[32] = "";
+	char rt[40];
 
-	if (x->o->reps > 1)
-		snprintf(rt, sizeof(rt), "round %d of %d, ", round + 1,
-			 x->o->reps);
-	return xasprintf("%s%d/%d: %s%s", rt, k, total, rw->pinned ? "" :
-			 "unpinned, ", rw->cpus);
+	return xasprintf("%s%d/%d: %s%s", round_text(round, x->o->reps, rt,
+			 sizeof(rt)), k, total, rw->pinned ? "" : "unpinned, ",
+			 rw->cpus);
 }
 
 /*
