@@ -7,7 +7,9 @@
  * workload as the co-running command at its own, run again and again
  * while workload i runs (run_opts.corun_argv): so each workload is
  * measured with the other beside it all along, the steady state that
- * the models predict.  Two runs a division, each with its repetitions.
+ * the models predict.  Two runs a division, one per workload, made
+ * once per round, -r rounds, so that a host whose speed moves moves
+ * every division alike; each time is the median of its rounds.
  */
 #include "builtin/validate_corun.h"
 
@@ -38,9 +40,12 @@ struct division {
 	int *os[2];		/* OS indexes */
 	char *list[2];
 	double predicted[MAX_MODELS][2];	/* NAN: the model failed */
-	double measured[2];	/* NAN: not measured (failed, dry run) */
-	double spread[2];
-	int restarts[2];	/* the other's restarts, last repetition */
+	double measured[2];	/* median of times; NAN: not measured
+				   (failed, dry run) */
+	double spread[2];	/* (max - min) / median of times */
+	double *times[2];	/* one a round */
+	int n_times[2];
+	int restarts[2];	/* the other's restarts, last round */
 	char *error[2];
 };
 
@@ -263,24 +268,49 @@ static void predict_all(struct cctx *x)
 	}
 }
 
+static int save_report(const struct cctx *x);
+
 /* ---- measuring ---------------------------------------------------- */
 
-/* Workload i of division d, the other beside it.  Returns a signal
-   that stopped it, else 0. */
-static int measure(struct cctx *x, struct division *d, int i, int step,
-		   int total)
+/* Time t of workload i of division d added: its median and spread
+   anew. */
+static void record_time(struct division *d, int i, double t)
+{
+	double lo = t, hi = t;
+	int j;
+
+	d->times[i] = xrealloc(d->times[i], sizeof(double) *
+			       (size_t)(d->n_times[i] + 1));
+	d->times[i][d->n_times[i]++] = t;
+	for (j = 0; j < d->n_times[i]; j++) {
+		lo = fmin(lo, d->times[i][j]);
+		hi = fmax(hi, d->times[i][j]);
+	}
+	d->measured[i] = median_of(d->times[i], d->n_times[i]);
+	d->spread[i] = (hi - lo) / d->measured[i];
+}
+
+/*
+ * Workload i of division d, the other beside it, once: the step-th of
+ * total runs in its round, after a warm-up in the first round.
+ * Returns a signal that stopped it, else 0.
+ */
+static int measure(struct cctx *x, struct division *d, int i, int round,
+		   int step, int total)
 {
 	const struct corun_cli *o = x->o;
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts ro;
+	char rt[40];
 	int sig = 0;
 
+	round_text(round, o->reps, rt, sizeof(rt));
 	run_opts_init(&ro);
 	ro.cpus = d->os[i];
 	ro.n_cpus = d->n[i];
-	ro.repetitions = o->reps;
-	ro.warmup = o->warmup;
+	ro.repetitions = 1;
+	ro.warmup = o->warmup && round == 0;
 	ro.timeout = o->timeout;
 	ro.time_from = o->time_from;
 	ro.mem = o->mem;
@@ -289,8 +319,8 @@ static int measure(struct cctx *x, struct division *d, int i, int step,
 	ro.corun_cpus = d->os[1 - i];
 	ro.n_corun_cpus = d->n[1 - i];
 	if (!o->quiet)
-		fprintf(stderr, "pandia validate: %d/%d: %s: workload %d on "
-			"%s beside workload %d on %s...\n", step, total,
+		fprintf(stderr, "pandia validate: %s%d/%d: %s: workload %d on "
+			"%s beside workload %d on %s...\n", rt, step, total,
 			d->name, i + 1, d->list[i], 2 - i, d->list[1 - i]);
 	run_result_init(&r);
 	if (run_execute(&ro, x->argv[i], &r, &err) < 0) {
@@ -299,20 +329,58 @@ static int measure(struct cctx *x, struct division *d, int i, int step,
 			goto out;
 		}
 		d->error[i] = xstrdup(err.text);
+		d->measured[i] = NAN;
 		error("%s, workload %d: %s", d->name, i + 1, err.text);
 		show_stderr_tail(r.stderr_tail);
 		goto out;
 	}
-	d->measured[i] = r.median;
-	d->spread[i] = r.spread;
+	record_time(d, i, r.median);
 	d->restarts[i] = r.corun_restarts;
-	if (!o->quiet)
-		fprintf(stderr, "pandia validate: %d/%d: measured %.4g s "
+	if (o->quiet)
+		goto out;
+	if (round + 1 < o->reps)
+		fprintf(stderr, "pandia validate: %s%d/%d: %.4g s (the other "
+			"ran %d time%s more)\n", rt, step, total, r.median,
+			r.corun_restarts, r.corun_restarts == 1 ? "" : "s");
+	else
+		fprintf(stderr, "pandia validate: %s%d/%d: measured %.4g s "
 			"(spread %.1f%%; the other ran %d time%s more)\n",
-			step, total, r.median, 100 * r.spread,
+			rt, step, total, d->measured[i], 100 * d->spread[i],
 			r.corun_restarts, r.corun_restarts == 1 ? "" : "s");
 out:
 	run_result_release(&r);
+	return sig;
+}
+
+/*
+ * Every division's two runs, once per round, -r rounds; a workload
+ * that failed at a division is not run there again.  The report is
+ * saved after every run.  Returns a signal that stopped it, else 0;
+ * *failed: a run failed.
+ */
+static int measure_all(struct cctx *x, bool *failed)
+{
+	int round, j, i, step, sig = 0;
+
+	if (!x->o->quiet)
+		fprintf(stderr, "pandia validate: %d division%s, each "
+			"workload beside the other, %d run%s each%s%s\n",
+			x->n_div, x->n_div == 1 ? "" : "s", x->o->reps,
+			x->o->reps == 1 ? "" : "s", x->o->warmup ?
+			" after a warm-up" : "", x->o->reps > 1 ?
+			", one of each per round" : "");
+	for (round = 0; round < x->o->reps && !sig; round++)
+		for (j = step = 0; j < x->n_div && !sig; j++)
+			for (i = 0; i < 2 && !sig; i++) {
+				step++;
+				if (x->d[j].error[i])
+					continue;
+				sig = measure(x, &x->d[j], i, round, step,
+					      2 * x->n_div);
+				*failed |= x->d[j].error[i] != NULL;
+				if (!sig && x->o->dir && save_report(x) < 0)
+					return -1;
+			}
 	return sig;
 }
 
@@ -397,7 +465,7 @@ static json_t *report_json(const struct cctx *x)
 		json_object_set_new(dj, "name", json_string(d->name));
 		for (i = 0; i < 2; i++) {
 			json_t *w = json_object(), *p = json_object();
-			json_t *e = json_object();
+			json_t *e = json_object(), *t;
 
 			json_object_set_new(w, "cpus", json_string(d->list[i]));
 			json_object_set_new(w, "threads",
@@ -405,6 +473,11 @@ static json_t *report_json(const struct cctx *x)
 			json_object_set_new(w, "measured",
 					    num(d->measured[i]));
 			json_object_set_new(w, "spread", num(d->spread[i]));
+			t = json_array();
+			for (k = 0; k < d->n_times[i]; k++)
+				json_array_append_new(t,
+						      json_real(d->times[i][k]));
+			json_object_set_new(w, "times", t);
 			json_object_set_new(w, "corun_restarts",
 					    json_integer(d->restarts[i]));
 			for (k = 0; k < x->n_models; k++) {
@@ -529,7 +602,7 @@ int validate_corun(const struct corun_cli *given)
 	struct cctx x;
 	char *why = NULL, *mpath = NULL;
 	bool own[2] = { false, false }, failed = false;
-	int ret = 1, i, j, k, sig = 0, step = 0;
+	int ret = 1, i, j, k, sig = 0;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -591,13 +664,10 @@ int validate_corun(const struct corun_cli *given)
 		goto out;
 	predict_all(&x);
 	read_loadavg(x.load[0]);
-	for (j = 0; j < x.n_div && !o->dry_run && !sig; j++)
-		for (i = 0; i < 2 && !sig; i++) {
-			sig = measure(&x, &x.d[j], i, ++step, 2 * x.n_div);
-			failed |= !sig && !isfinite(x.d[j].measured[i]);
-			if (!sig && o->dir && save_report(&x) < 0)
-				goto out;
-		}
+	if (!o->dry_run)
+		sig = measure_all(&x, &failed);
+	if (sig < 0)
+		goto out;
 	read_loadavg(x.load[1]);
 	if (!sig && !o->dry_run)
 		sig = run_caught_signal();
@@ -622,6 +692,7 @@ out:
 			free(x.d[j].os[i]);
 			free(x.d[j].list[i]);
 			free(x.d[j].error[i]);
+			free(x.d[j].times[i]);
 		}
 	}
 	free(x.d);

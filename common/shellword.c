@@ -11,14 +11,16 @@
 #include "common/strbuf.h"
 #include "common/util.h"
 
+/* every placeholder, in the order of struct shell_vars */
+static const char *const names[] = {
+	"{cpus}", "{threads}", "{stress_cpus}", "{stress_kind}", "{cmd}",
+	"{size}", "{numa_maps}",
+};
+
 /* the placeholder at S, if one with a value: its value, *len its length */
 static const char *placeholder(const char *s, const struct shell_vars *v,
 			       const char *num, size_t *len)
 {
-	static const char *const names[] = {
-		"{cpus}", "{threads}", "{stress_cpus}", "{stress_kind}",
-		"{cmd}", "{size}", "{numa_maps}",
-	};
 	const char *vals[] = {
 		v->cpus, num, v->stress_cpus, v->stress_kind, v->cmd, v->size,
 		v->numa_maps,
@@ -138,6 +140,36 @@ char *shell_subst_template(const char *s, const struct shell_vars *v,
 			   const char **why)
 {
 	return subst(s, v, true, why);
+}
+
+const char *shell_unknown_placeholder(const char *s, size_t *len)
+{
+	const char *p, *e;
+	size_t i, n;
+
+	for (p = strchr(s, '{'); p; p = strchr(p + 1, '{')) {
+		if (p > s && p[-1] == '$')
+			continue;
+		for (e = p + 1; (*e >= 'a' && *e <= 'z') || *e == '_'; e++)
+			;
+		if (e == p + 1 || *e != '}')
+			continue;
+		n = (size_t)(e - p) + 1;
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				break;
+		if (i == ARRAY_SIZE(names)) {
+			*len = n;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+const char *shell_placeholders(void)
+{
+	return "{cpus}, {threads}, {stress_cpus}, {stress_kind}, {cmd}, "
+		"{size} and {numa_maps}";
 }
 
 const char *shell_size(double size, char *buf, size_t n)

@@ -44,6 +44,18 @@ char *shell_subst_template(const char *s, const struct shell_vars *v,
 			   const char **why);
 
 /*
+ * The first text of S that looks like a placeholder but names none
+ * ("{cpu}", "{thread}": a brace, lower-case letters or '_', a brace;
+ * not "${name}"), its length in *LEN; NULL when there is none.  Such a
+ * text is left as it is, and is most often a misspelt placeholder.
+ */
+const char *shell_unknown_placeholder(const char *s, size_t *len);
+
+/* The placeholders' names, for messages: "{cpus}, {threads}, ... and
+   {numa_maps}". */
+const char *shell_placeholders(void);
+
+/*
  * {size}'s text for SIZE into BUF (SIZE bytes at least 32): the
  * shortest of %.15g and %.17g that reads back as the same number.
  * Returns BUF.

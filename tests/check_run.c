@@ -142,6 +142,38 @@ START_TEST(test_subst_template)
 }
 END_TEST
 
+/* Text that looks like a placeholder and names none, or none (NULL). */
+static const struct {
+	int line;
+	const char *in, *found;
+} unknown_rows[] = {
+	{ __LINE__, "taskset -c {cpu} {cmd}", "{cpu}" },
+	{ __LINE__, "run -t {thread}", "{thread}" },
+	{ __LINE__, "{cpus}{threads}{stress_cpus}{stress_kind}", NULL },
+	{ __LINE__, "{cmd} {size} {numa_maps}", NULL },
+	{ __LINE__, "echo ${HOME} ${cpu}", NULL },	/* the shell's */
+	{ __LINE__, "{a,b} { x; } {} {A} {1}", NULL },
+	{ __LINE__, "{cpus {cpus}x {numa_map}", "{numa_map}" },
+	{ __LINE__, "awk '{print}'", "{print}" },
+	{ __LINE__, "", NULL },
+};
+
+START_TEST(test_unknown_placeholder)
+{
+	size_t n = 0;
+	const char *p = shell_unknown_placeholder(unknown_rows[_i].in, &n);
+
+	if (!unknown_rows[_i].found) {
+		ck_assert_msg(!p, "line %d: found '%s'", unknown_rows[_i].line,
+			      p);
+		return;
+	}
+	ck_assert_msg(p && n == strlen(unknown_rows[_i].found) &&
+		      !strncmp(p, unknown_rows[_i].found, n),
+		      "line %d: '%s'", unknown_rows[_i].line, p ? p : "none");
+}
+END_TEST
+
 START_TEST(test_quote)
 {
 	static const char *const rows[][2] = {
@@ -807,6 +839,8 @@ static Suite *run_suite(void)
 	tcase_add_loop_test(tc, test_subst, 0, (int)ARRAY_SIZE(subst_rows));
 	tcase_add_loop_test(tc, test_subst_template, 0,
 			    ARRAY_SIZE(template_rows));
+	tcase_add_loop_test(tc, test_unknown_placeholder, 0,
+			    ARRAY_SIZE(unknown_rows));
 	tcase_add_test(tc, test_quote);
 	tcase_add_loop_test(tc, test_time_from, 0,
 			    (int)ARRAY_SIZE(time_rows));

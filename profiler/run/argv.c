@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/cpulist.h"
+#include "common/report.h"
 #include "common/shellword.h"
 #include "common/util.h"
 
@@ -192,6 +193,39 @@ void free_strv(char **v)
 	free(v);
 }
 
+/*
+ * A text of the runner's template or of the command's words that looks
+ * like a placeholder and names none ("{cpu}"), left as written: said
+ * once per pandia, as it is most often a misspelt one.
+ */
+static void say_unknown_placeholder(const struct run_opts *o,
+				    char *const *argv)
+{
+	static bool told;
+	const char *p;
+	size_t n;
+	int i;
+
+	if (told)
+		return;
+	if (o->runner && (p = shell_unknown_placeholder(o->runner, &n))) {
+		report_warning("the --runner template's '%.*s' is not a "
+			       "placeholder (they are %s): it is left as "
+			       "written", (int)n, p, shell_placeholders());
+		told = true;
+		return;
+	}
+	for (i = 0; argv && argv[i]; i++)
+		if ((p = shell_unknown_placeholder(argv[i], &n))) {
+			report_warning("the command's '%.*s' is not a "
+				       "placeholder (they are %s): it is "
+				       "left as written", (int)n, p,
+				       shell_placeholders());
+			told = true;
+			return;
+		}
+}
+
 /* the variables and the argv to execute */
 void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 {
@@ -222,6 +256,7 @@ void build_argv(struct ctx *c, char *const *argv, const char *cpus)
 	v.numa_maps = c->acct.numa_path;
 	if (!isnan(o->size))
 		v.size = shell_size(o->size, size, sizeof(size));
+	say_unknown_placeholder(o, argv);
 	while (argv && argv[n])
 		n++;
 	if (c->local) {

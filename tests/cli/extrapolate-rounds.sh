@@ -7,6 +7,7 @@
 # round, every count is measured and the message says how many of the
 # runs were made.
 . "$(dirname "$0")/extrapolate.inc"
+. "$(dirname "$0")/procs.inc"
 need_pus 0 1
 
 "$P" machine --quick -q -o "$T/host.json" >/dev/null 2>&1 ||
@@ -70,15 +71,13 @@ SEQ="$T/seq" NAP_AT=4 "$P" extrapolate -m "$T/host.json" \
 	--time-from 'time: ([0-9.]+)' -- sh "$T/fake.sh" \
 	>"$T/out" 2>"$T/err" &
 pid=$!
-i=0
-while [ $i -lt 100 ]; do
+# runs_made N: whether the command has been run N times or more
+runs_made() {
 	n=0
 	[ -f "$T/seq" ] && read -r n <"$T/seq"
-	[ "${n:-0}" -ge 4 ] && break
-	sleep 0.05
-	i=$((i + 1))
-done
-[ $i -lt 100 ] || { kill $pid; fail "round 2 never started"; }
+	[ "${n:-0}" -ge "$1" ]
+}
+wait_until 5 runs_made 4 || { kill $pid; fail "round 2 never started"; }
 kill -TERM $pid
 wait $pid
 rc=$?

@@ -63,13 +63,8 @@ if [ "$ns" = true ]; then
 	wait $pid
 	none_left "SIGKILL"
 	# the init removes the pinning library's files as it goes
-	i=0
-	while ls "$T/tmp" | grep -q '^pandia-pin\.' && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	ls "$T/tmp" | grep '^pandia-pin\.' &&
-		fail "SIGKILL: pinning files left in TMPDIR (above)"
+	wait_until 2 no_pin_files "$T/tmp" ||
+		{ ls "$T/tmp"; fail "SIGKILL: pinning files left in TMPDIR (above)"; }
 	echo "SIGKILL: nothing left behind, no file either"
 	# files that a pandia killed between two runs left are removed by
 	# the next one (their maker's pid is in the name, and gone)

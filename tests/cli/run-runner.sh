@@ -26,4 +26,16 @@ sed -n '/"stressors"/,$p' "$T/j" | grep -q '"median": 1.5e9' ||
 	--runner 'echo {stress_cpus} {stress_kind}' >/dev/null 2>"$T/err" ||
 	fail "runner without command"
 grep -qx "none none" "$T/err" || { cat "$T/err"; fail "none"; }
+grep -q "warning" "$T/err" && { cat "$T/err"; fail "a warning without cause"; }
+
+# a misspelt placeholder is left as written, and said once a pandia
+"$P" run -q -r 2 --no-warmup --show-output --cpus 1 \
+	--runner 'echo {cpu}' >/dev/null 2>"$T/err" || fail "runner {cpu}"
+[ "$(grep -c "warning: the --runner template's '{cpu}' is not a placeholder (they are {cpus}, " "$T/err")" = 1 ] ||
+	{ cat "$T/err"; fail "{cpu} not said once"; }
+[ "$(grep -cx "{cpu}" "$T/err")" = 2 ] || { cat "$T/err"; fail "{cpu} not left"; }
+"$P" run -q -r 1 --no-warmup --show-output --cpus 1 --time-from 'x ([0-9.]+)' \
+	-- echo x 0.1 '{thread}' '${cpu}' >/dev/null 2>"$T/err" || fail "command {thread}"
+grep -q "warning: the command's '{thread}' is not a placeholder" "$T/err" ||
+	{ cat "$T/err"; fail "{thread} not said"; }
 exit 0

@@ -96,12 +96,8 @@ FAIL=99 NAP=0.3 PANDIA_TEST_TAG=$TAG env --default-signal=INT "$P" tune \
 	-m "$T/m.json" -w "$T/fake.json" --force --time-from "$RE" \
 	--runner "$RUNNER" >"$T/out" 2>"$T/err" &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! grep -q "round 1:" "$T/err" 2>/dev/null; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ $i -lt 100 ] || { kill $pid; fail "SIGINT: no round measured"; }
+wait_until 5 grep -q "round 1:" "$T/err" ||
+	{ kill $pid; fail "SIGINT: no round measured"; }
 kill -INT $pid
 wait $pid
 rc=$?

@@ -70,6 +70,11 @@ if env --default-signal=INT true 2>/dev/null; then
 else
 	DEFSIG=""
 fi
+# measured_rows N: whether N placements or more are measured
+measured_rows() {
+	n=$(grep -c ',ok,' "$T/sig/validate.csv" 2>/dev/null)
+	[ "${n:-0}" -ge "$1" ]
+}
 for sig in INT TERM; do
 	[ "$sig" = INT ] && [ -z "$DEFSIG" ] &&
 		{ echo "no env --default-signal: SIGINT not tested"; continue; }
@@ -82,15 +87,8 @@ for sig in INT TERM; do
 		--no-warmup --time-from "$RE" -o "$T/sig" -- \
 		sh "$T/fake.sh" >/dev/null 2>"$T/stderr" &
 	pid=$!
-	# wait for two measured placements
-	i=0
-	while [ $i -lt 100 ]; do
-		n=$(grep -c ',ok,' "$T/sig/validate.csv" 2>/dev/null)
-		[ "${n:-0}" -ge 2 ] && break
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ $i -lt 100 ] || { kill $pid; fail "SIG$sig: nothing measured"; }
+	wait_until 5 measured_rows 2 ||
+		{ kill $pid; fail "SIG$sig: nothing measured"; }
 	kill -"$sig" $pid
 	wait $pid
 	rc=$?

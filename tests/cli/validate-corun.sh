@@ -124,21 +124,15 @@ PANDIA_TEST_TAG=$TAG TMPDIR="$T/tmp" "$P" validate --force -q -r 1 \
 	-- sh -c 'sleep 100; true' -- sh -c 'sleep 100 & sleep 100' \
 	>/dev/null 2>"$T/stderr" &
 pid=$!
-i=0
-while [ "$(tagged | grep -c 'sleep 100 *$')" -lt 3 ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ "$(tagged | grep -c 'sleep 100 *$')" -ge 3 ] ||
+# sleeps_at_least N: whether N tagged sleeps or more run
+sleeps_at_least() {
+	[ "$(tagged | grep -c 'sleep 100 *$')" -ge "$1" ]
+}
+wait_until 5 sleeps_at_least 3 ||
 	{ tagged; fail "SIGKILL: the co-run did not start"; }
 kill -KILL $pid
 wait $pid 2>/dev/null
 none_left "SIGKILL in a co-run"
-i=0
-while ls "$T/tmp" | grep -q '^pandia-pin\.' && [ $i -lt 20 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-ls "$T/tmp" | grep '^pandia-pin\.' &&
-	fail "SIGKILL in a co-run: pinning files left (above)"
+wait_until 2 no_pin_files "$T/tmp" ||
+	{ ls "$T/tmp"; fail "SIGKILL in a co-run: pinning files left (above)"; }
 exit 0
