@@ -23,8 +23,18 @@
 /* A refit with the check runs may move no run beyond 2 sigma. */
 #define AMB_WORST_RUNS 2.0
 
-/* The purpose of the uneven check run begins so (add_check's prefix). */
+/* The purposes of the check runs that only measure the misfit begin so
+   (add_check's prefix): the uneven placement and the half-shared one */
 #define UNEVEN_PURPOSE "check: uneven"
+#define SHARED_PURPOSE "check: half the cores shared"
+
+/* Whether a check run of PURPOSE only measures the misfit. */
+static bool misfit_only(const char *purpose)
+{
+	return purpose &&
+		(!strncmp(purpose, UNEVEN_PURPOSE, strlen(UNEVEN_PURPOSE)) ||
+		 !strncmp(purpose, SHARED_PURPOSE, strlen(SHARED_PURPOSE)));
+}
 
 static const char *const check_ids[PANDIA_CHECKS] = {
 	"check1", "check2", "check3", "check4"
@@ -106,8 +116,7 @@ static void load_checks(const struct pandia_machine *m,
 		}
 		r->ex_run[r->n_ex] = wr;
 		r->ex_pus[r->n_ex] = pus;
-		if (!wr->purpose || strncmp(wr->purpose, UNEVEN_PURPOSE,
-					    strlen(UNEVEN_PURPOSE)))
+		if (!misfit_only(wr->purpose))
 			r->n_fit_ex = r->n_ex + 1;
 		e->n = wr->n_cpus;
 		e->pus = pus;
@@ -341,6 +350,43 @@ static int uneven_placement(const struct pandia_machine *m, int **pus)
 	return n;
 }
 
+/*
+ * Every core of the first two sockets (one on a one-socket machine)
+ * with a thread, and a second thread on another PU of the first half
+ * of them (a new array in *pus; its threads returned, 0 without SMT):
+ * the profile's runs share every core or none (run 6, the predicted
+ * best with every PU), so a placement where threads that share a core
+ * meet threads alone on theirs, across sockets, is where the model's
+ * rules for SMT, the load balance and the link combine as no run
+ * showed them.
+ */
+static int shared_placement(const struct pandia_machine *m, int **pus)
+{
+	int ns = m->n_sockets > 1 ? 2 : 1, i, s, n = 0, most = 0;
+
+	*pus = NULL;
+	for (s = 0; s < ns; s++) {
+		const struct pandia_socket *so = &m->sockets[s];
+
+		for (i = 0; i < so->n_cores; i++)
+			if (m->cores[so->cores[i]].n_pus < 2)
+				return 0;
+		most += 2 * so->n_cores;
+	}
+	if (most < 4)
+		return 0;
+	*pus = xcalloc((size_t)most, sizeof(int));
+	for (s = 0; s < ns; s++) {
+		const struct pandia_socket *so = &m->sockets[s];
+
+		for (i = 0; i < so->n_cores; i++)
+			(*pus)[n++] = m->cores[so->cores[i]].pus[0];
+		for (i = 0; i < so->n_cores / 2; i++)
+			(*pus)[n++] = m->cores[so->cores[i]].pus[1];
+	}
+	return n;
+}
+
 int pandia_check_plan(const struct model_env *env,
 		      const struct pandia_workload *w,
 		      struct model_run **runs, struct pandia_error *err)
@@ -415,6 +461,14 @@ int pandia_check_plan(const struct model_env *env,
 			n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
 			"uneven over two sockets, where the rules for the "
 			"pages and the link differ most");
+	}
+	/* and one more: threads sharing a core beside threads alone */
+	if (nr < PANDIA_CHECKS) {
+		n = shared_placement(env->m, &pus);
+		add_new(*runs, &nr, &r.pl, env->m, pus, n,
+			n > 0 ? fit_time_pus(r.pl.sp, &jr.prm, pus, n) : NAN,
+			"half the cores shared, where threads sharing a core "
+			"meet threads alone on theirs");
 	}
 	for (k = 0; k < AMB_KINDS; k++)
 		fit_amb_release(&amb[k]);

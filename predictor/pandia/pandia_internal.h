@@ -54,8 +54,10 @@ struct pandia_runs {
 	struct fit_plan pl;
 	int n_ex;			/* check runs with times */
 	/* of them, the first n_fit_ex the fit may be refitted with: the
-	   uneven placement (always last) only measures the misfit, since
-	   a rule for the pages the model lacks is no parameter to move */
+	   uneven placement and the half-shared one (always last) only
+	   measure the misfit, since a rule the model lacks (for the pages;
+	   for threads sharing a core beside threads alone) is no parameter
+	   to move */
 	int n_fit_ex;
 	struct fit_extra ex[PANDIA_CHECKS];
 	struct wl_run *ex_run[PANDIA_CHECKS];

@@ -128,7 +128,11 @@ l=$(wl_get "$T/twoq.w.json" l)
 # --- one socket with SMT: every run --------------------------------
 describe smt "Package:1 [NUMANode(memory=1073741824)] Core:4 PU:2"
 profile smtq "$T/smt.json" --quick
-expect_runs smtq "run1 probe-dram run2 run4 run5 run6 check1 drift "
+# check2: every core, half of them with a second thread, where threads
+# sharing a core meet threads alone (no run shares some cores only)
+expect_runs smtq "run1 probe-dram run2 run4 run5 run6 check1 check2 drift "
+grep -q '"purpose": "check: half the cores shared, where threads sharing a core meet threads alone on theirs, 6 threads on 1 socket"' \
+	"$T/smtq.w.json" || fail "smtq: check2 is not the half-shared placement"
 p_near smtq
 for prm in l b; do
 	v=$(wl_get "$T/smtq.w.json" "$prm")
