@@ -276,18 +276,12 @@ static int save_report(const struct cctx *x);
    anew. */
 static void record_time(struct division *d, int i, double t)
 {
-	double lo = t, hi = t;
-	int j;
-
 	d->times[i] = xrealloc(d->times[i], sizeof(double) *
 			       (size_t)(d->n_times[i] + 1));
 	d->times[i][d->n_times[i]++] = t;
-	for (j = 0; j < d->n_times[i]; j++) {
-		lo = fmin(lo, d->times[i][j]);
-		hi = fmax(hi, d->times[i][j]);
-	}
 	d->measured[i] = median_of(d->times[i], d->n_times[i]);
-	d->spread[i] = (hi - lo) / d->measured[i];
+	d->spread[i] = 2 * half_range_of(d->times[i], d->n_times[i]) /
+		d->measured[i];
 }
 
 /*

@@ -168,8 +168,15 @@ const char *shell_unknown_placeholder(const char *s, size_t *len)
 
 const char *shell_placeholders(void)
 {
-	return "{cpus}, {threads}, {stress_cpus}, {stress_kind}, {cmd}, "
-		"{size} and {numa_maps}";
+	static char text[160];
+	size_t i, k = ARRAY_SIZE(names);
+
+	if (!text[0])
+		for (i = 0; i < k; i++)
+			snprintf(text + strlen(text), sizeof(text) -
+				 strlen(text), "%s%s", i == 0 ? "" :
+				 i + 1 < k ? ", " : " and ", names[i]);
+	return text;
 }
 
 const char *shell_size(double size, char *buf, size_t n)

@@ -237,15 +237,6 @@ const char *stall_sw_name(enum stall_sw k)
 }
 
 /*
- * The software stalls of one run, from the runner's per-thread
- * accounting (profiler/run.h): each kind of wait summed over the
- * threads, in seconds, then in cycles at HZ.  Lock waits are mutex and
- * semaphore waits; join waits are blocked time like I/O and sleep
- * (docs/extrapolate.md).  CPU time is not a stall.  A run whose
- * threads the pinning library did not see (a static program, a
- * runner template) has no accounting.
- */
-/*
  * A thread's wait, or 0 where it could not be read (a process whose
  * schedstat was gone before it was read: NAN in the accounting, which
  * would make the whole category NAN).
@@ -255,6 +246,15 @@ static double known(double v)
 	return isfinite(v) ? v : 0;
 }
 
+/*
+ * The software stalls of one run, from the runner's per-thread
+ * accounting (profiler/run.h): each kind of wait summed over the
+ * threads, in seconds, then in cycles at HZ.  Lock waits are mutex and
+ * semaphore waits; join waits are blocked time like I/O and sleep
+ * (docs/extrapolate.md).  CPU time is not a stall.  A run whose
+ * threads the pinning library did not see (a static program, a
+ * runner template) has no accounting.
+ */
 int stalls_software(const struct run_result *r, double hz,
 		    double out[STALL_SW_COUNT], struct pandia_error *err)
 {

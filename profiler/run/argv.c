@@ -193,6 +193,21 @@ void free_strv(char **v)
 	free(v);
 }
 
+/* Whether S holds text that looks like a placeholder and names none,
+   said as WHOSE ("the command's") when it does. */
+static bool said_unknown(const char *whose, const char *s)
+{
+	const char *p;
+	size_t n;
+
+	if (!s || !(p = shell_unknown_placeholder(s, &n)))
+		return false;
+	report_warning("%s '%.*s' is not a placeholder (they are %s): it is "
+		       "left as written", whose, (int)n, p,
+		       shell_placeholders());
+	return true;
+}
+
 /*
  * A text of the runner's template or of the command's words that looks
  * like a placeholder and names none ("{cpu}"), left as written: said
@@ -202,28 +217,13 @@ static void say_unknown_placeholder(const struct run_opts *o,
 				    char *const *argv)
 {
 	static bool told;
-	const char *p;
-	size_t n;
 	int i;
 
 	if (told)
 		return;
-	if (o->runner && (p = shell_unknown_placeholder(o->runner, &n))) {
-		report_warning("the --runner template's '%.*s' is not a "
-			       "placeholder (they are %s): it is left as "
-			       "written", (int)n, p, shell_placeholders());
-		told = true;
-		return;
-	}
-	for (i = 0; argv && argv[i]; i++)
-		if ((p = shell_unknown_placeholder(argv[i], &n))) {
-			report_warning("the command's '%.*s' is not a "
-				       "placeholder (they are %s): it is "
-				       "left as written", (int)n, p,
-				       shell_placeholders());
-			told = true;
-			return;
-		}
+	told = said_unknown("the --runner template's", o->runner);
+	for (i = 0; !told && argv && argv[i]; i++)
+		told = said_unknown("the command's", argv[i]);
 }
 
 /* the variables and the argv to execute */
