@@ -89,6 +89,11 @@ RUN_MEM_USAGE
 "      --solve MODE        fit (default: each parameter such that the\n"
 "                          partial model reproduces its run) or paper\n"
 "                          (the closed forms of sections 4.2 to 4.5)\n"
+"      --serial WHERE      where the command's serial work runs: spread\n"
+"                          over its threads (the paper's; the default)\n"
+"                          or first, on its first thread alone while\n"
+"                          the others wait (a fork-join program's main\n"
+"                          thread); recorded as model.serial_form\n"
 "      --force             profile even if MACHINE describes another host\n"
 "      --model NAME        the model whose runs to make and whose\n"
 "                          parameters to fit (default pandia)\n"
@@ -513,6 +518,21 @@ static void solve_cb(const char *cmd, const struct option *opt,
 		usage_error(cmd, "--solve takes fit or paper, not '%s'", arg);
 }
 
+static void serial_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	bool *first = field;
+
+	(void)opt;
+	if (!strcmp(arg, "first"))
+		*first = true;
+	else if (!strcmp(arg, "spread"))
+		*first = false;
+	else
+		usage_error(cmd, "--serial takes spread or first, not '%s'",
+			    arg);
+}
+
 static void nice_cb(const char *cmd, const struct option *opt, void *field,
 		    const char *arg)
 {
@@ -586,6 +606,7 @@ static const struct option profile_options[] = {
 	OPT_FLAG(0, "busy-idle", A, o.busy_idle),
 	OPT_CALLBACK(0, "nice", A, o.nice, nice_cb),
 	OPT_CALLBACK(0, "solve", A, o.solve, solve_cb),
+	OPT_CALLBACK(0, "serial", A, o.serial_first, serial_cb),
 	OPT_CALLBACK(0, "sizes", A, sizes, sizes_cb),
 	OPT_CALLBACK(0, "threads", A, tl, threads_cb),
 	OPT_CALLBACK(0, "degree", A, o.degree, degree_cb),
@@ -625,6 +646,14 @@ static void check_model_args(const struct profile_args *a)
 		usage_error("profile", "--sizes, --threads and --degree are "
 			    "for --model blackbox");
 	}
+	if (o->serial_first && o->model && !o->model->model_section)
+		usage_error("profile", "--serial is the Pandia model's; "
+			    "--model %s has no serial work to place",
+			    o->model->name);
+	if (o->serial_first && o->solve == FIT_PAPER)
+		usage_error("profile", "--serial first needs the fit: the "
+			    "paper's closed forms (--solve paper) spread the "
+			    "serial work");
 }
 
 /*

@@ -98,6 +98,11 @@ struct model_env {
 	 */
 	bool checking, no_check;
 	/*
+	 * The Pandia model's --serial first: the serial work runs on
+	 * the first thread alone (model.serial_form "first").
+	 */
+	bool serial_first;
+	/*
 	 * For the models of run time against input size (--sizes,
 	 * --threads, --degree of pandia profile): the sizes to measure,
 	 * the thread counts (one thread per core), the degree of the

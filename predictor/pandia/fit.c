@@ -820,6 +820,9 @@ void fit_solve(const struct fit_plan *pl,
 	/* b on the core's part of the slowdown (docs/model.md), except
 	   for the paper's closed forms */
 	prm.b_core = s->b_core = mode == FIT_MODEL;
+	/* the closed forms are the paper's: the serial work spread */
+	if (mode == FIT_PAPER)
+		prm.serial_first = false;
 	s->step[PR1].r = s->step[PR1].k = s->step[PR1].u = 1;
 	s->step[PR1].f = 1;
 	solve_p(pl, &prm, t, mode, s);

@@ -246,6 +246,11 @@ load:
 	pp->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
 	pp->has_b_form = sol.b_core;
 	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
+	/* the serial work's place: written when not the paper's */
+	if (rr.base.serial_first) {
+		pp->has_serial_form = true;
+		pp->serial_form = SERIAL_FIRST;
+	}
 	/* t1's range carries what no repetition shows: the drift (in
 	   the range already), the model's misfit on the check runs and
 	   on every run it did not need, and a clock run 2 contradicts,

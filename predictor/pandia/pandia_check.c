@@ -84,6 +84,7 @@ void pandia_base_params(const struct pandia_machine *m,
 	memset(base, 0, sizeof(*base));
 	base->t1 = t1;
 	base->p = 1;
+	base->serial_first = serial_first(pp);
 	for (r = 0; r < WR_COUNT; r++)
 		base->d[r] = pp->listed[r] && pp->demand[r].known &&
 			!empty_bound(m, pp, r) ? pp->demand[r].value : 0;
@@ -167,6 +168,8 @@ int pandia_runs_load(const struct model_env *env,
 		return perr_set(err, "the Pandia model needs runs 1 and 2 "
 				"with their times");
 	pandia_base_params(env->m, w, r->t[PR1], &r->base);
+	if (env->serial_first)
+		r->base.serial_first = true;
 	if (fit_plan_make_at(&r->pl, env->m, &r->base, r->xr[PR2]->n_cpus,
 			     err) < 0)
 		return -1;

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Where the serial work runs (model.serial_form; docs/model.md, "Where
+# the serial work runs"), against the mechanistic simulator, which runs
+# a workload's serial part on its first thread alone while the others
+# wait, as a fork-join program's main thread does: the lock-step
+# workload (static shares) profiled with --serial first records the
+# form and l near its true 0; spread, the paper's form, slows the
+# serial work with the threads and takes l = 0.14 to 0.18 for it.  Bad uses of
+# --serial are usage errors.
+. "$(dirname "$0")/profile.inc"
+MS="$B/tests/progs/mechsim"
+J="$B/tests/progs/jsonq"
+[ -x "$MS" ] || fail "$MS is not built (run make tests)"
+[ -x "$J" ] || fail "$J is not built (run make tests)"
+M=machines/x5-2-haswell.json
+RE='time: ([0-9.eE+-]+)'
+
+# prof NAME [OPTIONS...]: lockstep.sim profiled into $T/NAME.json
+prof() {
+	n=$1
+	shift
+	"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
+		--no-check "$@" -o "$T/$n.json" --runner "$MS -m $M \
+-w tests/data/mechsim/lockstep.sim --cpus {cpus} \
+--stress-cpus {stress_cpus} --stress-kind {stress_kind} \
+--numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/$n.state" \
+		>"$T/$n.out" 2>"$T/$n.err" ||
+		{ cat "$T/$n.err"; fail "$n: pandia profile failed"; }
+	echo "$n: l $("$J" model.l <"$T/$n.json"), serial_form" \
+		"'$("$J" model.serial_form <"$T/$n.json" 2>/dev/null)'"
+}
+
+# below X Y: X < Y
+below() {
+	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'
+}
+
+prof first --serial first
+[ "$("$J" model.serial_form <"$T/first.json")" = first ] ||
+	fail "--serial first: model.serial_form not 'first'"
+l=$("$J" model.l <"$T/first.json")
+below "$l" 0.05 || fail "--serial first: l = $l, not near the true 0"
+
+prof spread --serial spread
+"$J" model.serial_form <"$T/spread.json" >/dev/null 2>&1 &&
+	fail "--serial spread: model.serial_form written (the default)"
+l=$("$J" model.l <"$T/spread.json")
+below 0.1 "$l" || fail "--serial spread: l = $l; the paper's form should" \
+	"take 0.14 to 0.18 for the serial work the first thread runs alone"
+
+# usage errors: exit 2, the option named, nothing run
+for bad in "--serial last" "--serial first --solve paper" \
+	"--serial first --model blackbox --sizes 1,2"; do
+	# shellcheck disable=SC2086 # the options split on purpose
+	"$P" profile -q -m "$M" $bad -o "$T/bad.json" -- true \
+		>/dev/null 2>"$T/bad.err"
+	rc=$?
+	[ "$rc" = 2 ] || fail "'$bad': exit $rc, not 2"
+	grep -q -- '--serial' "$T/bad.err" ||
+		fail "'$bad': the error does not name --serial: $(cat "$T/bad.err")"
+	[ -e "$T/bad.json" ] && fail "'$bad': a description was written"
+done
+echo "usage errors: exit 2, --serial named"
