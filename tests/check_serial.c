@@ -14,7 +14,11 @@
  *   - the speedup stack still adds up to n, and the serial loss is
  *     n - Amdahl;
  *   - the description: "serial_form" read, written back, refused when
- *     it names no form (its line and column: workload-bad/37).
+ *     it names no form (its line and column: workload-bad/37);
+ *   - run 8 (fit_serial.c): runs made by a hidden model in either form
+ *     give that form back, with its l; a serial part too small to show
+ *     in run 8 leaves the paper's form and says why; without run 8
+ *     (or with the form given) the base's form stays.
  */
 #include <check.h>
 #include <math.h>
@@ -254,6 +258,94 @@ START_TEST(test_description)
 }
 END_TEST
 
+/* Two sockets of 4 cores of 2 PUs (SMT: run 8's co-runner on the
+   first thread's sibling). */
+#define TOPO2 "Package:2 [NUMANode(memory=1073741824)] Core:4 PU:2"
+
+struct hidden {
+	int line;
+	double p, l;
+	bool first;		/* the hidden model's form */
+	bool told;		/* run 8 tells the forms apart */
+};
+
+static const struct hidden hidden[] = {
+	{ __LINE__, 0.9, 0, true, true },
+	{ __LINE__, 0.9, 0, false, true },
+	{ __LINE__, 0.95, 0.6, true, true },
+	{ __LINE__, 0.95, 0.6, false, true },
+	/* serial 0.02% of t1, 0.1% of run 2: run 8 cannot tell */
+	{ __LINE__, 0.9998, 0.3, true, false },
+};
+
+/* The runs of plan PL as hidden model H makes them, co-runners
+   doubling their PU's time. */
+static void hidden_times(const struct fit_plan *pl,
+			 const struct model_params *h, double *t)
+{
+	int x;
+
+	for (x = 0; x < FIT_RUNS; x++)
+		t[x] = pl->made[x] ? fit_model_time(pl, h, x,
+			fit_corun_run(x) ? 2 : 1, NULL, NULL) : NAN;
+}
+
+START_TEST(test_run8)
+{
+	const struct hidden *r = &hidden[_i];
+	struct pandia_machine *m = tk_machine(TOPO2, ASSUME);
+	struct model_params h = { .t1 = 10, .p = r->p, .o_s = 0.01,
+				  .l = r->l, .b = 0.3, .b_core = true,
+				  .serial_first = r->first };
+	struct model_params base = h;
+	struct pandia_error err;
+	struct fit_plan pl;
+	struct fit_solution s;
+	double t[FIT_RUNS];
+
+	ck_assert_msg(fit_plan_make(&pl, m, &h, &err) == 0, "%s", err.text);
+	ck_assert(pl.made[PR8] && pl.beside[PR8][0] &&
+		  pl.n_corun[PR8] == 1);
+	hidden_times(&pl, &h, t);
+	pl.serial_auto = true;
+	base.serial_first = !r->first;	/* not what decides */
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	if (r->told) {
+		ck_assert_msg(s.have_serial_form &&
+			      s.serial_first == r->first, "line %d: "
+			      "serial_first %d (tested %d: %s)", r->line,
+			      s.serial_first, s.have_serial_form,
+			      s.serial_status ? s.serial_status : "");
+		ck_assert_msg(fabs(s.l - r->l) < 1e-4 &&
+			      fabs(s.p - r->p) < 1e-6, "line %d: l %g, p %g",
+			      r->line, s.l, s.p);
+		ck_assert_msg(fabs((r->first ? s.t8_first : s.t8_spread) /
+				   t[PR8] - 1) < 1e-6, "line %d", r->line);
+	} else {
+		ck_assert_msg(!s.serial_first && s.serial_status &&
+			      strstr(s.serial_status, "run 8 cannot tell"),
+			      "line %d: %s", r->line,
+			      s.serial_status ? s.serial_status : "(none)");
+	}
+	fit_solution_release(&s);
+
+	/* given (or no run 8): the base's form, nothing tested */
+	pl.serial_auto = false;
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	ck_assert(s.serial_first == base.serial_first &&
+		  !s.have_serial_form);
+	fit_solution_release(&s);
+	pl.serial_auto = true;
+	t[PR8] = NAN;
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	ck_assert(!s.serial_first && !s.have_serial_form &&
+		  strstr(s.serial_status, "run 8 has no time"));
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *serial_suite(void)
 {
 	Suite *s = suite_create("serial");
@@ -264,6 +356,7 @@ static Suite *serial_suite(void)
 	tcase_add_loop_test(tc, test_time_sharing, 0, 2);
 	tcase_add_loop_test(tc, test_stack_sums, 0, 2 * ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_description);
+	tcase_add_loop_test(tc, test_run8, 0, ARRAY_SIZE(hidden));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -143,6 +143,14 @@ const char *model_o_s_form(const struct pandia_workload *w)
 	return pp->has_o_s_form ? os_form_name(pp->o_s_form) : NULL;
 }
 
+const char *model_serial_form(const struct pandia_workload *w)
+{
+	const struct pandia_params *pp = pandia_params(w);
+
+	return pp->has_serial_form ? serial_form_name(pp->serial_form) :
+		NULL;
+}
+
 json_t *model_ambiguities(const struct pandia_workload *w)
 {
 	const struct pandia_params *pp = pandia_params(w);
