@@ -11,13 +11,7 @@
 # streaming workload's serial part (0.1%) is too small for run 8 to
 # tell: the paper's form, and l's status says why.  Bad uses of
 # --serial are usage errors.
-. "$(dirname "$0")/profile.inc"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-M=machines/x5-2-haswell.json
-RE='time: ([0-9.eE+-]+)'
+. "$(dirname "$0")/mechsim.inc"
 
 # prof NAME [OPTIONS...]: lockstep.sim profiled into $T/NAME.json
 prof() {
