@@ -481,9 +481,9 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 	if (k->ur.on && k->ties)
 		printf("            %#.4g to %#.4g s from the "
 		       "parameters' uncertainty; %d of the "
-		       "placements shown tie with it (=: "
+		       "placements shown tie%s with it (=: "
 		       "their ranges overlap)\n", k->best_lo,
-		       k->best_hi, k->ties);
+		       k->best_hi, k->ties, k->ties == 1 ? "s" : "");
 	else if (k->ur.on && k->equal)
 		printf("            %#.4g to %#.4g s from the "
 		       "parameters' uncertainty; %d placement(s) shown "
@@ -508,10 +508,11 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 	if (k->tie_threads)
 		printf("            the parameters are too "
 		       "uncertain to choose the thread "
-		       "count: %d threads tie with %d; "
+		       "count: %d thread%s tie%s with %d; "
 		       "profile with more repetitions (-r) "
 		       "or on a quieter host\n",
-		       k->tie_threads, best->n);
+		       k->tie_threads, plural(k->tie_threads),
+		       k->tie_threads == 1 ? "s" : "", best->n);
 	print_ambig(k);
 	if (x->m->limits.cpu_quota > 0 &&
 	    x->m->limits.cpu_quota < x->m->n_pus)

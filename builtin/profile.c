@@ -89,6 +89,12 @@ RUN_MEM_USAGE
 "      --solve MODE        fit (default: each parameter such that the\n"
 "                          partial model reproduces its run) or paper\n"
 "                          (the closed forms of sections 4.2 to 4.5)\n"
+"      --serial WHERE      where the command's serial work runs: auto\n"
+"                          (the default: run 8, a co-runner beside the\n"
+"                          first thread, tells), spread over its threads\n"
+"                          (the paper's) or first, on its first thread\n"
+"                          alone while the others wait (a fork-join\n"
+"                          program's main thread); model.serial_form\n"
 "      --force             profile even if MACHINE describes another host\n"
 "      --model NAME        the model whose runs to make and whose\n"
 "                          parameters to fit (default pandia)\n"
@@ -465,6 +471,14 @@ static void summary(FILE *out, const struct pandia_workload *w,
 	if (model_o_s_form(w))
 		fprintf(out, "  %-17s%s (run 7)\n", "o_s form",
 			model_o_s_form(w));
+	if (model_serial_form(w)) {
+		const char *src = model_param(w, "l")->source;
+
+		fprintf(out, "  %-17s%s (%s)\n", "serial work",
+			!strcmp(model_serial_form(w), "first") ?
+			"on the first thread alone" : "spread over the threads",
+			src && strstr(src, "run8") ? "run 8" : "--serial");
+	}
 	if (w->has_memory) {
 		char buf[32];
 		json_t *pol = w->memory_found ?
@@ -511,6 +525,23 @@ static void solve_cb(const char *cmd, const struct option *opt,
 		*solve = FIT_PAPER;
 	else
 		usage_error(cmd, "--solve takes fit or paper, not '%s'", arg);
+}
+
+static void serial_cb(const char *cmd, const struct option *opt,
+		      void *field, const char *arg)
+{
+	enum serial_choice *serial = field;
+
+	(void)opt;
+	if (!strcmp(arg, "auto"))
+		*serial = SERIAL_BY_RUN;
+	else if (!strcmp(arg, "first"))
+		*serial = SERIAL_GIVEN_FIRST;
+	else if (!strcmp(arg, "spread"))
+		*serial = SERIAL_GIVEN_SPREAD;
+	else
+		usage_error(cmd, "--serial takes auto, spread or first, not "
+			    "'%s'", arg);
 }
 
 static void nice_cb(const char *cmd, const struct option *opt, void *field,
@@ -586,6 +617,7 @@ static const struct option profile_options[] = {
 	OPT_FLAG(0, "busy-idle", A, o.busy_idle),
 	OPT_CALLBACK(0, "nice", A, o.nice, nice_cb),
 	OPT_CALLBACK(0, "solve", A, o.solve, solve_cb),
+	OPT_CALLBACK(0, "serial", A, o.serial, serial_cb),
 	OPT_CALLBACK(0, "sizes", A, sizes, sizes_cb),
 	OPT_CALLBACK(0, "threads", A, tl, threads_cb),
 	OPT_CALLBACK(0, "degree", A, o.degree, degree_cb),
@@ -625,6 +657,15 @@ static void check_model_args(const struct profile_args *a)
 		usage_error("profile", "--sizes, --threads and --degree are "
 			    "for --model blackbox");
 	}
+	if (o->serial != SERIAL_BY_RUN && o->model &&
+	    !o->model->model_section)
+		usage_error("profile", "--serial is the Pandia model's; "
+			    "--model %s has no serial work to place",
+			    o->model->name);
+	if (o->serial == SERIAL_GIVEN_FIRST && o->solve == FIT_PAPER)
+		usage_error("profile", "--serial first needs the fit: the "
+			    "paper's closed forms (--solve paper) spread the "
+			    "serial work");
 }
 
 /*

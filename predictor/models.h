@@ -82,6 +82,9 @@ enum fit_mode {
  * counter backend have measured them, every run made in w->runs with
  * its times).  Warnings for people go to warn (may be NULL).
  */
+/* Where the serial work runs: run 8 tells (the default), or given. */
+enum serial_choice { SERIAL_BY_RUN, SERIAL_GIVEN_SPREAD, SERIAL_GIVEN_FIRST };
+
 struct model_env {
 	const struct pandia_machine *m;
 	bool paper;		/* closed forms instead of the fit (the
@@ -97,6 +100,11 @@ struct model_env {
 	 * profile's --no-check, none wanted.
 	 */
 	bool checking, no_check;
+	/*
+	 * The Pandia model's --serial: where the serial work runs
+	 * (model.serial_form), left to its run 8 or given.
+	 */
+	enum serial_choice serial;
 	/*
 	 * For the models of run time against input size (--sizes,
 	 * --threads, --degree of pandia profile): the sizes to measure,
@@ -331,6 +339,9 @@ struct json_t *model_ambiguities(const struct pandia_workload *w);
 /* How o_s grows ("per_remote_thread" ...) when the profile tested it,
    else NULL. */
 const char *model_o_s_form(const struct pandia_workload *w);
+/* Where the serial work runs ("spread", "first") when the description
+   says, else NULL. */
+const char *model_serial_form(const struct pandia_workload *w);
 
 /*
  * Install the models' readers of the description's sections into

@@ -453,7 +453,7 @@ int profile_workload(const struct profile_opts *o, struct profile_result *res,
 		.warn_arg = res, .sizes = o->sizes, .n_sizes = o->n_sizes,
 		.threads = o->threads, .n_threads = o->n_threads,
 		.degree = o->degree, .quick = o->quick,
-		.no_check = o->no_check,
+		.no_check = o->no_check, .serial = o->serial,
 	};
 	struct prof P;
 	struct pandia_workload *w = NULL;

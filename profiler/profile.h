@@ -95,6 +95,9 @@ struct profile_opts {
 	bool keep_unreliable;
 	/* NO_CHECK: no check runs after the fit (the model's check_runs) */
 	bool no_check;
+	/* --serial: where the Pandia model's serial work runs, left to
+	   run 8 or given (model_env's serial) */
+	enum serial_choice serial;
 	void (*progress)(const struct profile_progress *pp, void *arg);
 	void *progress_arg;
 };

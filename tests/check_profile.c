@@ -158,7 +158,7 @@ static void times_of(const struct fit_plan *pl,
 
 	for (x = 0; x < FIT_RUNS; x++)
 		t[x] = pl->made[x] ?
-			fit_model_time(pl, h, x, x == PR4 || x == PR5 ?
+			fit_model_time(pl, h, x, fit_corun_run(x) ?
 					   corun : 1, NULL, NULL) : NAN;
 }
 
@@ -255,9 +255,10 @@ START_TEST(test_solve_quick)
 	int x;
 
 	base = h;
-	ck_assert_int_eq(fit_quick_left_out(m), 2 * l_out + b_out);
-	ck_assert_int_eq(fit_plan_quick(&pl), 2 * l_out + b_out);
-	ck_assert(pl.made[PR4] == !l_out && pl.made[PR5] == !l_out);
+	ck_assert_int_eq(fit_quick_left_out(m), 3 * l_out + b_out);
+	ck_assert_int_eq(fit_plan_quick(&pl), 3 * l_out + b_out);
+	ck_assert(pl.made[PR4] == !l_out && pl.made[PR5] == !l_out &&
+		  pl.made[PR8] == !l_out);
 	ck_assert(pl.made[PR6] == !b_out);
 	ck_assert(pl.made[PR1] && pl.made[PR2]);
 	ck_assert(pl.made[PR3] == (m->n_sockets > 1));
@@ -269,8 +270,8 @@ START_TEST(test_solve_quick)
 			      r->line, s.o_s);
 	ck_assert(s.have_l == !l_out && s.have_b == !b_out);
 	if (l_out)
-		ck_assert_msg(strstr(s.l_status, "--quick left out runs 4 "
-				     "and 5") && strstr(s.l_status, "-k 2"),
+		ck_assert_msg(strstr(s.l_status, "--quick left out runs 4, "
+				     "5 and 8") && strstr(s.l_status, "-k 2"),
 			      "row %d: %s", r->line, s.l_status);
 	else
 		ck_assert_msg(fabs(s.l - r->l) < 1e-5, "row %d: l %g",
@@ -776,7 +777,7 @@ START_TEST(test_joint_checks)
 		      jr.prm.l, jr.corun, jr.prm.o_s, jr.cost, jr.worst);
 	ck_assert_msg(fabs(jr.prm.p - r->p) < 0.005, "joint p %g", jr.prm.p);
 	ck_assert_msg(fabs(jr.prm.l - r->l) < 0.1, "joint l %g", jr.prm.l);
-	ck_assert_int_eq(jr.n_res, 8);
+	ck_assert_int_eq(jr.n_res, 9);
 	fit_solution_release(&s);
 	fit_plan_release(&pl);
 	machine_free(m);

@@ -119,7 +119,8 @@ END_TEST
  * test the model.  Run 6 11% faster than run 1 (zstd at 0,0 on the
  * development host) is faster than b = 0 can make it: b is held at its
  * bound, sets nothing, and run 6's miss is the misfit, whatever the
- * parameters.
+ * parameters.  Without run 8 (as in a description from before it): with
+ * it a fifth run would share run 6's miss.
  */
 START_TEST(test_misfit)
 {
@@ -135,10 +136,11 @@ START_TEST(test_misfit)
 	int x, pass;
 
 	ck_assert_msg(fit_plan_make(&pl, m, &h, &err) == 0, "%s", err.text);
+	pl.made[PR8] = false;
 	for (pass = 0; pass < 2; pass++) {
 		for (x = 0; x < FIT_RUNS; x++)
 			t[x] = pl.made[x] ? fit_model_time(&pl, &h, x,
-				x == PR4 || x == PR5 ? 2 : 1, NULL, NULL) :
+				fit_corun_run(x) ? 2 : 1, NULL, NULL) :
 				NAN;
 		if (pass)	/* faster than one thread alone */
 			t[PR6] = 0.89 * t[PR1];
@@ -163,7 +165,7 @@ START_TEST(test_misfit)
 			ck_assert_msg(fabs(mf - sqrt(v6 * v6 - 0.04 / 4)) < 1e-9,
 				      "misfit %g with run 6's noise", mf);
 		} else {
-			ck_assert_msg(mf == 0, "misfit %g", mf);
+			ck_assert_msg(mf < 1e-12, "misfit %g", mf);
 		}
 		fit_solution_release(&s);
 	}

@@ -26,9 +26,6 @@
 #include "predictor/pandia/params.h"
 #include "tests/lib/testkit.h"
 
-static const char *const ids[FIT_RUNS] = {
-	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
-};
 
 /* The hidden model: two sockets of four cores of two PUs. */
 static const struct model_params hidden = {
@@ -85,9 +82,9 @@ static struct pandia_workload *profiled(struct pandia_machine *m,
 			continue;
 		for (i = 0; i < pl->n_pus[x]; i++)
 			os[i] = m->pus[pl->pus[x][i]].os_index;
-		add_run(w, ids[x], "profile", os, pl->n_pus[x],
+		add_run(w, fit_run_id(x), "profile", os, pl->n_pus[x],
 			fit_model_time(pl, &hidden, x,
-				       x == PR4 || x == PR5 ? 2 : 1, NULL,
+				       fit_corun_run(x) ? 2 : 1, NULL,
 				       NULL));
 	}
 	ck_assert_msg(model_pandia.fit(&env, w, &err) == 0, "%s", err.text);

@@ -478,7 +478,7 @@ static const struct {
 	 * for, speedup 4, every loss 0.
 	 */
 	{ __LINE__, SMT4, 4, { 0, 2, 4, 6 },
-	  { 10, 1, 0, 0, 0, { 1e10, 0, 0, 0, 1e8, 0 }, false, false },
+	  { 10, 1, 0, 0, 0, { 1e10, 0, 0, 0, 1e8, 0 }, false, false, false },
 	  { { "base", 4 }, { "serial", 0 }, { "instructions", 0 },
 	    { "burstiness", 0 }, { "dram", 0 } } },
 	/*
@@ -487,7 +487,7 @@ static const struct {
 	 * speedup 8 / 1.538 = 5.2; the core throughput loses 2.8.
 	 */
 	{ __LINE__, SMT4, 8, { 0, 1, 2, 3, 4, 5, 6, 7 },
-	  { 10, 1, 0, 0, 0, { 1e10, 0, 0, 0, 1e8, 0 }, false, false },
+	  { 10, 1, 0, 0, 0, { 1e10, 0, 0, 0, 1e8, 0 }, false, false, false },
 	  { { "base", 5.2 }, { "serial", 0 }, { "instructions", 2.8 },
 	    { "burstiness", 0 }, { "dram", 0 }, { "imbalance", 0 } } },
 	/*
@@ -495,7 +495,7 @@ static const struct {
 	 * = 3.478261, serial 4 - A = 0.521739, nothing else.
 	 */
 	{ __LINE__, SMT4, 4, { 0, 2, 4, 6 },
-	  { 10, 0.95, 0, 0, 0.5, { 1e10, 0, 0, 0, 1e8, 0 }, false, false },
+	  { 10, 0.95, 0, 0, 0.5, { 1e10, 0, 0, 0, 1e8, 0 }, false, false, false },
 	  { { "base", 3.478261 }, { "serial", 0.521739 },
 	    { "instructions", 0 }, { "burstiness", 0 } } },
 	/*
@@ -507,7 +507,7 @@ static const struct {
 	 * m b f0): instructions 0.529730, burstiness 1.601602.
 	 */
 	{ __LINE__, SMT4, 8, { 0, 1, 2, 3, 4, 5, 6, 7 },
-	  { 10, 0.95, 0, 0, 0.5, { 1e10, 0, 0, 0, 1e8, 0 }, false, false },
+	  { 10, 0.95, 0, 0, 0.5, { 1e10, 0, 0, 0, 1e8, 0 }, false, false, false },
 	  { { "base", 3.794595 }, { "serial", 2.074074 },
 	    { "instructions", 0.529730 }, { "burstiness", 1.601602 } } },
 	/*
@@ -515,7 +515,7 @@ static const struct {
 	 * gives 4e10: load 2, speedup 4, DRAM loses 4.
 	 */
 	{ __LINE__, CORE8, 8, { 0, 1, 2, 3, 4, 5, 6, 7 },
-	  { 10, 1, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false },
+	  { 10, 1, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false, false },
 	  { { "base", 4 }, { "serial", 0 }, { "dram", 4 },
 	    { "instructions", 0 }, { "l3", 0 } } },
 	/*
@@ -526,10 +526,10 @@ static const struct {
 	 * 0.705882, serial 3.294118.
 	 */
 	{ __LINE__, CORE8, 4, { 0, 1, 2, 3 },
-	  { 10, 0.9, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false },
+	  { 10, 0.9, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false, false },
 	  { { "base", 3.076923 }, { "serial", 0.923077 }, { "dram", 0 } } },
 	{ __LINE__, CORE8, 8, { 0, 1, 2, 3, 4, 5, 6, 7 },
-	  { 10, 0.9, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false },
+	  { 10, 0.9, 0, 0, 0, { 1e9, 0, 0, 0, 1e10, 0 }, false, false, false },
 	  { { "base", 4.0 }, { "serial", 3.294118 }, { "dram", 0.705882 } } },
 	/*
 	 * Two sockets, three threads (two on socket 0), p = 1, o_s =
@@ -543,7 +543,7 @@ static const struct {
 	 * communication: 0.291796 and 0.145898.
 	 */
 	{ __LINE__, TWO2, 3, { 0, 1, 2 },
-	  { 10, 1, 0.1, 0, 0, { 1e9, 0, 0, 0, 0, 0 }, false, false },
+	  { 10, 1, 0.1, 0, 0, { 1e9, 0, 0, 0, 0, 0 }, false, false, false },
 	  { { "base", 2.562306 }, { "serial", 0 },
 	    { "communication", 0.291796 }, { "imbalance", 0.145898 },
 	    { "interconnect", 0 } } },
@@ -765,7 +765,7 @@ START_TEST(test_predicted_refused)
 	struct pandia_machine *m = tk_machine(SMT4, ASSUME);
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { 1, 1, 0, 0, 0,
-				    { 1e9, 0, 0, 0, 2e10, 0 }, false, false };
+				    { 1e9, 0, 0, 0, 2e10, 0 }, false, false, false };
 	struct pandia_error err;
 	struct space *sp = space_new(m, 1, &mem, &err);
 	int pus[3];
@@ -861,7 +861,7 @@ START_TEST(test_gnuplot)
 	struct stack_run run = { 1.5, 1.0, 2, t, 2, NULL, 0, "0,1" };
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { 10, 1, 0, 0, 0,
-				    { 1e9, 0, 0, 0, 1e10, 0 }, false, false };
+				    { 1e9, 0, 0, 0, 1e10, 0 }, false, false, false };
 	int os[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	const struct stack *ms[3], *ps[3];
 	struct pandia_machine *m;
@@ -931,7 +931,7 @@ START_TEST(test_text)
 	struct stack_run run = { 1.5, 1.0, 2, t, 2, NULL, 0, "0,1" };
 	struct pandia_mempolicy mem = { MEM_LOCAL, -1 };
 	struct model_params prm = { 10, 1, 0, 0, 0,
-				    { 1e9, 0, 0, 0, 1e10, 0 }, false, false };
+				    { 1e9, 0, 0, 0, 1e10, 0 }, false, false, false };
 	int os[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	const struct stack *v[3];
 	struct stack *ms, *ps;

@@ -166,18 +166,23 @@ static void plan_cross_socket(struct fit_plan *pl, int *v)
 	}
 }
 
-/* Runs 4 and 5: run 2 with co-runners beside all its threads (4) or
-   its last one (5), on the other PU of the core or the same PU. */
+/* Runs 4, 5 and 8: run 2 with co-runners beside all its threads (4),
+   its last one (5) or its first (8), on the other PU of the core or
+   the same PU. */
 static void plan_coruns(struct fit_plan *pl)
 {
+	static const int runs[] = { PR4, PR5, PR8 };
 	const struct pandia_machine *m = pl->m;
-	int n = pl->n, i;
+	int n = pl->n, i, k;
 
-	for (int x = PR4; x <= PR5; x++) {
+	for (k = 0; k < 3; k++) {
+		int x = runs[k], from = x == PR5 ? n - 1 : 0;
+		int to = x == PR8 ? 1 : n;
+
 		plan_set(pl, x, pl->pus[PR2], n);
 		pl->beside[x] = xcalloc((size_t)n, sizeof(bool));
 		pl->corun[x] = xcalloc((size_t)n, sizeof(int));
-		for (i = x == PR4 ? 0 : n - 1; i < n; i++) {
+		for (i = from; i < to; i++) {
 			const struct pandia_core *co =
 				&m->cores[m->pus[pl->pus[x][i]].core];
 
@@ -340,7 +345,7 @@ int fit_quick_left_out(const struct pandia_machine *m)
 	bool l, b;
 
 	decides(m, 1, &l, &b);
-	return (l ? 0 : 2) + (b ? 0 : 1);
+	return (l ? 0 : 3) + (b ? 0 : 1);
 }
 
 int fit_plan_quick(struct fit_plan *pl)
@@ -350,15 +355,16 @@ int fit_plan_quick(struct fit_plan *pl)
 
 	decides(pl->m, 1, &l, &b);
 	if (!l) {
-		const char *why = "--quick left out runs 4 and 5: l "
+		const char *why = "--quick left out runs 4, 5 and 8: l "
 			"changes no placement with one thread per PU on this "
 			"machine (one socket, one kind of core, no SMT: the "
 			"threads are alike); profile without --quick for "
 			"placements that time-share a PU (-k 2)";
 
-		n += pl->made[PR4] + pl->made[PR5];
+		n += pl->made[PR4] + pl->made[PR5] + pl->made[PR8];
 		leave_out(pl, PR4, why);
 		leave_out(pl, PR5, why);
+		leave_out(pl, PR8, why);
 	}
 	if (!b) {
 		n += pl->made[PR6];
@@ -399,6 +405,15 @@ void fit_plan_release(struct fit_plan *pl)
 		free(pl->corun[x]);
 	}
 	memset(pl, 0, sizeof(*pl));
+}
+
+const char *fit_run_id(int x)
+{
+	static const char *const ids[FIT_RUNS] = {
+		"run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+	};
+
+	return x >= 0 && x < FIT_RUNS ? ids[x] : "";
 }
 
 /* ---- the partial model ------------------------------------------- */
@@ -533,6 +548,7 @@ void fit_solution_release(struct fit_solution *s)
 	free(s->l_status);
 	free(s->b_status);
 	free(s->form_status);
+	free(s->serial_status);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -803,9 +819,9 @@ static void solve_b(const struct fit_plan *pl, struct model_params *prm,
 	prm->b = s->b;
 }
 
-void fit_solve(const struct fit_plan *pl,
-		   const struct model_params *base, const double *t,
-		   enum fit_mode mode, struct fit_solution *s)
+void fit_solve_as(const struct fit_plan *pl,
+		  const struct model_params *base, const double *t,
+		  enum fit_mode mode, struct fit_solution *s)
 {
 	struct model_params prm = *base;
 
@@ -813,6 +829,7 @@ void fit_solve(const struct fit_plan *pl,
 	s->paper_p = s->paper_o_s = s->paper_l = s->paper_b = NAN;
 	s->corun = NAN;
 	s->o_s_thread = s->o_s_fraction = s->t7_thread = s->t7_fraction = NAN;
+	s->t8_spread = s->t8_first = NAN;
 	prm.t1 = t[PR1];
 	prm.p = 1;
 	prm.o_s = prm.l = prm.b = 0;
@@ -820,12 +837,31 @@ void fit_solve(const struct fit_plan *pl,
 	/* b on the core's part of the slowdown (docs/model.md), except
 	   for the paper's closed forms */
 	prm.b_core = s->b_core = mode == FIT_MODEL;
+	/* the closed forms are the paper's: the serial work spread */
+	if (mode == FIT_PAPER)
+		prm.serial_first = false;
+	s->serial_first = prm.serial_first;
 	s->step[PR1].r = s->step[PR1].k = s->step[PR1].u = 1;
 	s->step[PR1].f = 1;
 	solve_p(pl, &prm, t, mode, s);
 	solve_os(pl, &prm, t, mode, s);
 	solve_l(pl, &prm, t, mode, s);
 	solve_b(pl, &prm, t, mode, s);
+}
+
+void fit_params_of(const struct fit_solution *s,
+		   const struct model_params *base, double t1,
+		   struct model_params *q)
+{
+	*q = *base;
+	q->t1 = t1;
+	q->p = s->p;
+	q->o_s = s->have_o_s ? s->o_s : 0;
+	q->l = s->have_l ? s->l : 0;
+	q->b = s->have_b ? s->b : 0;
+	q->os_fraction = s->os_fraction;
+	q->b_core = s->b_core;
+	q->serial_first = s->serial_first;
 }
 
 static void params_of(const struct fit_solution *s, double v[4])

@@ -49,7 +49,20 @@
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
 
-enum fit_run { PR1, PR2, PR3, PR4, PR5, PR6, PR7, FIT_RUNS };
+/*
+ * The profile's runs: 1 to 6 the paper's, 7 o_s's form, 8 where the
+ * serial work runs (run 2 with a co-runner beside its first thread).
+ */
+enum fit_run { PR1, PR2, PR3, PR4, PR5, PR6, PR7, PR8, FIT_RUNS };
+
+/* "run1" ... "run8": the runs' ids in a description */
+const char *fit_run_id(int x);
+
+/* Runs 4, 5 and 8 have co-runners (struct fit_plan's beside). */
+static inline bool fit_corun_run(int x)
+{
+	return x == PR4 || x == PR5 || x == PR8;
+}
 
 /* ---- the placements ---------------------------------------------- */
 
@@ -68,9 +81,16 @@ struct fit_plan {
 	char *why_not[FIT_RUNS];	/* when !made */
 	int n_pus[FIT_RUNS];
 	int *pus[FIT_RUNS];
-	bool *beside[FIT_RUNS];	/* runs 4, 5; else NULL */
+	bool *beside[FIT_RUNS];	/* runs 4, 5, 8; else NULL */
 	int n_corun[FIT_RUNS];
 	int *corun[FIT_RUNS];	/* m->pus indexes */
+	/*
+	 * The fit chooses where the serial work runs by run 8
+	 * (fit_solve()); false: base->serial_first as given.  run8_noise:
+	 * run 8's half range over its median (0: one repetition).
+	 */
+	bool serial_auto;
+	double run8_noise;
 };
 
 /*
@@ -159,6 +179,16 @@ struct fit_solution {
 	double o_s_thread, o_s_fraction, t7_thread, t7_fraction;
 	bool b_core;		/* b fitted on the core's part */
 	/*
+	 * Where the serial work runs (model.serial_form), tested by run 8
+	 * (have_serial_form) when the plan leaves it to the fit: the form
+	 * whose fit predicts run 8 closer; t8_spread, t8_first the two
+	 * predictions (seconds; NAN when not made); serial_status why it
+	 * was not tested, or what run 8 could not tell (owned, or NULL).
+	 */
+	bool serial_first, have_serial_form;
+	double t8_spread, t8_first;
+	char *serial_status;
+	/*
 	 * Run 2 faster than the description's clock alone allows (p at 1):
 	 * that clock's slowdown with run 2's cores busy (> 1), and the
 	 * most run 2 allows; both 0 when not so.
@@ -181,13 +211,29 @@ struct fit_solution {
 void fit_solution_release(struct fit_solution *s);
 
 /*
- * Solve p, o_s, l and b from the median times T[PR1..PR6] (seconds;
+ * Solve p, o_s, l and b from the median times T[PR1..PR8] (seconds;
  * runs not made are ignored) of plan pl, with BASE giving t1 (ignored:
- * T[PR1] is used) and the demands.  Always fills *s.
+ * T[PR1] is used) and the demands.  Always fills *s.  Where the serial
+ * work runs: with pl->serial_auto the form run 8 favours (both fitted,
+ * fit_serial.c), else base->serial_first; the paper's closed forms
+ * spread it.
  */
 void fit_solve(const struct fit_plan *pl,
 		   const struct model_params *base, const double *t,
 		   enum fit_mode mode, struct fit_solution *s);
+
+/* The same in the form base->serial_first gives (fit.c). */
+void fit_solve_as(const struct fit_plan *pl,
+		  const struct model_params *base, const double *t,
+		  enum fit_mode mode, struct fit_solution *s);
+
+/*
+ * The model's parameters as solution S gives them over BASE (the
+ * demands), t1 = T1: an unmeasured parameter at its stand-in 0.
+ */
+void fit_params_of(const struct fit_solution *s,
+		   const struct model_params *base, double t1,
+		   struct model_params *q);
 
 /*
  * Uncertainties of p, o_s, l, b (out[0..3]) from the repetitions'
@@ -203,7 +249,7 @@ void fit_uncertainty(const struct fit_plan *pl,
 
 /*
  * The partial model's time for run X of plan pl with parameters PRM
- * and, for runs 4 and 5, co-runners leaving 1/CORUN of their PU
+ * and, for runs 4, 5 and 8, co-runners leaving 1/CORUN of their PU
  * (predictor/pandia/fit.h).  *f0 and *f (may be NULL) get the mean
  * utilisations.  This is also what the simulated workload of the
  * tests prints.

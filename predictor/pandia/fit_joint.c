@@ -77,7 +77,7 @@ static double residual(const struct fit_data *d,
 	if (x >= 0) {
 		t = d->t[x];
 		tm = fit_model_time(d->pl, prm, x,
-				    x == PR4 || x == PR5 ? corun : 1,
+				    fit_corun_run(x) ? corun : 1,
 				    NULL, NULL);
 	} else {
 		const struct fit_extra *e = &d->ex[-1 - x];
@@ -115,7 +115,7 @@ double fit_score(const struct fit_data *d, const struct fit_result *r,
 
 		if (x < FIT_RUNS) {
 			if (!d->pl->made[x] || !(d->t[x] > 0) ||
-			    ((x == PR4 || x == PR5) && isnan(r->corun)))
+			    (fit_corun_run(x) && isnan(r->corun)))
 				continue;
 			v = scaled(fit_residual(d, r, id), d->t[x],
 				   d->delta[x]);
@@ -138,8 +138,7 @@ double fit_misfit(const struct fit_data *d, const struct fit_result *r)
 
 	for (x = PR2; x < FIT_RUNS + d->n_ex; x++) {
 		if (x < FIT_RUNS && (!d->pl->made[x] || !(d->t[x] > 0) ||
-				     ((x == PR4 || x == PR5) &&
-				      isnan(r->corun))))
+				     (fit_corun_run(x) && isnan(r->corun))))
 			continue;
 		v = fit_residual(d, r, x < FIT_RUNS ? x : -1 - (x - FIT_RUNS));
 		if (!isfinite(v))
@@ -211,8 +210,9 @@ static void jprob_init(struct jprob *jp, const struct fit_data *d,
 	jp->prm.t1 = d->t[PR1];
 	jp->prm.b_core = seq->b_core;
 	jp->prm.os_fraction = seq->os_fraction;
+	jp->prm.serial_first = seq->serial_first;
 	for (x = PR2; x < FIT_RUNS; x++) {
-		if (!pl->made[x] || ((x == PR4 || x == PR5) && !seq->have_l))
+		if (!pl->made[x] || (fit_corun_run(x) && !seq->have_l))
 			continue;
 		add_run(jp, x, d->t[x], d->delta[x]);
 	}
@@ -583,6 +583,7 @@ static void alt_setup(const struct fit_data *d, const struct fit_result *main,
 	seq->have_b = d->pl->made[PR6] && d->t[PR6] > 0;
 	seq->b_core = main->prm.b_core;
 	seq->os_fraction = main->prm.os_fraction;
+	seq->serial_first = main->prm.serial_first;
 	jprob_init(jp, d, seq, th0);
 	jp->prm = main->prm;
 	theta_of(jp, main, th0);

@@ -492,18 +492,12 @@ static void model_of(const struct pandia_workload *w,
 	int k;
 
 	c->pl = &r->pl;
-	c->prm = r->base;
+	fit_params_of(sol, &r->base, r->t[PR1], &c->prm);
 	for (k = WR_L1; k <= WR_INTERCONNECT; k++)
 		if (wl_param_is_bound(&pandia_params(w)->demand[k]))
 			c->prm.d[k] = 0;
-	c->prm.t1 = r->t[PR1];
-	c->prm.p = c->p_fit = sol->p;
+	c->p_fit = sol->p;
 	c->pin = NULL;
-	c->prm.o_s = sol->have_o_s ? sol->o_s : 0;
-	c->prm.l = sol->have_l ? sol->l : 0;
-	c->prm.b = sol->have_b ? sol->b : 0;
-	c->prm.os_fraction = sol->os_fraction;
-	c->prm.b_core = sol->b_core;
 	c->res = -1;
 }
 

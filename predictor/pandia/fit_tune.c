@@ -116,6 +116,7 @@ static void seq_of(const struct pandia_params *pp, const struct wl_run *r4,
 	/* the profile chose the form; the refit keeps it */
 	s->os_fraction = pp->has_o_s_form && pp->o_s_form == OS_PER_FRACTION;
 	s->b_core = pp->has_b_form && pp->b_form == B_CORE;
+	s->serial_first = serial_first(pp);
 }
 
 /*
@@ -138,8 +139,10 @@ static int load_runs(const struct pandia_machine *m,
 			*why = "the description has no profiling runs 1 and 2";
 			return -1;
 		}
+		/* run 8 is newer than some descriptions: without it the
+		   serial work stays where the profile put it */
 		for (x = 0; x < FIT_RUNS; x++)
-			if (r->pl.made[x] && !(r->t[x] > 0))
+			if (r->pl.made[x] && !(r->t[x] > 0) && x != PR8)
 				break;
 		if (x == FIT_RUNS)
 			return 0;
@@ -282,8 +285,7 @@ static double misfit(const struct fit_data *d, const struct pandia_runs *r,
 		n++;
 	}
 	for (x = PR2; x < FIT_RUNS; x++) {
-		if (!r->pl.made[x] || ((x == PR4 || x == PR5) &&
-				       isnan(jr->corun)))
+		if (!r->pl.made[x] || (fit_corun_run(x) && isnan(jr->corun)))
 			continue;
 		v = fit_residual(d, jr, x);
 		s = r->delta[x] / r->t[x];
@@ -333,13 +335,7 @@ static json_t *runs_json(const struct fit_plan *pl, const struct tuned *t,
 static void params_of(const struct pandia_runs *r,
 		      const struct fit_solution *s, struct model_params *q)
 {
-	*q = r->base;
-	q->p = s->p;
-	q->o_s = s->o_s;
-	q->l = s->l;
-	q->b = s->b;
-	q->os_fraction = s->os_fraction;
-	q->b_core = s->b_core;
+	fit_params_of(s, &r->base, r->base.t1, q);
 }
 
 /*

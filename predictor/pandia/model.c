@@ -33,6 +33,7 @@ void model_params_of(const struct pandia_workload *w,
 	prm->os_fraction = pp->has_o_s_form &&
 		pp->o_s_form == OS_PER_FRACTION;
 	prm->b_core = pp->has_b_form && pp->b_form == B_CORE;
+	prm->serial_first = serial_first(pp);
 	/*
 	 * A demand known only to be below some rate is no measurement:
 	 * taking the bound would invent contention (a compute-bound

@@ -36,6 +36,8 @@ struct model_params {
 				   threads, not per remote thread */
 	bool b_core;		/* b multiplies the core-throughput part
 				   of the slowdown, not all of it */
+	bool serial_first;	/* the serial work runs on the first
+				   thread alone, not spread over all */
 };
 
 /*
@@ -195,6 +197,8 @@ struct model {
 	/* the result */
 	double n;			/* threads */
 	double amdahl;			/* Amdahl speedup */
+	double serial_slow;		/* the serial work's slowdown with
+					   it on the first thread (1 else) */
 	double speedup, time;
 	int iterations;
 	bool converged;

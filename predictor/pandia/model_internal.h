@@ -108,6 +108,18 @@ void model_build_fast(struct model *md);
 
 
 /*
+ * The share of a thread's time that others time-sharing its PU (or
+ * the quota) run beside it: p with the serial work spread over every
+ * thread (while one does it the others wait); 1 with it on the first
+ * thread alone, where f0 is the utilisation in the parallel part
+ * (docs/model.md, "Where the serial work runs").
+ */
+static inline double parallel_wait(const struct model *md)
+{
+	return md->prm.serial_first ? 1 : md->prm.p;
+}
+
+/*
  * The slowdown of a class's threads from the time of their PU: kappa
  * threads time-share it, and the others run only while in parallel
  * work, so a thread waits p x (kappa - 1) x f0 per unit of its own
@@ -120,7 +132,7 @@ static inline double pu_time(const struct model *md, const struct mclass *cl,
 {
 	if (cl->kappa <= 1 && !(cl->corun > 1))
 		return f0;
-	return 1 + md->prm.p * (cl->kappa - 1) * f0 + (cl->corun - 1);
+	return 1 + parallel_wait(md) * (cl->kappa - 1) * f0 + (cl->corun - 1);
 }
 
 /*
@@ -139,7 +151,7 @@ static inline double quota_time(const struct model *md, double f0)
 		return 0;
 	if (md->n <= md->quota)
 		return md->quota_u / md->quota;
-	return 1 + md->prm.p * (md->quota_u / md->quota - f0);
+	return 1 + parallel_wait(md) * (md->quota_u / md->quota - f0);
 }
 
 #endif

@@ -177,7 +177,8 @@ static void trace_step(struct model *md, int it, char step)
 struct solve_run {
 	double n;		/* threads */
 	double amdahl;		/* Amdahl's speedup at n threads (5.5) */
-	double finit;		/* f_initial = amdahl / n (5.4) */
+	double finit;		/* f_initial = amdahl / n (5.4); 1 with
+				   the serial work on the first thread */
 	double os;		/* o_s per remote thread */
 	bool trace;		/* md->trace is set */
 	bool do_comm;		/* threads are on several sockets */
@@ -213,7 +214,9 @@ static void solve_start(struct model *md, struct solve_run *run)
 		md->load = xcalloc((size_t)md->cap_load, sizeof(double));
 	}
 	run->amdahl = 1 / ((1 - parallel) + parallel / run->n);
-	run->finit = run->amdahl / run->n;
+	/* the serial work on the first thread alone: the utilisations
+	   are those of the parallel part, where every thread works */
+	run->finit = prm->serial_first ? 1 : run->amdahl / run->n;
 	md->amdahl = run->amdahl;
 	md->converged = false;
 	/* communication only when threads are on several sockets */
@@ -482,7 +485,25 @@ static void carry(struct model *md, struct solve_run *run, int it,
 	}
 }
 
-/* The speedup: Amdahl x mean(1 / s_i) (5.5), and the bottleneck. */
+/*
+ * The serial work's slowdown on the first thread alone: the others
+ * wait, so only a co-runner beside it slows it (as it slows the
+ * thread in the parallel part); 1 without.
+ */
+static double serial_slowdown(const struct model *md)
+{
+	int c0 = md->n_threads > 0 && !md->fast ? md->thread_class[0] : -1;
+
+	return c0 >= 0 && c0 < md->n_classes && md->cls[c0].corun > 1 ?
+		md->sres[c0] : 1;
+}
+
+/*
+ * The speedup: Amdahl x mean(1 / s_i) (5.5), and the bottleneck.  With
+ * the serial work on the first thread alone (a departure, docs/model.md
+ * "Where the serial work runs"): 1 / ((1 - p) s_0 + p / sum(1 / s_i)),
+ * the parallel part's threads sharing p as their speeds allow.
+ */
 static void solve_result(struct model *md, const struct solve_run *run)
 {
 	double sum = 0, worst = 0;
@@ -497,7 +518,12 @@ static void solve_result(struct model *md, const struct solve_run *run)
 			md->slowest = c;
 		}
 	}
-	md->speedup = run->amdahl * sum / run->n;
+	md->serial_slow = md->prm.serial_first ? serial_slowdown(md) : 1;
+	if (md->prm.serial_first)
+		md->speedup = 1 / ((1 - md->prm.p) * md->serial_slow +
+				   md->prm.p / sum);
+	else
+		md->speedup = run->amdahl * sum / run->n;
 	md->time = md->prm.t1 / md->speedup;
 	if (!isfinite(md->time))
 		md->time = 1e300;

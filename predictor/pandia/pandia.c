@@ -18,9 +18,6 @@
 #include "predictor/pandia/pandia_internal.h"
 #include "predictor/pandia/params.h"
 
-static const char *const run_ids[FIT_RUNS] = {
-	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
-};
 
 static char *purpose_of(const struct fit_plan *pl, int x)
 {
@@ -55,6 +52,11 @@ static char *purpose_of(const struct fit_plan *pl, int x)
 				 "sockets %d and %d", n, n / 2,
 				 m->sockets[0].os_index,
 				 m->sockets[1].os_index);
+	case PR8:
+		return xasprintf("where the serial work runs: run 2 with a "
+				 "CPU-bound co-runner %s the first thread",
+				 pl->smt ? "on the other PU of the core of" :
+				 "time-sharing the PU of");
 	default:
 		return xstrdup("");
 	}
@@ -64,7 +66,7 @@ static void run_from_plan(const struct fit_plan *pl, int x,
 			  struct model_run *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->id = xstrdup(run_ids[x]);
+	r->id = xstrdup(fit_run_id(x));
 	r->purpose = purpose_of(pl, x);
 	r->n = pl->n_pus[x];
 	r->pus = xmalloc(sizeof(int) * (size_t)r->n);
@@ -93,7 +95,7 @@ static int pandia_plan(const struct model_env *env,
 	*runs = NULL;
 	if (env->checking)
 		return pandia_check_plan(env, w, runs, err);
-	if (workload_run_named(w, run_ids[PR2]))
+	if (workload_run_named(w, fit_run_id(PR2)))
 		return 0;
 	pandia_base_params(env->m, w, 1, &base);
 	if (fit_plan_make(&pl, env->m, &base, err) < 0)
@@ -101,7 +103,7 @@ static int pandia_plan(const struct model_env *env,
 	if (env->quick)
 		fit_plan_quick(&pl);
 	*runs = xcalloc(FIT_RUNS, sizeof(**runs));
-	if (!workload_run_named(w, run_ids[PR1])) {
+	if (!workload_run_named(w, fit_run_id(PR1))) {
 		run_from_plan(&pl, PR1, &(*runs)[n++]);
 	} else {
 		for (x = PR2; x < FIT_RUNS; x++)
@@ -164,6 +166,56 @@ static void warn_run2(const struct model_env *env, const struct fit_plan *pl,
 }
 
 /*
+ * Each run's evidence: the step's r, k, u and f, the closed forms, run
+ * 4's co-runner factor and the two forms' predictions of runs 7 and 8.
+ */
+static void record_steps(struct wl_run *const *xr,
+			 const struct fit_solution *sol)
+{
+	int x;
+
+	for (x = PR2; x < FIT_RUNS; x++) {
+		struct wl_run *wr = xr[x];
+		const struct fit_step *st = &sol->step[x];
+
+		if (!wr)
+			continue;
+		wl_run_add_counter(wr, "model_r", st->r);
+		wl_run_add_counter(wr, "model_k", st->k);
+		wl_run_add_counter(wr, "model_u", st->u);
+		wl_run_add_counter(wr, "model_f", st->f);
+		if (x == PR2) {
+			wl_run_add_counter(wr, "closed_form_p", sol->paper_p);
+			pandia_record_unseen(wr, sol);
+		}
+		if (x == PR3)
+			wl_run_add_counter(wr, "closed_form_o_s", sol->paper_o_s);
+		if (x == PR4)
+			wl_run_add_counter(wr, "corun_factor", sol->corun);
+		if (x == PR5)
+			wl_run_add_counter(wr, "closed_form_l", sol->paper_l);
+		if (x == PR6)
+			wl_run_add_counter(wr, "closed_form_b", sol->paper_b);
+		if (x == PR8 && sol->have_serial_form) {
+			wl_run_add_counter(wr, "model_time_serial_spread",
+					   sol->t8_spread);
+			wl_run_add_counter(wr, "model_time_serial_first",
+					   sol->t8_first);
+		}
+		if (x == PR7 && sol->have_os_form) {
+			wl_run_add_counter(wr, "model_time_per_remote_thread",
+					   sol->t7_thread);
+			wl_run_add_counter(wr, "model_time_per_remote_fraction",
+					   sol->t7_fraction);
+			wl_run_add_counter(wr, "o_s_per_remote_thread",
+					   sol->o_s_thread);
+			wl_run_add_counter(wr, "o_s_per_remote_fraction",
+					   sol->o_s_fraction);
+		}
+	}
+}
+
+/*
  * Section 4 on the runs recorded in w: each run's median time, the
  * plan rebuilt from the demands (it depends on nothing else), the
  * parameters solved, their uncertainty from the repetitions' spread,
@@ -180,7 +232,6 @@ static int pandia_fit(const struct model_env *env, struct pandia_workload *w,
 	const struct fit_plan *plp = &rr.pl;
 	double *t = rr.t, *delta = rr.delta, unc[4], stated[4];
 	bool again = false;
-	int x;
 
 load:
 	if (pandia_runs_load(env, w, &rr, err) < 0)
@@ -208,44 +259,16 @@ load:
 	}
 	warn_run2(env, plp, &sol);
 	pandia_cpu_check(env, w, &rr, &sol, &stated[0]);
-	for (x = PR2; x < FIT_RUNS; x++) {
-		struct wl_run *wr = xr[x];
-		const struct fit_step *st = &sol.step[x];
-
-		if (!wr)
-			continue;
-		wl_run_add_counter(wr, "model_r", st->r);
-		wl_run_add_counter(wr, "model_k", st->k);
-		wl_run_add_counter(wr, "model_u", st->u);
-		wl_run_add_counter(wr, "model_f", st->f);
-		if (x == PR2) {
-			wl_run_add_counter(wr, "closed_form_p", sol.paper_p);
-			pandia_record_unseen(wr, &sol);
-		}
-		if (x == PR3)
-			wl_run_add_counter(wr, "closed_form_o_s", sol.paper_o_s);
-		if (x == PR4)
-			wl_run_add_counter(wr, "corun_factor", sol.corun);
-		if (x == PR5)
-			wl_run_add_counter(wr, "closed_form_l", sol.paper_l);
-		if (x == PR6)
-			wl_run_add_counter(wr, "closed_form_b", sol.paper_b);
-		if (x == PR7 && sol.have_os_form) {
-			wl_run_add_counter(wr, "model_time_per_remote_thread",
-					   sol.t7_thread);
-			wl_run_add_counter(wr, "model_time_per_remote_fraction",
-					   sol.t7_fraction);
-			wl_run_add_counter(wr, "o_s_per_remote_thread",
-					   sol.o_s_thread);
-			wl_run_add_counter(wr, "o_s_per_remote_fraction",
-					   sol.o_s_fraction);
-		}
-	}
+	record_steps(xr, &sol);
 	/* o_s's form: recorded when run 7 tested it, else the paper's */
 	pp->has_o_s_form = sol.have_os_form;
 	pp->o_s_form = sol.os_fraction ? OS_PER_FRACTION : OS_PER_THREAD;
 	pp->has_b_form = sol.b_core;
 	pp->b_form = sol.b_core ? B_CORE : B_WHOLE;
+	/* where the serial work runs: recorded when run 8 tested it or
+	   --serial put it on the first thread, else the paper's */
+	pp->has_serial_form = sol.have_serial_form || sol.serial_first;
+	pp->serial_form = sol.serial_first ? SERIAL_FIRST : SERIAL_SPREAD;
 	/* t1's range carries what no repetition shows: the drift (in
 	   the range already), the model's misfit on the check runs and
 	   on every run it did not need, and a clock run 2 contradicts,
@@ -265,8 +288,13 @@ load:
 	if (sol.o_s_status)
 		free(sol.form_status);
 	sol.form_status = NULL;
-	set_param(&pp->l, sol.have_l, sol.l, stated[2], "run1,run2,run4,run5",
-		  sol.l_status);
+	set_param(&pp->l, sol.have_l, sol.l, stated[2],
+		  sol.have_serial_form ? "run1,run2,run4,run5,run8" :
+		  "run1,run2,run4,run5",
+		  sol.l_status ? sol.l_status : sol.serial_status);
+	if (sol.l_status)
+		free(sol.serial_status);
+	sol.serial_status = NULL;
 	set_param(&pp->b, sol.have_b, sol.b, stated[3], "run1,run2,run6",
 		  sol.b_status);
 	pp->have_spread = true;
@@ -560,7 +588,7 @@ static int pandia_runs_total(const struct model_env *env)
 {
 	const struct pandia_machine *m = env->m;
 
-	return 1 + (m->n_sockets < 2 ? 4 : 6) -
+	return 1 + (m->n_sockets < 2 ? 5 : 7) -
 		(env->quick ? fit_quick_left_out(m) : 0);
 }
 

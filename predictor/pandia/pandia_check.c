@@ -39,9 +39,6 @@ static bool misfit_only(const char *purpose)
 static const char *const check_ids[PANDIA_CHECKS] = {
 	"check1", "check2", "check3", "check4"
 };
-static const char *const plan_ids[FIT_RUNS] = {
-	"run1", "run2", "run3", "run4", "run5", "run6", "run7"
-};
 
 static double median_times(const struct wl_run *r)
 {
@@ -84,6 +81,7 @@ void pandia_base_params(const struct pandia_machine *m,
 	memset(base, 0, sizeof(*base));
 	base->t1 = t1;
 	base->p = 1;
+	base->serial_first = serial_first(pp);
 	for (r = 0; r < WR_COUNT; r++)
 		base->d[r] = pp->listed[r] && pp->demand[r].known &&
 			!empty_bound(m, pp, r) ? pp->demand[r].value : 0;
@@ -158,7 +156,7 @@ int pandia_runs_load(const struct model_env *env,
 
 	memset(r, 0, sizeof(*r));
 	for (x = 0; x < FIT_RUNS; x++) {
-		r->xr[x] = (struct wl_run *)workload_run_named(w, plan_ids[x]);
+		r->xr[x] = (struct wl_run *)workload_run_named(w, fit_run_id(x));
 		r->t[x] = median_times(r->xr[x]);
 		r->delta[x] = half_range(r->xr[x]);
 	}
@@ -167,9 +165,15 @@ int pandia_runs_load(const struct model_env *env,
 		return perr_set(err, "the Pandia model needs runs 1 and 2 "
 				"with their times");
 	pandia_base_params(env->m, w, r->t[PR1], &r->base);
+	if (env->serial != SERIAL_BY_RUN)
+		r->base.serial_first = env->serial == SERIAL_GIVEN_FIRST;
 	if (fit_plan_make_at(&r->pl, env->m, &r->base, r->xr[PR2]->n_cpus,
 			     err) < 0)
 		return -1;
+	/* run 8 tells where the serial work runs, unless --serial did;
+	   without it (a description from before it), as recorded */
+	r->pl.serial_auto = env->serial == SERIAL_BY_RUN && r->xr[PR8];
+	r->pl.run8_noise = r->t[PR8] > 0 ? r->delta[PR8] / r->t[PR8] : 0;
 	/* where the profile found the pages decides run 3's DRAM traffic
 	   over the link, so the fit sees it too */
 	if (w->has_memory &&

@@ -42,15 +42,56 @@ static struct wl_param *param_of(const struct pandia_params *pp,
 	return (struct wl_param *)((char *)pp + d->off);
 }
 
+/* The forms' names, in their enums' order. */
+static const char *const os_forms[2] = {
+	"per_remote_thread", "per_remote_fraction"
+};
+static const char *const b_forms[2] = { "whole", "core" };
+static const char *const serial_forms[2] = { "spread", "first" };
+
 const char *os_form_name(enum os_form f)
 {
-	return f == OS_PER_FRACTION ? "per_remote_fraction" :
-		"per_remote_thread";
+	return os_forms[f == OS_PER_FRACTION];
 }
 
 const char *b_form_name(enum b_form f)
 {
-	return f == B_CORE ? "core" : "whole";
+	return b_forms[f == B_CORE];
+}
+
+const char *serial_form_name(enum serial_form f)
+{
+	return serial_forms[f == SERIAL_FIRST];
+}
+
+/*
+ * model.KEY, a form of two NAMES: *FORM its index
+ * and *HAS true when present, both 0 when absent; -1 and the error
+ * (file, line and the names allowed) for any other string.
+ */
+static int get_form(const struct json_src *c, json_t *m, const char *key,
+		    const char *const names[2], int *form, bool *has)
+{
+	char *s = NULL, path[64];
+	int i;
+
+	*form = 0;
+	*has = false;
+	if (json_get_str(c, m, "model", key, &s) < 0)
+		return -1;
+	if (!s)
+		return 0;
+	for (i = 0; i < 2 && !*has; i++)
+		if (!strcmp(s, names[i])) {
+			*form = i;
+			*has = true;
+		}
+	free(s);
+	if (*has)
+		return 0;
+	snprintf(path, sizeof(path), "model.%s", key);
+	return json_fail(c, path, "unknown form (%s or %s)", names[0],
+			 names[1]);
 }
 
 struct pandia_params *pandia_params(const struct pandia_workload *w)
@@ -100,6 +141,14 @@ const char *model_o_s_form(const struct pandia_workload *w)
 	const struct pandia_params *pp = pandia_params(w);
 
 	return pp->has_o_s_form ? os_form_name(pp->o_s_form) : NULL;
+}
+
+const char *model_serial_form(const struct pandia_workload *w)
+{
+	const struct pandia_params *pp = pandia_params(w);
+
+	return pp->has_serial_form ? serial_form_name(pp->serial_form) :
+		NULL;
 }
 
 json_t *model_ambiguities(const struct pandia_workload *w)
@@ -282,43 +331,29 @@ static int load_model(const struct json_src *c, json_t *m,
 		"b", "b_source", "b_uncertainty", "b_status",
 		"demands", "demands_source", "demands_uncertainty",
 		"demands_status", "demands_amplification", "o_s_form",
-		"b_form", "ambiguities", "refit", NULL
+		"b_form", "serial_form", "ambiguities", "refit", NULL
 	};
 	struct pandia_params *pp = pandia_params(w);
 	const char *key;
 	json_t *d, *v;
-	char path[192], *form = NULL;
+	char path[192];
+	bool has;
+	int form;
 	size_t k;
 
 	if (json_only_keys(c, m, "model", keys) < 0 ||
-	    json_get_str(c, m, "model", "o_s_form", &form) < 0)
+	    get_form(c, m, "o_s_form", os_forms, &form, &has) < 0)
 		return -1;
-	if (form) {
-		pp->has_o_s_form = true;
-		if (!strcmp(form, "per_remote_fraction"))
-			pp->o_s_form = OS_PER_FRACTION;
-		else if (strcmp(form, "per_remote_thread"))
-			pp->has_o_s_form = false;
-		free(form);
-		form = NULL;
-		if (!pp->has_o_s_form)
-			return json_fail(c, "model.o_s_form", "unknown form "
-					 "(per_remote_thread or "
-					 "per_remote_fraction)");
-	}
-	if (json_get_str(c, m, "model", "b_form", &form) < 0)
+	pp->o_s_form = (enum os_form)form;
+	pp->has_o_s_form = has;
+	if (get_form(c, m, "b_form", b_forms, &form, &has) < 0)
 		return -1;
-	if (form) {
-		pp->has_b_form = true;
-		if (!strcmp(form, "core"))
-			pp->b_form = B_CORE;
-		else if (strcmp(form, "whole"))
-			pp->has_b_form = false;
-		free(form);
-		if (!pp->has_b_form)
-			return json_fail(c, "model.b_form", "unknown form "
-					 "(whole or core)");
-	}
+	pp->b_form = (enum b_form)form;
+	pp->has_b_form = has;
+	if (get_form(c, m, "serial_form", serial_forms, &form, &has) < 0)
+		return -1;
+	pp->serial_form = (enum serial_form)form;
+	pp->has_serial_form = has;
 	d = json_object_get(m, "ambiguities");
 	if (d && !json_is_array(d))
 		return json_fail(c, "model.ambiguities", "not an array");
@@ -563,6 +598,9 @@ static json_t *params_to_json(const struct pandia_workload *w)
 	if (pp->has_b_form)
 		json_object_set_new(o, "b_form", json_string(
 			b_form_name(pp->b_form)));
+	if (pp->has_serial_form)
+		json_object_set_new(o, "serial_form", json_string(
+			serial_form_name(pp->serial_form)));
 	if (pp->ambiguities && json_array_size(pp->ambiguities))
 		json_object_set(o, "ambiguities", pp->ambiguities);
 	if (pp->refit)

@@ -15,13 +15,17 @@
 
 #include "common/workload.h"
 
-/* How o_s grows (model.o_s_form) and what b multiplies (model.b_form). */
+/* How o_s grows (model.o_s_form), what b multiplies (model.b_form)
+   and where the serial work runs (model.serial_form). */
 enum os_form { OS_PER_THREAD, OS_PER_FRACTION };
 enum b_form { B_WHOLE, B_CORE };
+enum serial_form { SERIAL_SPREAD, SERIAL_FIRST };
 
-/* "per_remote_thread", "per_remote_fraction"; "whole", "core" */
+/* "per_remote_thread", "per_remote_fraction"; "whole", "core";
+   "spread", "first" */
 const char *os_form_name(enum os_form f);
 const char *b_form_name(enum b_form f);
+const char *serial_form_name(enum serial_form f);
 
 /* The model (section 4 of the Pandia paper), as the file gives it. */
 struct pandia_params {
@@ -46,6 +50,15 @@ struct pandia_params {
 	 */
 	enum b_form b_form;
 	bool has_b_form;
+	/*
+	 * Where the serial work (1 - p) runs ("serial_form"): spread
+	 * over every thread, slowed as they are (the paper, 4.1 and
+	 * 5.5; the default), or on the first thread alone while the
+	 * others wait, as a fork-join program's main thread runs it
+	 * (docs/model.md, "Where the serial work runs").
+	 */
+	enum serial_form serial_form;
+	bool has_serial_form;
 	bool listed[WR_COUNT];	/* demand present in the file */
 	struct wl_param demand[WR_COUNT];
 	/*
@@ -86,5 +99,12 @@ struct pandia_params *pandia_params(const struct pandia_workload *w);
 
 /* Make this file the reader and writer of every "model" section. */
 void pandia_params_install(void);
+
+/* PP runs its serial work on the first thread alone (model.serial_form
+   "first"). */
+static inline bool serial_first(const struct pandia_params *pp)
+{
+	return pp->has_serial_form && pp->serial_form == SERIAL_FIRST;
+}
 
 #endif

@@ -77,10 +77,37 @@ static char *cpus_of(const struct model *md)
 	return s;
 }
 
+/*
+ * With the serial work on the first thread (model_solve.c's
+ * solve_result()), speedup S = 1 / ((1 - p) s0 + p / W), W = sum_c
+ * n_c / sfin_c, so A - S = S A ((1 - p)(s0 - 1) + p / (W n) sum_c n_c
+ * (1 - 1/sfin_c)): each class's loss scaled by S A p / (W n), and the
+ * serial work's own slowdown (a co-runner beside the first thread)
+ * EXTRA on its class.  Spread (the paper): A / n and none.
+ */
+static void loss_scale(const struct model *md, double *scale, double *extra)
+{
+	double A = md->amdahl, n = md->n, S = md->speedup, p = md->prm.p;
+	double W = 0;
+	int c;
+
+	*scale = A / n;
+	*extra = 0;
+	if (!md->prm.serial_first)
+		return;
+	for (c = 0; c < md->n_classes; c++)
+		W += md->cls[c].n / md->sfin[c];
+	if (!(W > 0))
+		return;
+	*scale = S * A * p / (W * n);
+	*extra = S * A * (1 - p) * (md->serial_slow - 1);
+}
+
 struct stack *stack_predicted(const struct model *md, const char *cpus,
 			      struct pandia_error *err)
 {
 	double v[PC_COUNT] = { 0 }, A = md->amdahl, n = md->n;
+	double scale, extra;
 	struct stack *st;
 	char *own = NULL;
 	int c, k;
@@ -95,6 +122,7 @@ struct stack *stack_predicted(const struct model *md, const char *cpus,
 	 * sum_c (A/n) n_c (1 - 1/sfin_c): each class's loss is split in
 	 * proportion to the extra slowdown each term adds to sfin - 1.
 	 */
+	loss_scale(md, &scale, &extra);
 	for (c = 0; c < md->n_classes; c++) {
 		double sfin = md->sfin[c], sres = md->sres[c];
 		double mx = md->rawmax[c] > 1 ? md->rawmax[c] : 1;
@@ -128,7 +156,9 @@ struct stack *stack_predicted(const struct model *md, const char *cpus,
 		x[PC_LB] = md->lb[c] > 0 ? md->lb[c] : 0;
 		for (k = 0; k < PC_COUNT; k++)
 			tot += x[k];
-		loss = A / n * md->cls[c].n * (1 - 1 / sfin);
+		loss = scale * md->cls[c].n * (1 - 1 / sfin);
+		if (md->n_threads > 0 && c == md->thread_class[0])
+			loss += extra;
 		if (!(tot > 0) || !(loss > 0))
 			continue;
 		for (k = 0; k < PC_COUNT; k++)

@@ -68,6 +68,18 @@ sed 's/"p": 0.9,/"p": 0.9, "p_uncertainty": 0.0001,/' $W >"$T/u.json"
 grep -q "from the parameters' uncertainty; 2 placement(s) shown predicted equal to it, no slower one's range reaching it" \
 	"$T/out" || fail "no tie: not said in words"
 grep -q " 0 of the placements shown tie" "$T/out" && fail "'0 of the placements'"
+# one placement tying with the best, and one thread count: singular
+"$P" machine --topology "pack:1 core:2 pu:1" \
+	--assume tests/data/assume-full.json -o "$T/m2.json" >/dev/null 2>&1 ||
+	fail "a 2-core machine"
+sed 's/"p": 0.9,/"p": 0.8,/; s/"p_uncertainty": 0.02,/"p_uncertainty": 0.8,/' \
+	tests/data/workloads/full.json >"$T/u2.json"
+"$P" predict -m "$T/m2.json" -w "$T/u2.json" --force >"$T/out" 2>"$T/err" ||
+	fail "a workload too uncertain to choose the thread count"
+grep -q "; 1 of the placements shown ties with it" "$T/out" ||
+	fail "'1 of the placements shown tie'"
+grep -q "choose the thread count: 1 thread ties with 2;" "$T/out" ||
+	fail "'1 threads tie'"
 # one thread: said in the singular
 "$P" predict -m $M -w $W --threads 1 >"$T/out" 2>"$T/err" || fail "--threads 1"
 grep -q ', 1 thread only$' "$T/out" || fail "'1 threads only'"

@@ -8,13 +8,7 @@
 # partners: per remote fraction; an exchange with every partner: per
 # remote thread), b recorded on the core's part, and a quick validation
 # (60 sampled placements) within the issue's median error of 5%.
-. "$(dirname "$0")/profile.inc"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-M=machines/x5-2-haswell.json
-RE='time: ([0-9.eE+-]+)'
+. "$(dirname "$0")/mechsim.inc"
 
 # prof NAME: profile tests/data/mechsim/NAME.sim into $T/NAME.json
 prof() {

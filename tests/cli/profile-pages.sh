@@ -5,12 +5,7 @@
 # over the sockets can.  Through the mechanistic simulator
 # (tests/progs/mechsim, pages=threads or pages=even, its pages written
 # to {numa_maps}) on a described 2-socket machine of 2 x 4 cores.
-. "$(dirname "$0")/profile.inc"
-MS="$B/tests/progs/mechsim"
-J="$B/tests/progs/jsonq"
-[ -x "$MS" ] || fail "$MS is not built (run make tests)"
-[ -x "$J" ] || fail "$J is not built (run make tests)"
-RE='time: ([0-9.eE+-]+)'
+. "$(dirname "$0")/mechsim.inc"
 "$P" machine -q --topology 'pack:2 numa:1 core:4 pu:2' \
 	--assume tests/data/assume-full.json -o "$T/m.json" \
 	>/dev/null 2>"$T/err" || { cat "$T/err"; fail "machine"; }

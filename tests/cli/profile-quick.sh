@@ -1,7 +1,7 @@
 #!/bin/sh
 # pandia profile --quick leaves out the runs of a parameter that changes
 # no placement with one thread per PU: on one socket of one-PU cores,
-# runs 4 and 5 (l) and 6 (b); on two sockets without SMT, run 6 only;
+# runs 4, 5 and 8 (l, where the serial work runs) and 6 (b); on two sockets without SMT, run 6 only;
 # with SMT, none.  Through the simulated workload (tests/progs/
 # simworkload, 1% noise), on described machines: the runs recorded, p
 # given back within 0.02, l and b said to be not measured and why,
@@ -68,11 +68,11 @@ for prm in l b; do
 	v=$(wl_get "$T/flatq.w.json" "$prm")
 	[ "$v" = null ] || fail "flatq: $prm is $v, not left unmeasured"
 done
-grep -q '"l_status": "not measured: --quick left out runs 4 and 5' \
+grep -q '"l_status": "not measured: --quick left out runs 4, 5 and 8' \
 	"$T/flatq.w.json" || fail "flatq: l's status does not say why"
 grep -q '"b_status": "not measured: --quick left out run 6' \
 	"$T/flatq.w.json" || fail "flatq: b's status does not say why"
-grep -q 'l  *not measured: --quick left out runs 4 and 5' "$T/flatq.out" ||
+grep -q 'l  *not measured: --quick left out runs 4, 5 and 8' "$T/flatq.out" ||
 	{ cat "$T/flatq.out"; fail "flatq: the summary does not show l's why"; }
 
 "$P" predict -m "$T/flat.json" -w "$T/flatq.w.json" >"$T/pr.out" \
@@ -106,7 +106,7 @@ grep -q "s from the parameters' uncertainty" "$T/pr.out" ||
 
 # the default profile of the same machine makes every run
 profile flat "$T/flat.json"
-expect_runs flat "run1 probe-L3 probe-dram run2 run4 run5 run6 drift "
+expect_runs flat "run1 probe-L3 probe-dram run2 run4 run5 run6 run8 drift "
 for prm in l b; do
 	v=$(wl_get "$T/flat.w.json" "$prm")
 	[ "$v" != null ] || fail "flat: $prm was not measured without --quick"
@@ -117,7 +117,7 @@ describe two "Package:2 [NUMANode(memory=1073741824)] Core:2 PU:1"
 profile twoq "$T/two.json" --quick
 # check1: both cores of socket 0 and one of socket 1, the uneven
 # placement the profile's even runs never test
-expect_runs twoq "run1 probe-dram run2 run3 run4 run5 run7 check1 drift "
+expect_runs twoq "run1 probe-dram run2 run3 run4 run5 run7 run8 check1 drift "
 grep -q '"purpose": "check: uneven over two sockets' "$T/twoq.w.json" ||
 	fail "twoq: check1 is not the uneven placement"
 p_near twoq
@@ -128,11 +128,13 @@ l=$(wl_get "$T/twoq.w.json" l)
 # --- one socket with SMT: every run --------------------------------
 describe smt "Package:1 [NUMANode(memory=1073741824)] Core:4 PU:2"
 profile smtq "$T/smt.json" --quick
-# check2: every core, half of them with a second thread, where threads
-# sharing a core meet threads alone (no run shares some cores only)
-expect_runs smtq "run1 probe-dram run2 run4 run5 run6 check1 check2 drift "
+# check3: every core, half of them with a second thread, where threads
+# sharing a core meet threads alone (no run shares some cores only);
+# check2 where b and memory bandwidth, which the runs cannot tell apart,
+# differ most
+expect_runs smtq "run1 probe-dram run2 run4 run5 run6 run8 check1 check2 check3 drift "
 grep -q '"purpose": "check: half the cores shared, where threads sharing a core meet threads alone on theirs, 6 threads on 1 socket"' \
-	"$T/smtq.w.json" || fail "smtq: check2 is not the half-shared placement"
+	"$T/smtq.w.json" || fail "smtq: no check run on the half-shared placement"
 p_near smtq
 for prm in l b; do
 	v=$(wl_get "$T/smtq.w.json" "$prm")
@@ -152,7 +154,7 @@ noisy() {	# NAME MACHINE SEED
 --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
 --noise 0.1 --seed $3 --state $T/$1.state" >"$T/$1.out" 2>"$T/$1.err"
 }
-noisy flatn "$T/flat.json" 10 ||
+noisy flatn "$T/flat.json" 1 ||
 	{ cat "$T/flatn.err"; fail "flatn: the profile was refused"; }
 grep -q "l = [0-9.]* +- [0-9.]* (the repetitions' spread) is uncertain (more than 0.3): kept, since l changes no placement with one thread per PU" \
 	"$T/flatn.err" || { cat "$T/flatn.err"; fail "flatn: l's uncertainty not said"; }
@@ -169,7 +171,7 @@ awk '/"threads": 5,/ { f = 1 } f && /"time_low"/ { lo = $2 + 0 }
 	fail "flatn: l's uncertainty is not in the range of 5 threads on 4 PUs"
 # where l decides (two sockets), the same noise is refused
 describe two4 "Package:2 [NUMANode(memory=1073741824)] Core:4 PU:1"
-if noisy two4n "$T/two4.json" 1; then
+if noisy two4n "$T/two4.json" 2; then
 	fail "two4n: an l too uncertain to rank with was written"
 fi
 grep -q "l = [0-9.]* +- [0-9.]* (the repetitions' spread) is too uncertain to rank placements" \

@@ -1,0 +1,94 @@
+/*
+ * fit_serial.c - where the serial work runs (model.serial_form;
+ * docs/model.md, "Where the serial work runs"), told by run 8.
+ *
+ * Run 8 is run 5 with its co-runner beside the first thread instead of
+ * the last.  Spread over the threads (the paper), the serial work is
+ * slowed alike whichever thread the co-runner slows, and run 8 takes
+ * run 5's time; on the first thread alone (a fork-join program's main
+ * thread) it is slowed only in run 8, which is longer by about the
+ * serial part's share of run 2 times the co-runner's slowdown.  Both
+ * forms are fitted to runs 1 to 7, each reproducing them (l takes up
+ * in one what the other puts in the serial work), and the one whose
+ * fit predicts run 8 nearer (in ratio) is kept.  When the two
+ * predictions differ by less than run 8's own noise (the repetitions'
+ * half range, at least 0.5%), the runs cannot tell: the paper's form
+ * stays, and its status says so.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "predictor/pandia/fit.h"
+
+/* Run 8's relative noise below which the forms are not told apart. */
+#define SERIAL_NOISE_MIN 0.005
+
+/* Solution S's prediction of run 8 (seconds), NAN without run 4's
+   co-runner factor. */
+static double run8_time(const struct fit_plan *pl,
+			const struct model_params *base, const double *t,
+			const struct fit_solution *s)
+{
+	struct model_params q;
+
+	if (!(s->corun >= 1))
+		return NAN;
+	fit_params_of(s, base, t[PR1], &q);
+	return fit_model_time(pl, &q, PR8, s->corun, NULL, NULL);
+}
+
+void fit_solve(const struct fit_plan *pl,
+	       const struct model_params *base, const double *t,
+	       enum fit_mode mode, struct fit_solution *s)
+{
+	struct model_params b = *base;
+	struct fit_solution f;
+	double e_spread, e_first, apart;
+
+	if (mode != FIT_MODEL || !pl->serial_auto) {
+		fit_solve_as(pl, base, t, mode, s);
+		return;
+	}
+	b.serial_first = false;
+	fit_solve_as(pl, &b, t, mode, s);
+	if (!pl->made[PR8] || !(t[PR8] > 0)) {
+		s->serial_status = xasprintf("not tested: %s",
+					     pl->made[PR8] ?
+					     "run 8 has no time" :
+					     pl->why_not[PR8]);
+		return;
+	}
+	s->t8_spread = run8_time(pl, &b, t, s);
+	b.serial_first = true;
+	fit_solve_as(pl, &b, t, mode, &f);
+	s->t8_first = run8_time(pl, &b, t, &f);
+	if (!(s->t8_spread > 0) || !(s->t8_first > 0)) {
+		s->serial_status = xstrdup("not tested: l was not fitted "
+					   "(runs 4 and 5)");
+		fit_solution_release(&f);
+		return;
+	}
+	s->have_serial_form = true;
+	e_spread = fabs(log(s->t8_spread / t[PR8]));
+	e_first = fabs(log(s->t8_first / t[PR8]));
+	apart = fabs(log(s->t8_first / s->t8_spread));
+	if (apart < fmax(pl->run8_noise, SERIAL_NOISE_MIN)) {
+		s->serial_status = xasprintf(
+			"run 8 cannot tell: the two forms predict it within "
+			"%.2g%% of each other, inside its noise (the serial "
+			"part is small): the paper's (spread)", 100 * apart);
+		fit_solution_release(&f);
+		return;
+	}
+	if (e_first < e_spread) {
+		f.have_serial_form = true;
+		f.t8_spread = s->t8_spread;
+		f.t8_first = s->t8_first;
+		fit_solution_release(s);
+		*s = f;
+		return;
+	}
+	fit_solution_release(&f);
+}
