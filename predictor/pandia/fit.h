@@ -87,10 +87,12 @@ struct fit_plan {
 	/*
 	 * The fit chooses where the serial work runs by run 8
 	 * (fit_solve()); false: base->serial_first as given.  run8_noise:
-	 * run 8's half range over its median (0: one repetition).
+	 * the largest half range over the median of runs 2, 4, 5 and 8
+	 * (0: one repetition each).
 	 */
 	bool serial_auto;
 	double run8_noise;
+	int run8_reps;		/* run 8's repetitions */
 };
 
 /*

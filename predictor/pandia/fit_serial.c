@@ -11,9 +11,13 @@
  * forms are fitted to runs 1 to 7, each reproducing them (l takes up
  * in one what the other puts in the serial work), and the one whose
  * fit predicts run 8 nearer (in ratio) is kept.  When the two
- * predictions differ by less than run 8's own noise (the repetitions'
- * half range, at least 0.5%), the runs cannot tell: the paper's form
- * stays, and its status says so.
+ * predictions differ by less than run 8's noise (pl->run8_noise, at
+ * least 0.5%), the runs cannot tell; when run 8 lies beyond the
+ * "first" prediction by more than half the two forms' distance and
+ * twice its noise (a disturbed repetition, or another mechanism), it
+ * is no evidence for it; nor is one repetition of run 8 (its noise
+ * unknown).  In each case the paper's form stays, and its status says
+ * so.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +49,7 @@ void fit_solve(const struct fit_plan *pl,
 {
 	struct model_params b = *base;
 	struct fit_solution f;
-	double e_spread, e_first, apart;
+	double e_spread, e_first, apart, noise;
 
 	if (mode != FIT_MODEL || !pl->serial_auto) {
 		fit_solve_as(pl, base, t, mode, s);
@@ -74,11 +78,33 @@ void fit_solve(const struct fit_plan *pl,
 	e_spread = fabs(log(s->t8_spread / t[PR8]));
 	e_first = fabs(log(s->t8_first / t[PR8]));
 	apart = fabs(log(s->t8_first / s->t8_spread));
-	if (apart < fmax(pl->run8_noise, SERIAL_NOISE_MIN)) {
+	noise = fmax(pl->run8_noise, SERIAL_NOISE_MIN);
+	if (apart < noise) {
 		s->serial_status = xasprintf(
 			"run 8 cannot tell: the two forms predict it within "
-			"%.2g%% of each other, inside its noise (the serial "
-			"part is small): the paper's (spread)", 100 * apart);
+			"%.2g%% of each other, inside the runs' noise "
+			"(%.2g%%): the paper's (spread)", 100 * apart,
+			100 * noise);
+		fit_solution_release(&f);
+		return;
+	}
+	if (e_first < e_spread && pl->run8_reps < 2) {
+		s->serial_status = xasprintf(
+			"run 8, made once, came out nearer the serial work "
+			"on the first thread (%.4g s, %.4g s spread, %.4g s "
+			"measured): one repetition is too little to leave "
+			"the paper's form (spread)", s->t8_first,
+			s->t8_spread, t[PR8]);
+		fit_solution_release(&f);
+		return;
+	}
+	if (e_first < e_spread && e_first > fmax(apart / 2, 2 * noise)) {
+		s->serial_status = xasprintf(
+			"run 8 matches neither form: it took %.4g s, %.2g%% "
+			"beyond the %.4g s of the serial work on the first "
+			"thread (%.4g s spread), more than its noise allows: "
+			"the paper's (spread)", t[PR8], 100 * e_first,
+			s->t8_first, s->t8_spread);
 		fit_solution_release(&f);
 		return;
 	}

@@ -148,6 +148,26 @@ static void add_drift(const struct pandia_workload *w, struct pandia_runs *r)
 		r->ex[x].delta = hypot(r->ex[x].delta, r->drift * r->ex[x].t);
 }
 
+/*
+ * Run 8's noise: the largest half range over the median of runs 2, 4,
+ * 5 and 8 (the runs it is compared with; a run of one repetition
+ * tells none), 0 when none has two.
+ */
+static double run8_noise(const struct pandia_runs *r)
+{
+	static const int runs[] = { PR2, PR4, PR5, PR8 };
+	double most = 0;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		int x = runs[k];
+
+		if (r->t[x] > 0 && r->delta[x] / r->t[x] > most)
+			most = r->delta[x] / r->t[x];
+	}
+	return most;
+}
+
 int pandia_runs_load(const struct model_env *env,
 		     const struct pandia_workload *w, struct pandia_runs *r,
 		     struct pandia_error *err)
@@ -173,7 +193,8 @@ int pandia_runs_load(const struct model_env *env,
 	/* run 8 tells where the serial work runs, unless --serial did;
 	   without it (a description from before it), as recorded */
 	r->pl.serial_auto = env->serial == SERIAL_BY_RUN && r->xr[PR8];
-	r->pl.run8_noise = r->t[PR8] > 0 ? r->delta[PR8] / r->t[PR8] : 0;
+	r->pl.run8_noise = run8_noise(r);
+	r->pl.run8_reps = r->xr[PR8] ? r->xr[PR8]->n_times : 0;
 	/* where the profile found the pages decides run 3's DRAM traffic
 	   over the link, so the fit sees it too */
 	if (w->has_memory &&
