@@ -288,13 +288,23 @@ load:
 	if (sol.o_s_status)
 		free(sol.form_status);
 	sol.form_status = NULL;
+	/* l's own caveat and what run 8 told, both said */
+	if (sol.l_status && sol.serial_status) {
+		char *both = xasprintf("%s; %s", sol.l_status,
+				       sol.serial_status);
+
+		free(sol.l_status);
+		free(sol.serial_status);
+		sol.l_status = both;
+	} else if (!sol.l_status) {
+		sol.l_status = sol.serial_status;
+	} else {
+		free(sol.serial_status);
+	}
+	sol.serial_status = NULL;
 	set_param(&pp->l, sol.have_l, sol.l, stated[2],
 		  sol.have_serial_form ? "run1,run2,run4,run5,run8" :
-		  "run1,run2,run4,run5",
-		  sol.l_status ? sol.l_status : sol.serial_status);
-	if (sol.l_status)
-		free(sol.serial_status);
-	sol.serial_status = NULL;
+		  "run1,run2,run4,run5", sol.l_status);
 	set_param(&pp->b, sol.have_b, sol.b, stated[3], "run1,run2,run6",
 		  sol.b_status);
 	pp->have_spread = true;

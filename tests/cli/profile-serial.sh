@@ -9,7 +9,8 @@
 # without choosing; --serial spread, the paper's form, slows the serial
 # work with the threads and takes l = 0.1 to 0.18 for it.  The
 # streaming workload's serial part (0.1%) is too small for run 8 to
-# tell: the paper's form, and l's status says why.  Bad uses of
+# tell: the paper's form, and l's status says why, after l's own
+# caveat where it has one (hash-join-like).  Bad uses of
 # --serial are usage errors.
 . "$(dirname "$0")/mechsim.inc"
 
@@ -76,6 +77,20 @@ below 0.05 "$l" || fail "--serial spread: l = $l; the paper's form should" \
 	fail "stream: l's status does not say run 8 cannot tell:" \
 		"$("$J" model.l_status <"$T/stream.json")"
 echo "stream: spread, $("$J" model.l_status <"$T/stream.json")"
+
+# l's own caveat and run 8's, both said (hash-join-like: l held at 1)
+"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
+	--no-check -o "$T/hj.json" --runner "$MS -m $M \
+-w tests/data/mechsim/hashjoin.sim --cpus {cpus} \
+--stress-cpus {stress_cpus} --stress-kind {stress_kind} \
+--numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/hj.state" \
+	>/dev/null 2>"$T/hj.err" ||
+	{ cat "$T/hj.err"; fail "hashjoin: pandia profile failed"; }
+st=$("$J" model.l_status <"$T/hj.json")
+case $st in
+"run 5 was faster than dynamic balancing predicts"*"; run 8 cannot tell"*) ;;
+*) fail "hashjoin: l's status does not say both: $st" ;;
+esac
 
 # usage errors: exit 2, the option named, nothing run
 for bad in "--serial last" "--serial first --solve paper" \
