@@ -50,6 +50,7 @@ void fit_solve(const struct fit_plan *pl,
 	struct model_params b = *base;
 	struct fit_solution f;
 	double e_spread, e_first, apart, noise;
+	char *why = NULL;
 
 	if (mode != FIT_MODEL || !pl->serial_auto) {
 		fit_solve_as(pl, base, t, mode, s);
@@ -79,36 +80,26 @@ void fit_solve(const struct fit_plan *pl,
 	e_first = fabs(log(s->t8_first / t[PR8]));
 	apart = fabs(log(s->t8_first / s->t8_spread));
 	noise = fmax(pl->run8_noise, SERIAL_NOISE_MIN);
-	if (apart < noise) {
-		s->serial_status = xasprintf(
-			"run 8 cannot tell: the two forms predict it within "
-			"%.2g%% of each other, inside the runs' noise "
-			"(%.2g%%): the paper's (spread)", 100 * apart,
-			100 * noise);
-		fit_solution_release(&f);
-		return;
-	}
-	if (e_first < e_spread && pl->run8_reps < 2) {
-		s->serial_status = xasprintf(
-			"run 8, made once, came out nearer the serial work "
-			"on the first thread (%.4g s, %.4g s spread, %.4g s "
-			"measured): one repetition is too little to leave "
-			"the paper's form (spread)", s->t8_first,
-			s->t8_spread, t[PR8]);
-		fit_solution_release(&f);
-		return;
-	}
-	if (e_first < e_spread && e_first > fmax(apart / 2, 2 * noise)) {
-		s->serial_status = xasprintf(
-			"run 8 matches neither form: it took %.4g s, %.2g%% "
-			"beyond the %.4g s of the serial work on the first "
-			"thread (%.4g s spread), more than its noise allows: "
-			"the paper's (spread)", t[PR8], 100 * e_first,
-			s->t8_first, s->t8_spread);
-		fit_solution_release(&f);
-		return;
-	}
-	if (e_first < e_spread) {
+	if (apart < noise)
+		why = xasprintf("run 8 cannot tell: the two forms predict it "
+				"within %.2g%% of each other, inside the runs' "
+				"noise (%.2g%%): the paper's (spread)",
+				100 * apart, 100 * noise);
+	else if (e_first < e_spread && pl->run8_reps < 2)
+		why = xasprintf("run 8, made once, came out nearer the serial "
+				"work on the first thread (%.4g s, %.4g s "
+				"spread, %.4g s measured): one repetition is "
+				"too little to leave the paper's form (spread)",
+				s->t8_first, s->t8_spread, t[PR8]);
+	else if (e_first < e_spread && e_first > fmax(apart / 2, 2 * noise))
+		why = xasprintf("run 8 matches neither form: it took %.4g s, "
+				"%.2g%% beyond the %.4g s of the serial work on "
+				"the first thread (%.4g s spread), more than "
+				"its noise allows: the paper's (spread)",
+				t[PR8], 100 * e_first, s->t8_first,
+				s->t8_spread);
+	else if (e_first < e_spread) {
+		/* the first thread's: its fit, with both predictions */
 		f.have_serial_form = true;
 		f.t8_spread = s->t8_spread;
 		f.t8_first = s->t8_first;
@@ -116,5 +107,6 @@ void fit_solve(const struct fit_plan *pl,
 		*s = f;
 		return;
 	}
+	s->serial_status = why;
 	fit_solution_release(&f);
 }

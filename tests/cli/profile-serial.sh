@@ -14,13 +14,14 @@
 # --serial are usage errors.
 . "$(dirname "$0")/mechsim.inc"
 
-# prof NAME [OPTIONS...]: lockstep.sim profiled into $T/NAME.json
+# prof WORKLOAD NAME [OPTIONS...]: tests/data/mechsim/WORKLOAD.sim
+# profiled into $T/NAME.json
 prof() {
-	n=$1
-	shift
+	w=$1 n=$2
+	shift 2
 	"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
 		--no-check "$@" -o "$T/$n.json" --runner "$MS -m $M \
--w tests/data/mechsim/lockstep.sim --cpus {cpus} \
+-w tests/data/mechsim/$w.sim --cpus {cpus} \
 --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
 --numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/$n.state" \
 		>"$T/$n.out" 2>"$T/$n.err" ||
@@ -34,7 +35,7 @@ below() {
 	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x < y) }'
 }
 
-prof auto
+prof lockstep auto
 [ "$("$J" model.serial_form <"$T/auto.json")" = first ] ||
 	fail "default: model.serial_form not 'first'"
 l=$("$J" model.l <"$T/auto.json")
@@ -48,7 +49,7 @@ grep -q '"model_time_serial_first":' "$T/auto.json" ||
 grep -q '^  serial work      on the first thread alone (run 8)$' \
 	"$T/auto.out" || fail "default: the summary does not say the form"
 
-prof first --serial first
+prof lockstep first --serial first
 [ "$("$J" model.serial_form <"$T/first.json")" = first ] ||
 	fail "--serial first: model.serial_form not 'first'"
 grep -q '^  serial work      on the first thread alone (--serial)$' \
@@ -56,7 +57,7 @@ grep -q '^  serial work      on the first thread alone (--serial)$' \
 l=$("$J" model.l <"$T/first.json")
 below "$l" 0.05 || fail "--serial first: l = $l, not near the true 0"
 
-prof spread --serial spread
+prof lockstep spread --serial spread
 "$J" model.serial_form <"$T/spread.json" >/dev/null 2>&1 &&
 	fail "--serial spread: model.serial_form written (the default)"
 l=$("$J" model.l <"$T/spread.json")
@@ -64,13 +65,7 @@ below 0.05 "$l" || fail "--serial spread: l = $l; the paper's form should" \
 	"take 0.1 to 0.18 for the serial work the first thread runs alone"
 
 # a serial part run 8 cannot see: the paper's form, said
-"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
-	--no-check -o "$T/stream.json" --runner "$MS -m $M \
--w tests/data/mechsim/stream.sim --cpus {cpus} \
---stress-cpus {stress_cpus} --stress-kind {stress_kind} \
---numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/stream.state" \
-	>/dev/null 2>"$T/stream.err" ||
-	{ cat "$T/stream.err"; fail "stream: pandia profile failed"; }
+prof stream stream
 [ "$("$J" model.serial_form <"$T/stream.json")" = spread ] ||
 	fail "stream: model.serial_form not 'spread'"
 "$J" model.l_status <"$T/stream.json" | grep -q "run 8 cannot tell" ||
@@ -79,13 +74,7 @@ below 0.05 "$l" || fail "--serial spread: l = $l; the paper's form should" \
 echo "stream: spread, $("$J" model.l_status <"$T/stream.json")"
 
 # l's own caveat and run 8's, both said (hash-join-like: l held at 1)
-"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
-	--no-check -o "$T/hj.json" --runner "$MS -m $M \
--w tests/data/mechsim/hashjoin.sim --cpus {cpus} \
---stress-cpus {stress_cpus} --stress-kind {stress_kind} \
---numa-maps {numa_maps} --noise 0.005 --seed 7 --state $T/hj.state" \
-	>/dev/null 2>"$T/hj.err" ||
-	{ cat "$T/hj.err"; fail "hashjoin: pandia profile failed"; }
+prof hashjoin hj
 st=$("$J" model.l_status <"$T/hj.json")
 case $st in
 "run 5 was faster than dynamic balancing predicts"*"; run 8 cannot tell"*) ;;
