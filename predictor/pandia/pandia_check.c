@@ -688,17 +688,18 @@ static void record_ambiguities(const struct model_env *env,
 }
 
 /*
- * The joint fit again with the check runs (D1).  Taken only when it
- * keeps the runs of the plan (D0) within their noise: a check run that
- * the parameters can only reproduce by moving off the runs they were
- * measured by shows where the model misses, not better parameters.
+ * The joint fit again with the check runs (D1), after one MISSED its
+ * range or lay beyond its noise.  Taken only when it keeps the runs of
+ * the plan (D0) within their noise: a check run that the parameters
+ * can only reproduce by moving off the runs they were measured by
+ * shows where the model misses, not better parameters.
  */
 static void refit_with_checks(const struct model_env *env,
 			      const struct pandia_runs *r,
 			      const struct fit_data *d0,
 			      const struct fit_data *d1,
 			      const struct fit_solution *sol,
-			      struct fit_result *jr)
+			      struct fit_result *jr, bool missed)
 {
 	struct fit_result j2;
 	double worst;
@@ -706,18 +707,19 @@ static void refit_with_checks(const struct model_env *env,
 
 	fit_joint(d1, sol, &j2);
 	fit_score(d0, &j2, &worst);
-	for (i = 0; i < r->n_ex; i++)
+	for (i = 0; i < r->n_fit_ex; i++)
 		wl_run_add_counter(r->ex_run[i], "model_refitted",
 				   worst <= AMB_WORST_RUNS);
 	if (worst <= AMB_WORST_RUNS) {
 		*jr = j2;
 		return;
 	}
-	pandia_warn(env, "the parameters that reproduce the check runs move "
-		    "a profiling run by %.1f sigma: kept as fitted without "
-		    "them; the model misses the check runs' placements by "
-		    "more than its range (their counters say by how much)",
-		    worst);
+	if (missed)
+		pandia_warn(env, "the parameters that reproduce the check "
+			    "runs move a profiling run by %.1f sigma: kept "
+			    "as fitted without them; the model misses the "
+			    "check runs' placements by more than its range "
+			    "(their counters say by how much)", worst);
 }
 
 static bool same_value(double a, double b)
@@ -838,8 +840,11 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 	fit_ambiguities(&d0, &jr, amb);
 	if (r->n_ex) {
 		refit = judge_checks(env, r, &jr, unc);
-		if (refit)
-			refit_with_checks(env, r, &d0, &d1, sol, &jr);
+		/* a check run beyond its noise tells the parameters what
+		   the plan's runs could not (o_s from two sockets carried
+		   to four): fitted again with it, inside its range too */
+		if (refit || fit_extra_worst(&d1, &jr) > AMB_WORST_RUNS)
+			refit_with_checks(env, r, &d0, &d1, sol, &jr, refit);
 		/* the check runs tell the explanations apart, or not */
 		fit_ambiguities(&d1, &jr, amb2);
 		cost = fit_score(&d1, &jr, &worst);
