@@ -800,17 +800,24 @@ static int take_alternative(const struct model_env *env,
 	return pick;
 }
 
-/* The final fit's misfit on the check runs: the RMS of log(t / pred). */
+/*
+ * The model's misfit on the check runs: the RMS of log(t / pred), pred
+ * the final fit JR's, or for a check run the fit may take, the fit
+ * without the check runs (HELD): once fitted with, a run's residual no
+ * longer measures how far the model misses placements it has not seen.
+ */
 static double misfit_of(const struct pandia_runs *r,
-			const struct fit_result *jr)
+			const struct fit_result *jr,
+			const struct fit_result *held)
 {
 	double sum = 0, pred, m;
 	int i, n = 0;
 
 	for (i = 0; i < r->n_ex; i++) {
 		const struct fit_extra *e = &r->ex[i];
+		const struct fit_result *by = i < r->n_fit_ex ? held : jr;
 
-		pred = fit_time_pus(r->pl.sp, &jr->prm, e->pus, e->n);
+		pred = fit_time_pus(r->pl.sp, &by->prm, e->pus, e->n);
 		if (!(pred > 0) || !(e->t > 0))
 			continue;
 		m = log(e->t / pred);
@@ -831,12 +838,13 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 				 r->n_ex };
 	struct fit_amb amb[AMB_KINDS], amb2[AMB_KINDS];
 	struct pandia_params *pp = pandia_params(w);
-	struct fit_result jr;
+	struct fit_result jr, held;
 	double cost = 0, worst;
 	bool refit = false;
 	int k, taken = -1;
 
 	fit_joint(&d0, sol, &jr);
+	held = jr;
 	fit_ambiguities(&d0, &jr, amb);
 	if (r->n_ex) {
 		refit = judge_checks(env, r, &jr, unc);
@@ -858,7 +866,7 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 			taken = -1;	/* no ambiguity of its own */
 	}
 	take(sol, &jr);
-	r->misfit = misfit_of(r, &jr);
+	r->misfit = misfit_of(r, &jr, &held);
 	r->misfit_all = fit_misfit(&dall, &jr);
 	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, cost, taken);
 	for (k = 0; k < AMB_KINDS; k++) {

@@ -8,9 +8,10 @@
 # own noise.  The fit is made again with it and taken (model_refitted
 # 1 on the check runs it may take, none on the half-shared one, which
 # only measures the misfit); the summary says "fitted again" without
-# "outside"; and the description now predicts that placement within
-# 2% of its measured time, where the fit without it missed by more
-# than 3%.
+# "outside"; its miss before the refit stays in t1's range (a run
+# fitted with cannot measure the misfit); and the description now
+# predicts that placement within 2% of its measured time, where the
+# fit without it missed by more than 3%.
 . "$(dirname "$0")/mechsim.inc"
 
 "$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
@@ -47,6 +48,15 @@ j=$(idx check3)
 [ -n "$j" ] || fail "no check3 (the half-shared placement)"
 "$J" "runs.$j.counters.model_refitted" <"$T/w.json" >/dev/null 2>&1 &&
 	fail "check3 only measures the misfit, yet says it was fitted with"
+
+# once fitted with, check1 no longer measures the misfit: its miss
+# before the refit stays in every range (t1's at least that miss)
+t1=$("$J" model.t1 <"$T/w.json")
+t1u=$("$J" model.t1_uncertainty <"$T/w.json")
+echo "t1: $t1 +- $t1u"
+awk -v m="$miss" -v t="$t1" -v u="$t1u" 'BEGIN { m = m < 0 ? -m : m;
+	exit !(u >= m * t) }' ||
+	fail "t1's range +-$t1u is below check1's miss before the refit ($miss)"
 
 # the placement predicted again: nearer its measured median
 cpus=$("$J" "runs.$i.cpus" <"$T/w.json")
