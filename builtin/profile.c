@@ -400,15 +400,23 @@ static void summary_checks(FILE *out, const struct pandia_workload *w)
 		double range = wl_run_counter(r, "model_range");
 		double miss = wl_run_counter(r, "model_miss");
 		double refit = wl_run_counter(r, "model_refitted");
+		bool out_of = fabs(log1p(miss)) > log1p(range);
+		const char *say = "";
 
 		if (strncmp(r->id, "check", 5) || isnan(pred))
 			continue;
+		if (refit == 1)
+			say = out_of ? ": outside, fitted again with the "
+				"check runs" : ": fitted again with the check "
+				"runs";
+		else if (refit == 0 && out_of)
+			say = ": outside, the fit kept (the model misses it)";
+		else if (out_of)
+			say = ": outside (its miss is in every range)";
 		fprintf(out, "  %-17smeasured %.4g s, predicted %.4g s "
 			"(%+.1f%%, range +-%.1f%%)%s\n", r->id,
 			median_of(r->times, r->n_times), pred, 100 * miss,
-			100 * range, refit == 1 ? ": outside, fitted again "
-			"with the check runs" : refit == 0 ? ": outside, the "
-			"fit kept (the model misses it)" : "");
+			100 * range, say);
 		fprintf(out, "  %17s%s\n", "", r->purpose ? r->purpose : "");
 	}
 	for (i = 0; i < w->n_runs; i++)

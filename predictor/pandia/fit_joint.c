@@ -131,6 +131,20 @@ double fit_score(const struct fit_data *d, const struct fit_result *r,
 	return cost;
 }
 
+double fit_extra_worst(const struct fit_data *d, const struct fit_result *r)
+{
+	double worst = 0, v;
+	int i;
+
+	for (i = 0; i < d->n_ex; i++) {
+		v = scaled(fit_residual(d, r, -1 - i), d->ex[i].t,
+			   d->ex[i].delta);
+		if (v > worst)
+			worst = v;
+	}
+	return worst;
+}
+
 double fit_misfit(const struct fit_data *d, const struct fit_result *r)
 {
 	double sum = 0, noise = 0, v, t, delta;

@@ -168,4 +168,10 @@ double fit_misfit(const struct fit_data *d, const struct fit_result *r);
 double fit_score(const struct fit_data *d, const struct fit_result *r,
 		 double *worst);
 
+/*
+ * The largest |residual| / sigma of R over the extra runs of D (as
+ * fit_score() weighs them); 0 when D has none.
+ */
+double fit_extra_worst(const struct fit_data *d, const struct fit_result *r);
+
 #endif

@@ -688,17 +688,18 @@ static void record_ambiguities(const struct model_env *env,
 }
 
 /*
- * The joint fit again with the check runs (D1).  Taken only when it
- * keeps the runs of the plan (D0) within their noise: a check run that
- * the parameters can only reproduce by moving off the runs they were
- * measured by shows where the model misses, not better parameters.
+ * The joint fit again with the check runs (D1), after one MISSED its
+ * range or lay beyond its noise.  Taken only when it keeps the runs of
+ * the plan (D0) within their noise: a check run that the parameters
+ * can only reproduce by moving off the runs they were measured by
+ * shows where the model misses, not better parameters.
  */
 static void refit_with_checks(const struct model_env *env,
 			      const struct pandia_runs *r,
 			      const struct fit_data *d0,
 			      const struct fit_data *d1,
 			      const struct fit_solution *sol,
-			      struct fit_result *jr)
+			      struct fit_result *jr, bool missed)
 {
 	struct fit_result j2;
 	double worst;
@@ -706,18 +707,19 @@ static void refit_with_checks(const struct model_env *env,
 
 	fit_joint(d1, sol, &j2);
 	fit_score(d0, &j2, &worst);
-	for (i = 0; i < r->n_ex; i++)
+	for (i = 0; i < r->n_fit_ex; i++)
 		wl_run_add_counter(r->ex_run[i], "model_refitted",
 				   worst <= AMB_WORST_RUNS);
 	if (worst <= AMB_WORST_RUNS) {
 		*jr = j2;
 		return;
 	}
-	pandia_warn(env, "the parameters that reproduce the check runs move "
-		    "a profiling run by %.1f sigma: kept as fitted without "
-		    "them; the model misses the check runs' placements by "
-		    "more than its range (their counters say by how much)",
-		    worst);
+	if (missed)
+		pandia_warn(env, "the parameters that reproduce the check "
+			    "runs move a profiling run by %.1f sigma: kept "
+			    "as fitted without them; the model misses the "
+			    "check runs' placements by more than its range "
+			    "(their counters say by how much)", worst);
 }
 
 static bool same_value(double a, double b)
@@ -798,17 +800,24 @@ static int take_alternative(const struct model_env *env,
 	return pick;
 }
 
-/* The final fit's misfit on the check runs: the RMS of log(t / pred). */
+/*
+ * The model's misfit on the check runs: the RMS of log(t / pred), pred
+ * the final fit JR's, or for a check run the fit may take, the fit
+ * without the check runs (HELD): once fitted with, a run's residual no
+ * longer measures how far the model misses placements it has not seen.
+ */
 static double misfit_of(const struct pandia_runs *r,
-			const struct fit_result *jr)
+			const struct fit_result *jr,
+			const struct fit_result *held)
 {
 	double sum = 0, pred, m;
 	int i, n = 0;
 
 	for (i = 0; i < r->n_ex; i++) {
 		const struct fit_extra *e = &r->ex[i];
+		const struct fit_result *by = i < r->n_fit_ex ? held : jr;
 
-		pred = fit_time_pus(r->pl.sp, &jr->prm, e->pus, e->n);
+		pred = fit_time_pus(r->pl.sp, &by->prm, e->pus, e->n);
 		if (!(pred > 0) || !(e->t > 0))
 			continue;
 		m = log(e->t / pred);
@@ -829,17 +838,21 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 				 r->n_ex };
 	struct fit_amb amb[AMB_KINDS], amb2[AMB_KINDS];
 	struct pandia_params *pp = pandia_params(w);
-	struct fit_result jr;
+	struct fit_result jr, held;
 	double cost = 0, worst;
 	bool refit = false;
 	int k, taken = -1;
 
 	fit_joint(&d0, sol, &jr);
+	held = jr;
 	fit_ambiguities(&d0, &jr, amb);
 	if (r->n_ex) {
 		refit = judge_checks(env, r, &jr, unc);
-		if (refit)
-			refit_with_checks(env, r, &d0, &d1, sol, &jr);
+		/* a check run beyond its noise tells the parameters what
+		   the plan's runs could not (o_s from two sockets carried
+		   to four): fitted again with it, inside its range too */
+		if (refit || fit_extra_worst(&d1, &jr) > AMB_WORST_RUNS)
+			refit_with_checks(env, r, &d0, &d1, sol, &jr, refit);
 		/* the check runs tell the explanations apart, or not */
 		fit_ambiguities(&d1, &jr, amb2);
 		cost = fit_score(&d1, &jr, &worst);
@@ -853,7 +866,7 @@ void pandia_fit_joint(const struct model_env *env, struct pandia_workload *w,
 			taken = -1;	/* no ambiguity of its own */
 	}
 	take(sol, &jr);
-	r->misfit = misfit_of(r, &jr);
+	r->misfit = misfit_of(r, &jr, &held);
 	r->misfit_all = fit_misfit(&dall, &jr);
 	record_ambiguities(env, pp, amb, r->n_ex ? amb2 : NULL, cost, taken);
 	for (k = 0; k < AMB_KINDS; k++) {
