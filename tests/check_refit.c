@@ -209,6 +209,45 @@ START_TEST(test_right_narrows)
 END_TEST
 
 /*
+ * A check run the profile fitted with, 4% off at a placement the tune
+ * runs measure as the model has it: the refit splits the difference,
+ * but the misfit keeps the check run's miss before the profile took it
+ * (model_miss), as the profile states it.
+ */
+START_TEST(test_check_held_out)
+{
+	struct pandia_machine *m = tk_machine("pack:2 core:4 pu:2",
+					      "tests/data/assume-full.json");
+	struct fit_plan pl;
+	struct pandia_workload *w = profiled(m, &pl);
+	int *os = NULL, n, pus[64], i;
+	struct pandia_error err;
+	struct wl_run *c;
+	double mf;
+	char *say;
+
+	ck_assert(cpulist_parse(tuned[0], &os, &n, &err) == 0);
+	for (i = 0; i < n; i++)
+		pus[i] = machine_pu_index(m, os[i]);
+	c = add_run(w, "check1", "check: the predicted best placement with "
+		    "the most threads", os, n,
+		    1.04 * fit_time_pus(pl.sp, &hidden, pus, n));
+	free(os);
+	wl_run_add_counter(c, "model_miss", 0.04);
+	wl_run_add_counter(c, "model_refitted", 1);
+	add_tuned(w, m, &pl, 1);
+	ck_assert_int_eq(pandia_refit_tuned(m, w, &say), 1);
+	free(say);
+	mf = json_real_value(json_object_get(pandia_params(w)->refit,
+					     "misfit"));
+	ck_assert_msg(mf >= 0.99 * log1p(0.04), "misfit %g", mf);
+	workload_free(w);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
+/*
  * Tune runs 20% slower than the model at their placements: the refit
  * moves its predictions there toward what was measured, the misfit
  * widens t1's range, and the refit records the profile's miss.
@@ -354,6 +393,7 @@ static Suite *refit_suite(void)
 	tcase_add_test(tc, test_wrong_moves);
 	tcase_add_test(tc, test_cannot);
 	tcase_add_test(tc, test_unseen_kept);
+	tcase_add_test(tc, test_check_held_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -257,7 +257,8 @@ static double sigma_of(const struct fit_extra *e)
 
 /*
  * The model's miss beyond the runs' noise under JR: the largest of
- * the RMS miss on the check runs (as the profile states it), that of
+ * the RMS miss on the check runs (as the profile states it: those the
+ * fit takes with their miss before it took them), that of
  * the tune runs less their noise, and that of every run the
  * parameters did not need, less the noise.  The noise is in the
  * ranges already (t1's, the parameters'); counted again here, a model
@@ -277,7 +278,13 @@ static double misfit(const struct fit_data *d, const struct pandia_runs *r,
 		if (i >= t->tune0 && i < t->tune0 + t->n_tune) {
 			tun += v * v - s * s;
 		} else {
-			chk += v * v;
+			/* a check run fitted with: its miss before the
+			   profile fitted with it (pandia_check.c) */
+			double h = i < t->tune0 ?
+				log1p(wl_run_counter(t->run[i], "model_miss")) :
+				NAN;
+
+			chk += isfinite(h) ? h * h : v * v;
 			nc++;
 		}
 		all += v * v;
