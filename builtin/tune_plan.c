@@ -158,13 +158,10 @@ static void add_why(struct tune_row *c, const struct vrow *rw,
 {
 	const char *text = strcmp(why, "default") || !rw->names ? why :
 		rw->names;
-	char *s;
 
 	if (c->why && strstr(c->why, text))
 		return;
-	s = c->why ? xasprintf("%s; %s", c->why, text) : xstrdup(text);
-	free(c->why);
-	c->why = s;
+	c->why = join_status(c->why, text);
 }
 
 /* The proposals the budget allows, three runs each, as candidates. */

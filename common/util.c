@@ -42,6 +42,19 @@ char *xstrdup(const char *s)
 	return check_alloc(strdup(s));
 }
 
+char *join_status(char *a, const char *b)
+{
+	char *s;
+
+	if (!b)
+		return a;
+	if (!a)
+		return xstrdup(b);
+	s = xasprintf("%s; %s", a, b);
+	free(a);
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -21,6 +21,11 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * "A; B" for a status or note said in parts: A owned (freed; NULL:
+ * none yet), B borrowed (NULL: nothing to add, A returned as is).
+ */
+char *join_status(char *a, const char *b);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);

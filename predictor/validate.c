@@ -492,12 +492,8 @@ int vset_add_default(struct vset *vs, const char *name, const int *pus,
 {
 	int row = vset_add(vs, pus, n, pinned, VROLE_DEFAULT);
 	struct vrow *rw = &vs->rows[row];
-	char *names;
 
-	names = rw->names ? xasprintf("%s; %s", rw->names, name) :
-		xstrdup(name);
-	free(rw->names);
-	rw->names = names;
+	rw->names = join_status(rw->names, name);
 	vs->defaults = xrealloc(vs->defaults, sizeof(*vs->defaults) *
 				(size_t)(vs->n_defaults + 1));
 	vs->defaults[vs->n_defaults].name = xstrdup(name);

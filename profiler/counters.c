@@ -263,18 +263,6 @@ static const struct {
 	{ WR_DRAM, CR_LLC_MISSES, LVL_DRAM },
 };
 
-/* "a; b" from a (owned, may be NULL) and b (borrowed). */
-static char *join(char *a, const char *b)
-{
-	char *s;
-
-	if (!a)
-		return xstrdup(b);
-	s = xasprintf("%s; %s", a, b);
-	free(a);
-	return s;
-}
-
 int counters_compute(const struct counters_reading *rd,
 		     const struct pandia_machine *m, const char *source,
 		     bool listed[WR_COUNT], struct wl_param demand[WR_COUNT],
@@ -329,17 +317,17 @@ int counters_compute(const struct counters_reading *rd,
 					    caveat ? ": " : "",
 					    caveat ? caveat : "");
 
-			status = join(status, s);
+			status = join_status(status, s);
 			free(s);
 		} else if (caveat) {
-			status = join(status, caveat);
+			status = join_status(status, caveat);
 		}
 		if (frac < 1) {
 			char *s = xasprintf("scaled: counted %.0f%% of the "
 					    "time (PMU multiplexed)",
 					    100 * frac);
 
-			status = join(status, s);
+			status = join_status(status, s);
 			free(s);
 		}
 		prm->status = status;
@@ -428,8 +416,7 @@ static void fill_note(struct counters_result *res, const char *source)
 
 		if (res->demand[r].known)
 			continue;
-		missing = missing ? join(missing, wl_resource_name(r)) :
-			  xstrdup(wl_resource_name(r));
+		missing = join_status(missing, wl_resource_name(r));
 	}
 	if (missing) {
 		char *n = xasprintf("%s; not measured: %s", note, missing);

@@ -11,17 +11,6 @@
 #include "common/util.h"
 #include "stress/measure_internal.h"
 
-static char *join_note(const char *a, char *b)
-{
-	char *s;
-
-	if (!a)
-		return b;
-	s = xasprintf("%s; %s", a, b);
-	free(b);
-	return s;
-}
-
 /*
  * The measure record of job J from its repetitions.  Which rate counts:
  *  - WALL (asked for): the wall-clock rates of every repetition;
@@ -105,10 +94,8 @@ void stress_fill_record(struct pandia_measure *ms, const struct job *j,
 	ms->spread = med > 0 ? (hi - lo) / med : 0;
 	ms->unit = xstrdup(stress_kind_is_core(j->kind) ? "ops/s" :
 			   "bytes/s");
-	if (note)
-		ms->note = join_note(j->note, note);
-	else
-		ms->note = j->note ? xstrdup(j->note) : NULL;
+	ms->note = join_status(j->note ? xstrdup(j->note) : NULL, note);
+	free(note);
 	free(rates);
 }
 
@@ -121,12 +108,7 @@ void stress_copy_record(struct pandia_measure *dst,
 	dst->kernel = src->kernel ? xstrdup(src->kernel) : NULL;
 	dst->pus = src->pus ? xstrdup(src->pus) : NULL;
 	dst->unit = src->unit ? xstrdup(src->unit) : NULL;
-	if (note && src->note)
-		dst->note = xasprintf("%s; %s", note, src->note);
-	else if (note)
-		dst->note = xstrdup(note);
-	else
-		dst->note = src->note ? xstrdup(src->note) : NULL;
+	dst->note = join_status(note ? xstrdup(note) : NULL, src->note);
 }
 
 void stress_store(struct pandia_machine *m, const struct job *j,

@@ -289,18 +289,8 @@ load:
 		free(sol.form_status);
 	sol.form_status = NULL;
 	/* l's own caveat and what run 8 told, both said */
-	if (sol.l_status && sol.serial_status) {
-		char *both = xasprintf("%s; %s", sol.l_status,
-				       sol.serial_status);
-
-		free(sol.l_status);
-		free(sol.serial_status);
-		sol.l_status = both;
-	} else if (!sol.l_status) {
-		sol.l_status = sol.serial_status;
-	} else {
-		free(sol.serial_status);
-	}
+	sol.l_status = join_status(sol.l_status, sol.serial_status);
+	free(sol.serial_status);
 	sol.serial_status = NULL;
 	set_param(&pp->l, sol.have_l, sol.l, stated[2],
 		  sol.have_serial_form ? "run1,run2,run4,run5,run8" :
