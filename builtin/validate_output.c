@@ -130,6 +130,8 @@ static void print_in_range(const struct vset *vs, const struct vsummary *s)
 	printf("in range          %d of %d measured (%.0f%%) inside the 90%% "
 	       "range predicted", s->range_in, s->range_rows,
 	       100.0 * s->range_in / s->range_rows);
+	if (isfinite(s->range_width))
+		printf(" (median +-%.2g%%)", 100 * s->range_width);
 	if (isfinite(s->mt.best_gap) && s->mt.best != vs->pick)
 		printf("; the best measured %s", s->best_tied ?
 		       "was among the placements predicted to tie with the "

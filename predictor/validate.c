@@ -637,10 +637,12 @@ static bool range_counted(const struct vrow *rw, bool *in)
 	return rw->state == VROW_OK && rw->pinned && vrow_range(rw, in);
 }
 
-/* The stated ranges against the measured times (s->range_*). */
+/* The stated ranges against the measured times, and their width
+   (s->range_*). */
 static void ranges_covered(const struct vset *vs, struct vsummary *s)
 {
 	const struct vrow *pk, *b;
+	double *w = xcalloc(vs->n_rows + 1, sizeof(*w));
 	bool in;
 	int i;
 
@@ -649,9 +651,12 @@ static void ranges_covered(const struct vset *vs, struct vsummary *s)
 
 		if (!range_counted(rw, &in))
 			continue;
-		s->range_rows++;
+		w[s->range_rows++] = rw->predicted > 0 ?
+			(rw->hi - rw->lo) / (2 * rw->predicted) : NAN;
 		s->range_in += in;
 	}
+	s->range_width = median_known(w, s->range_rows);
+	free(w);
 	if (!s->have_metrics || vs->pick < 0)
 		return;
 	pk = &vs->rows[vs->pick];

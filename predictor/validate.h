@@ -278,6 +278,12 @@ struct vsummary {
 	int range_rows, range_in;
 	bool best_tied;
 	/*
+	 * How wide those ranges were: the median over the same rows of
+	 * the half width over the predicted time (NAN when none): a
+	 * share inside says little without it.
+	 */
+	double range_width;
+	/*
 	 * The host's move since the profile: the pinned one-thread row
 	 * measured outside its range (move_row, or -1: none, or inside
 	 * it), its measured over predicted time (move, NAN: none), and

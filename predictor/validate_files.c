@@ -212,6 +212,7 @@ static json_t *metrics_json(const struct vset *vs, const struct vsummary *s)
 				    json_integer(s->range_rows));
 		json_object_set_new(o, "range_coverage", json_real(
 			(double)s->range_in / s->range_rows));
+		json_object_set_new(o, "range_width", jnum(s->range_width));
 		if (s->have_metrics)
 			json_object_set_new(o, "best_tied",
 					    json_boolean(s->best_tied));

@@ -206,6 +206,131 @@ START_TEST(test_t1_range_misfit)
 }
 END_TEST
 
+/*
+ * The time the model gives run X with s's parameters and parameter K
+ * set to V (s's co-runner factor for runs 4 and 5).
+ */
+static double time_with(const struct fit_plan *pl, const struct fit_solution *s,
+			int x, int k, double v)
+{
+	struct model_params base = { .t1 = 1 }, q;
+
+	fit_params_of(s, &base, 1, &q);
+	if (k == 2)
+		q.l = v;
+	else
+		q.b = v;
+	return fit_model_time(pl, &q, x, s->corun, NULL, NULL);
+}
+
+/*
+ * The time of run X (the other runs' in T) that puts parameter K at V:
+ * the model's time with it, or for the closed forms (straight lines in
+ * the run's time) where their line crosses V.
+ */
+static double bound_time(const struct fit_plan *pl, enum fit_mode mode,
+			 double *t, int x, int k, double v)
+{
+	struct model_params base = { .t1 = 1 };
+	struct fit_solution s;
+	double r[2], at;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		t[x] = 1 + 0.1 * i;
+		fit_solve(pl, &base, t, mode, &s);
+		r[i] = k == 2 ? s.paper_l : s.paper_b;
+		if (mode == FIT_MODEL)
+			r[i] = time_with(pl, &s, x, k, v);
+		fit_solution_release(&s);
+	}
+	at = mode == FIT_MODEL ? r[0] : 1 + (v - r[0]) * 0.1 / (r[1] - r[0]);
+	ck_assert_msg(fabs(r[1] - r[0]) > 0 || mode == FIT_MODEL, "run %d "
+		      "does not move the closed form", x + 1);
+	return at;
+}
+
+/*
+ * Run X put parameter K past its bound V, ERR times the bound's time,
+ * with a spread of DLT of its time (the other runs none): the range is
+ * what the run moved by its spread from the bound's time, inwards,
+ * gives the parameter (fit_uncertainty()), whatever the excess; moved
+ * from its own time it stays at the bound.  Returns the range.
+ */
+static double at_bound(const struct fit_plan *pl, enum fit_mode mode, int x,
+		       int k, double v, double err, double dlt)
+{
+	struct model_params base = { .t1 = 1 };
+	double t[FIT_RUNS], d[FIT_RUNS], u[4], at, got, want;
+	struct fit_solution s, r;
+	int i;
+
+	for (i = 0; i < FIT_RUNS; i++) {
+		t[i] = i == PR1 ? 1 : i == PR2 ? 0.52 : 1.04;
+		d[i] = 0;
+	}
+	at = bound_time(pl, mode, t, x, k, v);
+	t[x] = at * err;
+	d[x] = dlt * at;
+	fit_solve(pl, &base, t, mode, &s);
+	got = k == 2 ? s.l : s.b;
+	ck_assert_msg(fabs(got - v) < 1e-9, "mode %d run %d: %g, not held at "
+		      "%g", mode, x + 1, got, v);
+	fit_uncertainty(pl, &base, t, d, mode, u);
+	/* the bound's time moved inwards by the spread */
+	t[x] = at + (err > 1 ? -1 : 1) * d[x];
+	fit_solve(pl, &base, t, mode, &r);
+	want = fabs((k == 2 ? r.l : r.b) - v);
+	ck_assert_msg(want > 0.02, "mode %d run %d: %g", mode, x + 1, want);
+	ck_assert_msg(fabs(u[k] - want) <= 1e-6 * want, "mode %d run %d: "
+		      "range %g, the spread from the bound %g", mode, x + 1,
+		      u[k], want);
+	fit_solution_release(&s);
+	fit_solution_release(&r);
+	return u[k];
+}
+
+START_TEST(test_at_bound)
+{
+	struct pandia_machine *m = tk_machine("pack:1 core:2 pu:1",
+					      "tests/data/assume-full.json");
+	struct model_params base = { .t1 = 1 };
+	struct fit_plan pl;
+	struct pandia_error err;
+	double t[FIT_RUNS], a, b;
+	struct fit_solution s;
+	int mode, i, k;
+
+	ck_assert(fit_plan_make(&pl, m, &base, &err) == 0);
+	for (mode = 0; mode < 2; mode++) {
+		enum fit_mode fm = mode ? FIT_PAPER : FIT_MODEL;
+
+		/* run 5 slower than lock-step, 3% and 9% (a misfit: the
+		   model's, which the misfit takes, not the parameter's) */
+		a = at_bound(&pl, fm, PR5, 2, 0, 1.03, 0.02);
+		b = at_bound(&pl, fm, PR5, 2, 0, 1.09, 0.02);
+		ck_assert_msg(fabs(a - b) <= 1e-6 * a, "l: %g, %g", a, b);
+		/* faster than dynamic balancing; run 6 too fast for b */
+		at_bound(&pl, fm, PR5, 2, 1, 0.97, 0.02);
+		at_bound(&pl, fm, PR6, 3, 0, 0.97, 0.02);
+		/* inside its noise: the spread from the bound reaches
+		   further than the spread from its own time would */
+		at_bound(&pl, fm, PR6, 3, 0, 0.995, 0.02);
+	}
+	/* nothing held: the bound's time plays no part */
+	for (i = 0; i < FIT_RUNS; i++)
+		t[i] = i == PR1 ? 1 : i == PR2 ? 0.52 : 1.06;
+	t[PR5] = 1.03;
+	fit_solve(&pl, &base, t, FIT_MODEL, &s);
+	ck_assert(s.l > 0.1 && s.l < 0.9 && s.b > 0);
+	for (k = 0; k < 4; k++)
+		ck_assert(s.bound_time[k] == 0);
+	fit_solution_release(&s);
+	fit_plan_release(&pl);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *ranges_suite(void)
 {
 	Suite *s = suite_create("ranges");
@@ -216,6 +341,7 @@ static Suite *ranges_suite(void)
 	tcase_add_test(tc, test_single_runs);
 	tcase_add_test(tc, test_misfit);
 	tcase_add_test(tc, test_t1_range_misfit);
+	tcase_add_test(tc, test_at_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

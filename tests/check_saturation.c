@@ -197,8 +197,47 @@ START_TEST(test_consistent)
 	ck_assert(!pandia_saturation(&env, w, &r, &sol1));
 	ck_assert(!strstr(strstr(dram(w)->status, "; checked") + 1,
 			  "; checked"));
+	/* its range inside what the runs allow: as it was */
+	ck_assert(fabs(dram(w)->uncertainty - 0.1 * GB) < 1);
+	ck_assert(!strstr(dram(w)->status, "range cut"));
 	fit_plan_release(&r.pl);
 	workload_free(w);
+	machine_free(m);
+}
+END_TEST
+
+/*
+ * An estimate the runs allow with a range far past what they allow
+ * (the probes nearly saturate DRAM: amplification 1e5): cut to the
+ * bound, 2.57 GB/s, or to twice the estimate when that is above half
+ * of it, and said.
+ */
+START_TEST(test_range_cut)
+{
+	struct pandia_machine *m = machine16();
+	struct model_env env = { .m = m };
+	const double d[2] = { 0.2 * GB, 2 * GB }, rel[2] = { 100, 3 };
+	struct pandia_runs r;
+	int pus16[16], i;
+	double b = 0.0625 * (1 + 2 * sqrt(2) * 0.01) * 40 * GB;
+
+	for (i = 0; i < 2; i++) {
+		struct pandia_workload *w = probed(d[i], 1e5, rel[i]);
+		double want = i ? d[i] : b - d[i];
+
+		runs_of(&r, m, 0.1, 0.0625, pus16);
+		ck_assert(!pandia_saturation(&env, w, &r, &sol1));
+		ck_assert(dram(w)->value == d[i]);
+		ck_assert_msg(fabs(dram(w)->uncertainty - want) < 1e-4 * GB,
+			      "%g: range %g, not %g", d[i],
+			      dram(w)->uncertainty, want);
+		ck_assert_msg(strstr(dram(w)->status, "allows up to 2.57 GB/s: "
+				     "consistent with it; its range cut to "
+				     "what the runs allow, +-"), "%s",
+			      dram(w)->status);
+		fit_plan_release(&r.pl);
+		workload_free(w);
+	}
 	machine_free(m);
 }
 END_TEST
@@ -428,6 +467,7 @@ static Suite *saturation_suite(void)
 	tcase_add_test(tc, test_held_back);
 	tcase_add_test(tc, test_capped);
 	tcase_add_test(tc, test_consistent);
+	tcase_add_test(tc, test_range_cut);
 	tcase_add_test(tc, test_nearer_first);
 	tcase_add_test(tc, test_left_alone);
 	tcase_add_test(tc, test_pinned);

@@ -499,19 +499,26 @@ static double unknown_time(const struct unknown_fit *ft, double v)
  * target is inside.  *clamped: -1 when the answer is lo because no value
  * in the range reaches down to the target (for INC; up to it for !INC),
  * +1 when it is hi because none reaches that far the other way, else 0.
+ * *at_bound (when not NULL): for a clamped answer, the model's time of
+ * the run at the bound returned; else 0.
  */
 static double unknown_solve(const struct unknown_fit *ft, double lo, double hi,
-			double hmax, bool inc, double target, int *clamped)
+			double hmax, bool inc, double target, int *clamped,
+			double *at_bound)
 {
 	double sgn = inc ? 1 : -1, flo, fhi;
 	int i;
 
 	*clamped = 0;
+	if (at_bound)
+		*at_bound = 0;
 	flo = sgn * unknown_time(ft, lo);
 	fhi = sgn * unknown_time(ft, hi);
 	target *= sgn;
 	if (!(target > flo)) {
 		*clamped = -1;
+		if (at_bound)
+			*at_bound = sgn * flo;
 		return lo;
 	}
 	while (fhi < target && hi < hmax) {
@@ -521,6 +528,8 @@ static double unknown_solve(const struct unknown_fit *ft, double lo, double hi,
 	}
 	if (fhi < target) {
 		*clamped = 1;
+		if (at_bound)
+			*at_bound = sgn * fhi;
 		return hi;
 	}
 	for (i = 0; i < BISECT_STEPS; i++) {
@@ -620,12 +629,18 @@ static void solve_p(const struct fit_plan *pl, struct model_params *prm,
 	if (mode == FIT_PAPER) {
 		s->p = clamp01(s->paper_p);
 		cl = s->paper_p < 0 ? -1 : s->paper_p > 1 ? 1 : 0;
+		/* u2 = 1 at p = 0 */
+		s->bound_time[0] = cl < 0 ? t[PR2] / u2 : 0;
 	} else {
-		s->p = unknown_solve(&ft, 0, 1, 1, false, t[PR2], &cl);
+		s->p = unknown_solve(&ft, 0, 1, 1, false, t[PR2], &cl,
+				     &s->bound_time[0]);
 	}
 	if (cl > 0) {
 		char *clk = clock_contradicted(pl, st->r, n, s);
 
+		/* past p = 1: the clock's, which t1's range takes
+		   (ranges.c) */
+		s->bound_time[0] = 0;
 		s->p_status = xasprintf("run 2 (%g threads) was %.3g times "
 					"faster than run 1 (r2 = %.4g), more "
 					"than the model allows even with p = 1 "
@@ -668,7 +683,8 @@ static void solve_os_form(const struct fit_plan *pl, struct model_params *prm,
 		return;
 	}
 	ft.prm.os_fraction = true;
-	s->o_s_fraction = unknown_solve(&ft, 0, 1, 1e6, true, t[PR3], &cl);
+	s->o_s_fraction = unknown_solve(&ft, 0, 1, 1e6, true, t[PR3], &cl,
+					 NULL);
 	q.os_fraction = false;
 	q.o_s = s->o_s_thread;
 	s->t7_thread = fit_model_time(pl, &q, PR7, 1, NULL, NULL);
@@ -708,8 +724,11 @@ static void solve_os(const struct fit_plan *pl, struct model_params *prm,
 	if (mode == FIT_PAPER) {
 		s->o_s = s->paper_o_s > 0 ? s->paper_o_s : 0;
 		cl = s->paper_o_s < 0 ? -1 : 0;
+		/* u3 = 1 at o_s = 0 */
+		s->bound_time[1] = cl < 0 ? t[PR3] / st->u : 0;
 	} else {
-		s->o_s = unknown_solve(&ft, 0, 1, 1e3, true, t[PR3], &cl);
+		s->o_s = unknown_solve(&ft, 0, 1, 1e3, true, t[PR3], &cl,
+				       &s->bound_time[1]);
 	}
 	if (cl < 0)
 		s->o_s_status = xasprintf("run 3 was no slower than the model "
@@ -758,13 +777,18 @@ static void solve_l(const struct fit_plan *pl, struct model_params *prm,
 	if (mode == FIT_PAPER) {
 		s->l = clamp01(s->paper_l);
 		cl = s->paper_l < 0 ? -1 : s->paper_l > 1 ? 1 : 0;
+		/* u5 / u2 = s_lock at l = 0, s_bal at l = 1 */
+		s->bound_time[2] = cl ? t[PR5] * (cl < 0 ? slock : sbal) /
+			s5 : 0;
 	} else {
 		/* the co-runner's share of the PU, as the model sees it */
-		s->corun = unknown_solve(&ft, 1, 2, 1e6, true, t[PR4], &cl);
+		s->corun = unknown_solve(&ft, 1, 2, 1e6, true, t[PR4], &cl,
+					  NULL);
 		ft.x = PR5;
 		ft.what = U_L;
 		ft.corun = s->corun;
-		s->l = unknown_solve(&ft, 0, 1, 1, false, t[PR5], &cl);
+		s->l = unknown_solve(&ft, 0, 1, 1, false, t[PR5], &cl,
+				     &s->bound_time[2]);
 	}
 	if (cl < 0)
 		s->l_status = xasprintf("run 5 was slower than lock-step "
@@ -801,8 +825,11 @@ static void solve_b(const struct fit_plan *pl, struct model_params *prm,
 	if (mode == FIT_PAPER || !shared) {
 		s->b = s->paper_b > 0 ? s->paper_b : 0;
 		cl = s->paper_b < 0 ? -1 : 0;
+		/* u6 = u2 at b = 0 */
+		s->bound_time[3] = cl < 0 ? t[PR6] * u2 / s->step[PR6].u : 0;
 	} else {
-		s->b = unknown_solve(&ft, 0, 1, 1e3, true, t[PR6], &cl);
+		s->b = unknown_solve(&ft, 0, 1, 1e3, true, t[PR6], &cl,
+				     &s->bound_time[3]);
 	}
 	if (!pl->smt)
 		s->b_status = xasprintf(
@@ -872,13 +899,38 @@ static void params_of(const struct fit_solution *s, double v[4])
 	v[3] = s->have_b ? s->b : NAN;
 }
 
+/* The run that solves p, o_s, l, b (sections 4.2 to 4.5). */
+static const int param_run[4] = { PR2, PR3, PR5, PR6 };
+
+/*
+ * The parameters solved from times TT: each one's change from V0 (all,
+ * or parameter ONLY when >= 0) raises WORST[k] to it.
+ */
+static void perturbed(const struct fit_plan *pl,
+		      const struct model_params *base, const double *tt,
+		      enum fit_mode mode, const double v0[4], int only,
+		      double worst[4])
+{
+	struct fit_solution s1;
+	double v1[4];
+	int k;
+
+	fit_solve(pl, base, tt, mode, &s1);
+	params_of(&s1, v1);
+	for (k = 0; k < 4; k++)
+		if ((only < 0 || k == only) && isfinite(v0[k]) &&
+		    isfinite(v1[k]) && fabs(v1[k] - v0[k]) > worst[k])
+			worst[k] = fabs(v1[k] - v0[k]);
+	fit_solution_release(&s1);
+}
+
 void fit_uncertainty(const struct fit_plan *pl,
 			 const struct model_params *base, const double *t,
 			 const double *delta, enum fit_mode mode,
 			 double out[4])
 {
-	struct fit_solution s0, s1;
-	double v0[4], v1[4], sum[4] = { 0, 0, 0, 0 };
+	struct fit_solution s0;
+	double v0[4], sum[4] = { 0, 0, 0, 0 };
 	double tt[FIT_RUNS];
 	bool any = false;
 	int x, k, sgn;
@@ -894,15 +946,21 @@ void fit_uncertainty(const struct fit_plan *pl,
 		for (sgn = -1; sgn <= 1; sgn += 2) {
 			memcpy(tt, t, sizeof(tt));
 			tt[x] += sgn * delta[x];
-			if (!(tt[x] > 0))
+			if (tt[x] > 0)
+				perturbed(pl, base, tt, mode, v0, -1, worst);
+		}
+		/* a parameter held at its bound by this run: the run moved
+		   from the bound's time */
+		for (k = 0; k < 4; k++) {
+			if (x != param_run[k] || !(s0.bound_time[k] > 0))
 				continue;
-			fit_solve(pl, base, tt, mode, &s1);
-			params_of(&s1, v1);
-			for (k = 0; k < 4; k++)
-				if (isfinite(v0[k]) && isfinite(v1[k]) &&
-				    fabs(v1[k] - v0[k]) > worst[k])
-					worst[k] = fabs(v1[k] - v0[k]);
-			fit_solution_release(&s1);
+			for (sgn = -1; sgn <= 1; sgn += 2) {
+				memcpy(tt, t, sizeof(tt));
+				tt[x] = s0.bound_time[k] + sgn * delta[x];
+				if (tt[x] > 0)
+					perturbed(pl, base, tt, mode, v0, k,
+						  worst);
+			}
 		}
 		for (k = 0; k < 4; k++)
 			sum[k] += worst[k] * worst[k];
@@ -910,55 +968,4 @@ void fit_uncertainty(const struct fit_plan *pl,
 	for (k = 0; k < 4; k++)
 		out[k] = any && isfinite(v0[k]) ? sqrt(sum[k]) : -1;
 	fit_solution_release(&s0);
-}
-
-
-/* ---- co-runners and summaries of a solved model ----------------- */
-
-int model_corun(struct model *md, const bool *beside, double factor)
-{
-	int t;
-
-	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
-		return -1;
-	/* pu_time() in model_internal.h: the co-runner's share of the PU */
-	for (t = 0; t < md->n_threads; t++) {
-		int c = md->thread_class[t];
-
-		if (beside[t] && c >= 0 && c < md->n_classes)
-			md->cls[c].corun = factor;
-	}
-	return 0;
-}
-
-static double mean_of(const struct model *md, const double *v)
-{
-	double sum = 0, n = 0;
-	int c;
-
-	for (c = 0; c < md->n_classes; c++) {
-		sum += md->cls[c].n * v[c];
-		n += md->cls[c].n;
-	}
-	return n > 0 ? sum / n : NAN;
-}
-
-double model_mean_f0(const struct model *md)
-{
-	return mean_of(md, md->f0);
-}
-
-double model_mean_f(const struct model *md)
-{
-	return mean_of(md, md->f);
-}
-
-bool model_shares_core(const struct model *md)
-{
-	int c;
-
-	for (c = 0; c < md->n_classes; c++)
-		if (md->cls[c].smt || md->cls[c].kappa > 1)
-			return true;
-	return false;
 }

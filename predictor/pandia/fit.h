@@ -204,6 +204,13 @@ struct fit_solution {
 	double cpu_gap, p_cpu;
 	/* the closed forms of sections 4.2-4.5; NAN when not computed */
 	double paper_p, paper_o_s, paper_l, paper_b;
+	/*
+	 * p, o_s, l, b held at a bound because no value inside reproduces
+	 * their run (runs 2, 3, 5, 6): that run's time at the bound (the
+	 * partial model's, or where the closed form reaches it); 0 when
+	 * not held.  p held at 1 is the clock's (clock_run2), not here.
+	 */
+	double bound_time[4];
 	struct fit_step step[FIT_RUNS];
 	/* caveats or why not measured (owned; NULL when none) */
 	char *p_status, *o_s_status, *l_status, *b_status;
@@ -241,8 +248,12 @@ void fit_params_of(const struct fit_solution *s,
  * Uncertainties of p, o_s, l, b (out[0..3]) from the repetitions'
  * spread: each run's median is moved by DELTA[x] (half the range of
  * its repetitions) up and down, the parameters solved again, and the
- * largest change of each summed in quadrature over the runs.  -1 when
- * no run had two repetitions.
+ * largest change of each summed in quadrature over the runs.  A
+ * parameter held at its bound (bound_time) is also solved with its
+ * run moved by DELTA[x] from the time at the bound: moved from its own
+ * time, past the bound, it stays there and shows none of the noise
+ * (docs/profiling.md, "Uncertainty").  -1 when no run had two
+ * repetitions.
  */
 void fit_uncertainty(const struct fit_plan *pl,
 			 const struct model_params *base, const double *t,

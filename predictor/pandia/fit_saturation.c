@@ -465,18 +465,34 @@ static void capped(struct pandia_params *pp, int lvl,
 	pp->demand_amp[WR_L1 + lvl] = 1;
 }
 
-/* An estimate the runs allow: said, once. */
+/*
+ * An estimate the runs allow: said, once.  Its range kept to what they
+ * allow: a poorly conditioned estimate's can reach a hundred times past
+ * the bound (the probes say nothing), and every prediction's range
+ * with it.  Up to the bound, or, for an estimate above half of it,
+ * from 0 to twice the estimate (the range is symmetric): no narrower
+ * below the estimate than the runs show.
+ */
 static void allowed(struct wl_param *d, int lvl, const struct sat_found *f)
 {
+	char cut[80] = "";
 	char *st;
 
-	if (!f->brun || strstr(d->status ? d->status : "", "; checked"))
+	if (!f->brun)
+		return;
+	if (f->bound > 0 && d->value + d->uncertainty > f->bound &&
+	    fmax(f->bound - d->value, d->value) < d->uncertainty) {
+		d->uncertainty = fmax(f->bound - d->value, d->value);
+		snprintf(cut, sizeof(cut), "; its range cut to what the runs "
+			 "allow, +-%.3g GB/s", d->uncertainty / 1e9);
+	}
+	if (strstr(d->status ? d->status : "", "; checked"))
 		return;
 	st = xasprintf("%s; checked against the runs: %s (%d threads on %s, "
 		       "which %s did not hold back) allows up to %.3g GB/s: "
-		       "consistent with it", d->status ? d->status :
+		       "consistent with it%s", d->status ? d->status :
 		       "estimate", f->brun->id, f->brun->n, where(lvl),
-		       label(lvl), f->bound / 1e9);
+		       label(lvl), f->bound / 1e9, cut);
 	free(d->status);
 	d->status = st;
 }

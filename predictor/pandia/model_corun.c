@@ -1,11 +1,15 @@
 /*
  * model_corun.c - co-runs: other workloads' threads beside an explicit
- * placement load its resources and time-share its PUs.
+ * placement load its resources and time-share its PUs; and for the
+ * fit, a co-runner beside some threads and the summaries it reads of a
+ * solved model (fit.h).
  */
 #include "predictor/pandia/model.h"
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "predictor/pandia/fit.h"
 #include "predictor/pandia/model_internal.h"
 
 /* ---- co-runs ---------------------------------------------------- */
@@ -90,4 +94,54 @@ void model_background(struct model *md, const struct model_bg_thread *bg,
 	free(cnt);
 	md->has_bg = true;
 	model_partition(md);
+}
+
+/* ---- co-runners and summaries of a solved model ----------------- */
+
+int model_corun(struct model *md, const bool *beside, double factor)
+{
+	int t;
+
+	if (!(factor >= 1) || md->n_threads < 1 || md->fast)
+		return -1;
+	/* pu_time() in model_internal.h: the co-runner's share of the PU */
+	for (t = 0; t < md->n_threads; t++) {
+		int c = md->thread_class[t];
+
+		if (beside[t] && c >= 0 && c < md->n_classes)
+			md->cls[c].corun = factor;
+	}
+	return 0;
+}
+
+static double mean_of(const struct model *md, const double *v)
+{
+	double sum = 0, n = 0;
+	int c;
+
+	for (c = 0; c < md->n_classes; c++) {
+		sum += md->cls[c].n * v[c];
+		n += md->cls[c].n;
+	}
+	return n > 0 ? sum / n : NAN;
+}
+
+double model_mean_f0(const struct model *md)
+{
+	return mean_of(md, md->f0);
+}
+
+double model_mean_f(const struct model *md)
+{
+	return mean_of(md, md->f);
+}
+
+bool model_shares_core(const struct model *md)
+{
+	int c;
+
+	for (c = 0; c < md->n_classes; c++)
+		if (md->cls[c].smt || md->cls[c].kappa > 1)
+			return true;
+	return false;
 }

@@ -2,7 +2,7 @@
 # scripts/sim-mismatch on a recorded grid (docs/accuracy.md, "Mismatch
 # grid"): the record keeps grid.tsv and grid.md, not the cells, and
 # '--tables-only --check' checks it as recorded: the latest record
-# (docs/accuracy/mismatch-checkfit) has no pair missing a target without
+# (docs/accuracy/mismatch-ranges) has no pair missing a target without
 # ranges that cover it; a copy with one pair's median error at 50%
 # and its times 50% in range fails; '--tables-only' where a cell has
 # no results writes nothing (it once truncated the record's grid.tsv).
@@ -10,7 +10,7 @@ set -u
 T=$(mktemp -d /tmp/pandia-mismatch-record-XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 fail() { echo "mismatch-record: $*"; exit 1; }
-R=docs/accuracy/mismatch-checkfit
+R=docs/accuracy/mismatch-ranges
 
 [ -f "$R/grid.tsv" ] || fail "no $R/grid.tsv"
 scripts/sim-mismatch --tables-only --check --out "$R" 2>"$T/ok.err" ||

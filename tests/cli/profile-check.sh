@@ -146,4 +146,28 @@ awk -v n="$n" -v c="$c" 'BEGIN { exit !(n >= 20 && c >= 0 && c <= 1) }' ||
 	fail "validate: range_rows $n, range_coverage $c"
 grep -q '"in_range": ' "$T/val/validate.json" ||
 	fail "validate.json: no row says whether it was in its range"
+# and how wide they were: the median half width of the same rows over
+# their predicted time, said beside the share
+w=$("$J" metrics.range_width <"$T/val/validate.json") ||
+	fail "validate.json: no range_width"
+V=$T/val/validate.json
+i=0
+while "$J" "rows.$i.x" <"$V" >/dev/null 2>&1; do
+	# a pinned row measured, with a range (it says whether it was in)
+	if [ "$("$J" "rows.$i.pinned" <"$V")" = true ] &&
+	   "$J" "rows.$i.in_range" <"$V" >/dev/null 2>&1; then
+		echo "$("$J" "rows.$i.predicted" <"$V")" \
+			"$("$J" "rows.$i.time_low" <"$V")" \
+			"$("$J" "rows.$i.time_high" <"$V")"
+	fi
+	i=$((i + 1))
+done | awk '{ print ($3 - $2) / (2 * $1) }' | sort -g >"$T/widths"
+[ "$(wc -l <"$T/widths")" -eq "$n" ] ||
+	fail "validate: $(wc -l <"$T/widths") rows with a range, range_rows $n"
+awk -v w="$w" '{ v[NR] = $1 } END {
+	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	exit !(w > 0 && (w - m) ^ 2 < 1e-12) }' "$T/widths" ||
+	fail "validate: range_width $w is not the rows' median half width"
+grep -q "inside the 90% range predicted (median +-[0-9.]*%)" "$T/val.out" ||
+	{ cat "$T/val.out"; fail "validate: the in-range line has no width"; }
 exit 0

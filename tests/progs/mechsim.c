@@ -24,8 +24,9 @@
  *     and for remote DRAM (numa_lat times its remote share); it uses
  *     the bandwidths at rate r, the PU and core at speed x;
  *   - a thread whose core runs another flow on another PU, or whose PU
- *     runs another, goes at most 1 / (1 + burst) (collisions in the
- *     pipeline: "burstiness");
+ *     runs another, goes at most 1 / (1 + burst) of its PU's speed
+ *     (collisions in the pipeline: "burstiness"; the speed is the
+ *     clock, under turbo);
  *   - pages placed by policy: first_touch (each thread touched its
  *     share: a node holds the pages in proportion to the run's threads
  *     on it, and every thread reads all of them), local (each thread's

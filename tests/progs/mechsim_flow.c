@@ -255,12 +255,13 @@ static void thread_demands(struct sim *s, int i, bool shared, double prem)
 	double n = s->n, remote, rcomm = 0, instr = w->instr;
 	int j, lvl;
 
-	/* sharing a core: collisions slow everything it does, or (smt
-	   core) cost issue slots of the core only */
+	/* sharing a core: collisions slow everything it does, at its
+	   PU's clock (set_capacities()), or (smt core) cost issue slots
+	   of the core only */
 	if (shared && s->v->smt == SMT_CORE)
 		instr *= 1 + w->burst;
 	else if (shared)
-		f->xmax = 1 / (1 + w->burst);
+		f->xmax = s->cap[s->r_pu + f->pu] / (1 + w->burst);
 	dem(s, f, s->r_core + f->core, instr, true);
 	for (lvl = 0; lvl <= LVL_L3; lvl++)
 		if (m->links[lvl].present)
