@@ -23,11 +23,69 @@ static double est_call(const struct prof *P, const struct prun *R)
 	return R->probe && !P->o->runner ? e + 2 * P->alone_secs : e;
 }
 
+/*
+ * The calls run R is sure to get: a probe run one; a check run none
+ * (each made only while the budget lasts); a run whose second
+ * repetition waits on the budget (runs 4 on, repeat_rounds() in
+ * profile.c) one; the others the least number.
+ */
+static int sure_calls(const struct prof *P, const struct prun *R)
+{
+	if (R->probe)
+		return 1;
+	if (R->optional)
+		return 0;
+	if (!P->o->fixed_reps && R->run >= 4)
+		return P->min_reps < 1 ? P->min_reps : 1;
+	return P->min_reps;
+}
+
+/*
+ * The seconds left: every call a run is sure to get and has not had,
+ * at the time such a call took so far, and of the calls the budget may
+ * allow (the second repetition of runs 4 on, the check runs), what the
+ * budget leaves room for.  Runs not yet planned count as one sure call and the rest
+ * of the least number allowed, at run 1's time.  -1: not known yet.
+ */
+static double time_left(const struct prof *P)
+{
+	double sure = 0, maybe = 0, e, room;
+	int i, n, s;
+
+	for (i = 0; i < P->n_runs; i++) {
+		const struct prun *Ri = &P->runs[i];
+
+		e = est_call(P, Ri);
+		s = sure_calls(P, Ri);
+		n = s - Ri->n_times;
+		if (n > 0 && e < 0)
+			return -1;
+		if (n > 0)
+			sure += n * e;
+		n = (Ri->probe ? 1 : P->min_reps) -
+			(Ri->n_times > s ? Ri->n_times : s);
+		if (n > 0 && e >= 0)
+			maybe += n * e;
+	}
+	if (P->total > P->n_runs) {
+		e = est_call(P, &P->runs[0]);
+		if (e < 0)
+			return -1;
+		s = P->o->fixed_reps || P->min_reps < 1 ? P->min_reps : 1;
+		sure += (P->total - P->n_runs) * s * e;
+		maybe += (P->total - P->n_runs) * (P->min_reps - s) * e;
+	}
+	if (P->budget > 0) {
+		room = P->budget - P->reserve - (now_seconds() - P->start) -
+			sure;
+		maybe = room < maybe ? (room > 0 ? room : 0) : maybe;
+	}
+	return sure + maybe;
+}
+
 void prof_progress(struct prof *P, struct prun *R, int index, int rep)
 {
 	struct profile_progress pp;
-	double left = 0;
-	int i, n;
 
 	if (!P->o->progress)
 		return;
@@ -43,22 +101,6 @@ void prof_progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.again = R->again;
 	pp.reps = P->o->repetitions;
 	pp.elapsed = now_seconds() - P->start;
-	/* every call planned and not made, at the time such a call took
-	   so far: a probe run gets one, the others their least number
-	   (more only where their spread and the budget call for them) */
-	for (i = 0; i < P->n_runs && left >= 0; i++) {
-		double e = est_call(P, &P->runs[i]);
-
-		n = (P->runs[i].probe ? 1 : P->min_reps) - P->runs[i].n_times;
-		if (n > 0)
-			left = e < 0 ? -1 : left + n * e;
-	}
-	if (left >= 0 && P->total > P->n_runs) {
-		double e = est_call(P, &P->runs[0]);
-
-		left = e < 0 ? -1 :
-			left + (P->total - P->n_runs) * P->min_reps * e;
-	}
-	pp.left = left;
+	pp.left = time_left(P);
 	P->o->progress(&pp, P->o->progress_arg);
 }

@@ -1,0 +1,99 @@
+/*
+ * check_progress.c - the time a profile says is left
+ * (profiler/profile_progress.c): the calls every run is sure to get,
+ * and of those the budget may allow (the second repetition of runs 4
+ * on), only what the budget leaves room for.
+ */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "profiler/profile.h"
+#include "profiler/profile_internal.h"
+#include "tests/lib/testkit.h"
+
+static double said;
+
+static void record(const struct profile_progress *pp, void *arg)
+{
+	(void)arg;
+	said = pp->left;
+}
+
+/*
+ * Run 1 made twice (1 s a call), run 2 and run 4 not yet, RUNS planned
+ * in all, BUDGET seconds of which 2 are spent: what progress says is
+ * left.
+ */
+static double left_with(double budget, int runs, bool fixed)
+{
+	struct profile_opts o;
+	struct prun r[3];
+	struct prof P;
+
+	memset(&o, 0, sizeof(o));
+	o.repetitions = 3;
+	o.fixed_reps = fixed;
+	o.progress = record;
+	memset(r, 0, sizeof(r));
+	r[0].run = 1;
+	r[0].n_times = 2;
+	r[0].calls = 2;
+	r[0].wall = 2;
+	r[1].run = 2;
+	r[2].run = 4;
+	memset(&P, 0, sizeof(P));
+	P.o = &o;
+	P.runs = r;
+	P.n_runs = 3;
+	P.total = runs;
+	P.min_reps = fixed ? 3 : 2;
+	P.budget = budget;
+	P.start = now_seconds() - 2;
+	said = NAN;
+	prof_progress(&P, &r[1], 2, 1);
+	return said;
+}
+
+START_TEST(test_left)
+{
+	double v;
+
+	/* room in the budget: run 2 twice, run 4 once and once more */
+	v = left_with(12, 3, false);
+	ck_assert_msg(fabs(v - 4) < 0.01, "room: %g", v);
+	/* no budget: the same */
+	v = left_with(0, 3, false);
+	ck_assert_msg(fabs(v - 4) < 0.01, "no budget: %g", v);
+	/* 5 s, 2 spent, 3 sure: run 4's second is not made */
+	v = left_with(5, 3, false);
+	ck_assert_msg(fabs(v - 3) < 0.01, "budget spent: %g", v);
+	/* 5.5 s: half of it */
+	v = left_with(5.5, 3, false);
+	ck_assert_msg(fabs(v - 3.5) < 0.01, "half a call: %g", v);
+	/* a run not yet planned: one call sure, one if the budget allows */
+	v = left_with(12, 4, false);
+	ck_assert_msg(fabs(v - 6) < 0.01, "unplanned: %g", v);
+	v = left_with(5, 4, false);
+	ck_assert_msg(fabs(v - 4) < 0.01, "unplanned, spent: %g", v);
+	/* -r fixed: every run its three (run 1 one more), whatever the
+	   budget */
+	v = left_with(5, 3, true);
+	ck_assert_msg(fabs(v - 7) < 0.01, "fixed: %g", v);
+	v = left_with(5, 4, true);
+	ck_assert_msg(fabs(v - 10) < 0.01, "fixed, unplanned: %g", v);
+}
+END_TEST
+
+static Suite *progress_suite(void)
+{
+	Suite *s = suite_create("progress");
+	TCase *tc = tcase_create("progress");
+
+	tcase_add_test(tc, test_left);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+tk_suite_fn *const tk_suites[] = { progress_suite, NULL };
