@@ -305,10 +305,9 @@ static int repeat_rounds(struct prof *P, int first)
 			sp = R->n_times > 1 ? 2 * half_range_of(R->times,
 				R->n_times) / median_known(R->times,
 				R->n_times) : 0;
-			/* runs 4 to 7 (l, b and the forms) get their second
+			/* runs 4 on (l, b and the forms) get their second
 			   repetition only while the budget lasts */
-			if (!o->fixed_reps && (R->run >= 4 || R->optional) &&
-			    R->n_times >= 1 &&
+			if (prof_second_waits(P, R) && R->n_times >= 1 &&
 			    R->n_times < P->min_reps &&
 			    !prof_budget_left(P, R))
 				continue;

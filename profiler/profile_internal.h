@@ -100,6 +100,11 @@ void prof_warn(struct profile_result *r, const char *fmt, ...)
 void prof_run_release(struct prun *R);
 /* Whether another call of R fits in the profile's budget. */
 bool prof_budget_left(const struct prof *P, const struct prun *R);
+/*
+ * Whether R's second repetition waits on the budget: runs 4 on (l, b
+ * and the forms) and the check runs, unless -r fixes the repetitions.
+ */
+bool prof_second_waits(const struct prof *P, const struct prun *R);
 /* The OS indexes of PUS (m->pus indexes) as a CPU list, a new string. */
 char *prof_os_list(const struct pandia_machine *m, const int *pus, int n);
 /*

@@ -5,6 +5,7 @@
  */
 #include "profiler/profile.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -24,10 +25,17 @@ static double est_call(const struct prof *P, const struct prun *R)
 }
 
 /*
+ * The calls of the least number a run is sure to get: one where its
+ * second repetition WAITS on the budget, else all of them.
+ */
+static int sure_of(const struct prof *P, bool waits)
+{
+	return waits && P->min_reps > 1 ? 1 : P->min_reps;
+}
+
+/*
  * The calls run R is sure to get: a probe run one; a check run none
- * (each made only while the budget lasts); a run whose second
- * repetition waits on the budget (runs 4 on, repeat_rounds() in
- * profile.c) one; the others the least number.
+ * (each made only while the budget lasts); the others sure_of().
  */
 static int sure_calls(const struct prof *P, const struct prun *R)
 {
@@ -35,17 +43,16 @@ static int sure_calls(const struct prof *P, const struct prun *R)
 		return 1;
 	if (R->optional)
 		return 0;
-	if (!P->o->fixed_reps && R->run >= 4)
-		return P->min_reps < 1 ? P->min_reps : 1;
-	return P->min_reps;
+	return sure_of(P, prof_second_waits(P, R));
 }
 
 /*
  * The seconds left: every call a run is sure to get and has not had,
  * at the time such a call took so far, and of the calls the budget may
  * allow (the second repetition of runs 4 on, the check runs), what the
- * budget leaves room for.  Runs not yet planned count as one sure call and the rest
- * of the least number allowed, at run 1's time.  -1: not known yet.
+ * budget leaves room for.  Runs not yet planned count as runs 4 on (-r
+ * fixed: sure of all their calls), at run 1's time.  -1: not known
+ * yet.
  */
 static double time_left(const struct prof *P)
 {
@@ -71,14 +78,14 @@ static double time_left(const struct prof *P)
 		e = est_call(P, &P->runs[0]);
 		if (e < 0)
 			return -1;
-		s = P->o->fixed_reps || P->min_reps < 1 ? P->min_reps : 1;
+		s = sure_of(P, !P->o->fixed_reps);
 		sure += (P->total - P->n_runs) * s * e;
 		maybe += (P->total - P->n_runs) * (P->min_reps - s) * e;
 	}
 	if (P->budget > 0) {
 		room = P->budget - P->reserve - (now_seconds() - P->start) -
 			sure;
-		maybe = room < maybe ? (room > 0 ? room : 0) : maybe;
+		maybe = fmin(maybe, fmax(room, 0));
 	}
 	return sure + maybe;
 }

@@ -61,6 +61,11 @@ bool prof_budget_left(const struct prof *P, const struct prun *R)
 	return now_seconds() - P->start + call <= P->budget - P->reserve;
 }
 
+bool prof_second_waits(const struct prof *P, const struct prun *R)
+{
+	return !P->o->fixed_reps && (R->run >= 4 || R->optional);
+}
+
 char *prof_os_list(const struct pandia_machine *m, const int *pus, int n)
 {
 	int *v = xmalloc(sizeof(int) * (size_t)(n ? n : 1)), i;

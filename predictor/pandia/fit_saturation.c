@@ -475,14 +475,15 @@ static void capped(struct pandia_params *pp, int lvl,
  */
 static void allowed(struct wl_param *d, int lvl, const struct sat_found *f)
 {
+	double most = fmax(f->bound - d->value, d->value);
 	char cut[80] = "";
 	char *st;
 
 	if (!f->brun)
 		return;
-	if (f->bound > 0 && d->value + d->uncertainty > f->bound &&
-	    fmax(f->bound - d->value, d->value) < d->uncertainty) {
-		d->uncertainty = fmax(f->bound - d->value, d->value);
+	/* past MOST, the range reaches past the bound too */
+	if (f->bound > 0 && most < d->uncertainty) {
+		d->uncertainty = most;
 		snprintf(cut, sizeof(cut), "; its range cut to what the runs "
 			 "allow, +-%.3g GB/s", d->uncertainty / 1e9);
 	}
