@@ -49,7 +49,7 @@ const char usage_profile[] =
 "                          budget lasts\n"
 "      --budget X          the profile's wall time, in units of t1, within\n"
 "                          which repetitions are added and disturbed ones\n"
-"                          made again (default 12; --quick 6; 0: none)\n"
+"                          made again (default 12; --quick 6; 0: no limit)\n"
 "      --quick             one repetition of every run and the DRAM probe\n"
 "                          only, and no runs for l and b where they change\n"
 "                          no placement of one thread per PU (one socket\n"

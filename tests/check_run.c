@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -664,6 +665,82 @@ START_TEST(test_run_shim)
 }
 END_TEST
 
+/* how many times the command of test_run_roles_one_pu started */
+static long starts(const char *file)
+{
+	struct stat st;
+
+	ck_assert(stat(file, &st) == 0);
+	return (long)st.st_size / 2;	/* "x\n" each */
+}
+
+/*
+ * Roles given by a run with more threads (the profile's warm-up) that
+ * this run's threads contradict: on several PUs the run is made again
+ * with its own roles, once; on one PU, where every thread runs
+ * whatever its role, it is not (a profile's run 1 and its probe runs
+ * were made twice).
+ */
+START_TEST(test_run_roles_one_pu)
+{
+	char *shim, *roles, *log, *busy;
+	struct pandia_error err;
+	struct run_result r;
+	struct run_opts o;
+	cpu_set_t set;
+	int pus[2], n = 0, pu;
+	long before;
+
+	shim = test_shim();
+	log = tk_tmpfile("roles", "");
+	busy = xasprintf("echo x >>%s; i=0; while [ $i -lt 40000 ]; do "
+			 "i=$((i+1)); done", log);
+	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
+	for (pu = 0; pu < CPU_SETSIZE && n < 2; pu++)
+		if (CPU_ISSET(pu, &set))
+			pus[n++] = pu;
+	run_opts_init(&o);
+	o.cpus = pus;
+	o.n_cpus = 1;
+	o.warmup = false;
+	o.shim_path = shim;
+	/* the busy shell's main thread, named as the runner names it */
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, tk_argv("sh", "-c", busy), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_int_eq(r.n_threads, 1);
+	ck_assert(r.threads[0].worker && r.threads[0].program);
+	roles = xasprintf("%s/0\n", r.threads[0].program);
+	run_result_release(&r);
+
+	/* given as a helper: one PU, one start, no role changed */
+	o.helpers = roles;
+	before = starts(log);
+	run_result_init(&r);
+	ck_assert_msg(run_execute(&o, tk_argv("sh", "-c", busy), &r,
+				  &err) == 0, "%s", err.text);
+	ck_assert_int_eq(r.role_changes, 0);
+	ck_assert_int_eq(starts(log) - before, 1);
+	run_result_release(&r);
+
+	/* two PUs: the role changed, the run is made again */
+	if (n == 2) {
+		o.n_cpus = 2;
+		before = starts(log);
+		run_result_init(&r);
+		ck_assert_msg(run_execute(&o, tk_argv("sh", "-c", busy), &r,
+					  &err) == 0, "%s", err.text);
+		ck_assert_int_eq(starts(log) - before, 2);
+		run_result_release(&r);
+	}
+	unlink(log);
+	free(log);
+	free(busy);
+	free(roles);
+	free(shim);
+}
+END_TEST
+
 /* Children of this process now (zombies too), into *out. */
 static int list_children_count(pid_t **out)
 {
@@ -856,6 +933,7 @@ static Suite *run_suite(void)
 			    (int)ARRAY_SIZE(classify_rows));
 	tcase_add_test(tc, test_helper_roles);
 	tcase_add_test(tc, test_run_shim);
+	tcase_add_test(tc, test_run_roles_one_pu);
 	tcase_add_test(tc, test_run_refused);
 	tcase_add_test(tc, test_run_corun);
 	tcase_add_test(tc, test_run_corun_own_state);

@@ -629,6 +629,7 @@ void judge_threads(struct ctx *c)
 	const struct run_opts *o = c->o;
 	struct run_result *r = c->r;
 	int *w, n_w = 0, i;
+	bool roles;
 
 	read_report(c, true);
 	for (i = 0; i < r->n_threads; i++)
@@ -638,6 +639,9 @@ void judge_threads(struct ctx *c)
 		      cmp_thread);
 	r->workers = run_classify(r->threads, r->n_threads, o->n_cpus,
 				  c->t1 - c->t0);
+	/* on one PU every thread runs there whatever its role, and
+	   time sharing tells no role from another: no role changes */
+	roles = c->pin.pinned_helpers && !run_one_pu(o->cpus, o->n_cpus);
 	w = xcalloc((size_t)r->n_threads + 1, sizeof(int));
 	r->misplaced = r->wrapped = r->role_changes = 0;
 	r->overridden = c->acct.aff_unknown;
@@ -649,7 +653,7 @@ void judge_threads(struct ctx *c)
 			w[n_w++] = i;
 		r->wrapped += t->wrapped;
 		r->overridden += t->overridden;
-		if (c->pin.pinned_helpers && t->index >= 0 &&
+		if (roles && t->index >= 0 &&
 		    t->worker == is_helper(r->helpers, t))
 			r->role_changes++;
 		if (o->pin == RUN_PIN_NONE || t->overridden)

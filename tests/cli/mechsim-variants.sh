@@ -135,6 +135,28 @@ near "$(awk -v a="$(t lockstep 0-8,36-44 --variant turbo=0.15)" \
 	-v b="$(t lockstep 0-8,36-44)" 'BEGIN { print a / b }')" 1.0583 0.002 \
 	"turbo: 9 cores, two threads each"
 
+# waits=spin: a thread that waits (its share done, a lock-step step's
+# barrier) keeps its core busy for the clock.  Without turbo nothing
+# changes; with it, run 5 of the lock-step workload (a CPU co-runner
+# beside the last of 18 threads) is slower, as the 17 others no longer
+# let the clock rise while they wait for it; with a co-runner on every
+# PU (run 4) no core is ever idle, and nothing changes either
+L5="lockstep 0-17 --stress-cpus 17 --stress-kind cpu"
+L4="lockstep 0-17 --stress-cpus 0-17 --stress-kind cpu"
+# shellcheck disable=SC2086
+[ "$(t $L5 --variant waits=spin)" = "$(t $L5)" ] ||
+	fail "waits=spin without turbo: run 5 changed"
+# shellcheck disable=SC2086
+[ "$(t $L4 --variant turbo=0.15,waits=spin)" = \
+	"$(t $L4 --variant turbo=0.15)" ] ||
+	fail "waits=spin: run 4 (no core idle) changed"
+# shellcheck disable=SC2086
+[ "$(t $L5 --variant turbo=0.15)" = 1.603686040 ] ||
+	fail "turbo, waits blocking: run 5's time changed"
+# shellcheck disable=SC2086
+[ "$(t $L5 --variant turbo=0.15,waits=spin)" = 1.838562500 ] ||
+	fail "turbo, waits spinning: run 5 not slower (1.838562500)"
+
 # drift 5%, period 24 runs: the 7th run 5% slow, the 19th 5% fast
 for i in $(seq 0 18); do
 	t compute 0 --variant drift=0.05 --state "$T/state"
@@ -187,7 +209,7 @@ grep -q '^pandia-stress-after: ' "$T/hn0.out" &&
 
 # an unknown key or value is an error
 for v in bw=fastest nokey=1 turbo=-1 probe_noise=2 host_noise=1 \
-	host_after=2 bw; do
+	host_after=2 waits=busy bw; do
 	"$MS" -m "$M" -w "$D/compute.sim" --cpus 0 --variant "$v" \
 		>/dev/null 2>&1 && fail "--variant $v accepted"
 done

@@ -110,6 +110,10 @@
  *   turbo_exp=1     the shape of that: the boost over all busy is
  *                   TURBO x ((ALL - BUSY) / (ALL - 1))^turbo_exp, so
  *                   2 loses most of it with the first few busy cores
+ *   waits=block|spin  a thread waiting for the others (a lock-step
+ *                   barrier, the serial part, work done): its core
+ *                   idle for the clock, or busy (a spinning wait keeps
+ *                   the clock of all busy cores)
  *   drift=0         a slow drift of the times, 1 + DRIFT sin(2 pi
  *                   RUN / drift_runs), RUN the count in --state
  *   drift_runs=24   its period, in runs (a default profile makes 24;
@@ -283,6 +287,8 @@ static void variant_parse(const char *spec, struct variant *v)
 			v->turbo = d;
 		else if (!strcmp(tok, "turbo_exp") && d > 0)
 			v->turbo_exp = d;
+		else if (!strcmp(tok, "waits"))
+			v->waits = pick(tok, val, "block|spin");
 		else if (!strcmp(tok, "drift") && d >= 0 && d < 1)
 			v->drift = d;
 		else if (!strcmp(tok, "drift_runs") && d >= 1)

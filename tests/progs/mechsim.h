@@ -29,6 +29,7 @@ enum bw_arb { BW_FAIR, BW_EQUAL, BW_HEAVY };
 enum comm_form { C_WORKLOAD, C_PAIR, C_FRACTION, C_SATURATING };
 enum page_form { P_THREADS, P_EVEN };
 enum smt_form { SMT_ALL, SMT_CORE };
+enum wait_form { W_BLOCK, W_SPIN };
 
 struct variant {
 	enum bw_arb bw;
@@ -37,6 +38,7 @@ struct variant {
 	enum smt_form smt;
 	double turbo;		/* one busy core's rate over all busy, - 1 */
 	double turbo_exp;	/* the curve's shape: 1 linear */
+	enum wait_form waits;	/* a waiting thread's core idle or busy */
 	double drift;		/* amplitude of the slow drift */
 	double drift_runs;	/* its period, in runs */
 	double probe_noise;	/* on the stressors' reported rates */

@@ -71,7 +71,8 @@ static void neighbours(const struct sim *s, int i, int *on_pu, int *on_core)
 /*
  * Turbo: the clock of socket SOCK's cores relative to one busy core,
  * 1 / (1 + turbo) with all busy, linear in the busy cores between
- * (turbo_exp 1), or a power of their share.
+ * (turbo_exp 1), or a power of their share.  A core is busy with an
+ * active flow on it, or (waits=spin) any thread of the workload.
  */
 static double turbo_clock(const struct sim *s, int sock)
 {
@@ -85,7 +86,8 @@ static double turbo_clock(const struct sim *s, int sock)
 			continue;
 		all++;
 		for (j = 0; j < s->nf; j++)
-			if (s->f[j].active && s->f[j].core == c) {
+			if ((s->f[j].active || (j < s->n &&
+			     s->v->waits == W_SPIN)) && s->f[j].core == c) {
 				busy++;
 				break;
 			}
