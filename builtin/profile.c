@@ -319,10 +319,9 @@ static void show_progress(const struct profile_progress *pp, void *arg)
 	else if (pp->probe)
 		fprintf(stderr, "pandia profile: probe run %s, %s (%s)%s\n",
 			pp->id, rep, pp->what, left);
-	else
-		fprintf(stderr, "pandia profile: run %d of %d (%s), %s "
-			"(%s)%s\n", pp->index, pp->total, pp->id, rep, pp->what,
-			left);
+	else	/* named, not numbered: check1, drift */
+		fprintf(stderr, "pandia profile: run %s, %s (%s)%s\n",
+			pp->id, rep, pp->what, left);
 }
 
 /*

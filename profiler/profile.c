@@ -271,7 +271,7 @@ static int run_stages(struct prof *P, const struct model_def *model,
 		if (stage > 0)
 			P->total = P->n_runs;
 		for (i = P->n_runs - n; i < P->n_runs; i++)
-			if (prof_call_run(P, &P->runs[i], i + 1) < 0)
+			if (prof_call_run(P, &P->runs[i]) < 0)
 				return -1;
 		if (stage == 0 &&
 		    after_first_stage(P, model, *first, w, ev1) < 0)
@@ -315,7 +315,7 @@ static int repeat_rounds(struct prof *P, int first)
 			    (!(sp > SPREAD_MORE) || !prof_budget_left(P, R)))
 				continue;
 			rep++;
-			if (prof_call_run(P, R, x + 1) < 0)
+			if (prof_call_run(P, R) < 0)
 				return -1;
 		}
 	} while (rep);
@@ -363,7 +363,7 @@ static int check_stage(struct prof *P, const struct model_def *model,
 			continue;
 		}
 		add_planned(P, &mr[i], 1);
-		if (prof_call_run(P, &P->runs[P->n_runs - 1], P->n_runs) < 0)
+		if (prof_call_run(P, &P->runs[P->n_runs - 1]) < 0)
 			goto out;
 	}
 	ret = repeat_rounds(P, first);

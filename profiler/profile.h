@@ -29,7 +29,6 @@ struct profile_progress {
 	int run;		/* 1..6, or 0 for a probe run or a run of
 				   another model (id then says which) */
 	bool probe;		/* a probe run */
-	int index, total;	/* this run among all runs made, 1-based */
 	int numbered;		/* the model's numbered runs (RUN of them),
 				   or 0 */
 	int rep;		/* 0: warm-up, else 1..reps */

@@ -409,7 +409,7 @@ static int probe_repeat(struct prof *P, int first,
 		}
 		if (best < 0)
 			return 0;
-		if (prof_call_run(P, &P->runs[best], best + 1) < 0)
+		if (prof_call_run(P, &P->runs[best]) < 0)
 			return -1;
 		/* the pooled noise moved: every estimate again */
 		for (i = first; i < P->n_runs; i++)
@@ -514,13 +514,13 @@ int prof_demands(struct prof *P, int pu0, struct pandia_workload *w,
 	for (lvl = P->o->quick ? LVL_DRAM : LVL_L1; lvl <= LVL_DRAM; lvl++)
 		plan_probe(P, pu0, lvl, w);
 	for (i = first; i < P->n_runs; i++)
-		if (prof_make_run(P, &P->runs[i], i + 1) < 0)
+		if (prof_make_run(P, &P->runs[i]) < 0)
 			goto out;
 	for (i = first; i < P->n_runs; i++)
 		probe_demand(P, &P->runs[i]);
 	if (plan_wide(P, pu0, first)) {
 		i = P->n_runs - 1;
-		if (prof_make_run(P, &P->runs[i], i + 1) < 0)
+		if (prof_make_run(P, &P->runs[i]) < 0)
 			goto out;
 		probe_demand(P, &P->runs[i]);
 	}

@@ -119,10 +119,10 @@ struct prun *prof_new_run(struct prof *P, const char *id,
 			  int n_corun, const char *kind, char *purpose);
 /* One thread on each listed PU and nothing beside. */
 bool prof_runs_alone(const struct prun *R);
-/* One measured repetition of R (INDEX for the progress).  0 or -1. */
-int prof_call_run(struct prof *P, struct prun *R, int index);
+/* One measured repetition of R.  0 or -1. */
+int prof_call_run(struct prof *P, struct prun *R);
 /* A probe run's repetition, made again while disturbed.  0 or -1. */
-int prof_make_run(struct prof *P, struct prun *R, int index);
+int prof_make_run(struct prof *P, struct prun *R);
 /* The profile's one warm-up where the model places it.  0 or -1. */
 int prof_warm_up(struct prof *P, const struct model_def *model,
 		 const struct model_env *env);
@@ -130,7 +130,7 @@ int prof_warm_up(struct prof *P, const struct model_def *model,
 /* ---- profile_progress.c ------------------------------------------- */
 
 /* Tell the caller's callback: R's repetition REP (0: warm-up). */
-void prof_progress(struct prof *P, struct prun *R, int index, int rep);
+void prof_progress(struct prof *P, struct prun *R, int rep);
 
 /* ---- profile_demands.c -------------------------------------------- */
 

@@ -90,7 +90,7 @@ static double time_left(const struct prof *P)
 	return sure + maybe;
 }
 
-void prof_progress(struct prof *P, struct prun *R, int index, int rep)
+void prof_progress(struct prof *P, struct prun *R, int rep)
 {
 	struct profile_progress pp;
 
@@ -101,8 +101,6 @@ void prof_progress(struct prof *P, struct prun *R, int index, int rep)
 	pp.what = R->purpose;
 	pp.run = R->run;
 	pp.probe = R->probe;
-	pp.index = index;
-	pp.total = P->total;
 	pp.numbered = P->numbered;
 	pp.rep = rep;
 	pp.again = R->again;

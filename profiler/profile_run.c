@@ -444,7 +444,7 @@ static void keep_accounting(struct prun *R, struct run_result *rr)
 }
 
 /* Make one measured repetition of R (after its warm-up, the first time). */
-int prof_call_run(struct prof *P, struct prun *R, int index)
+int prof_call_run(struct prof *P, struct prun *R)
 {
 	const struct profile_opts *o = P->o;
 	struct run_opts ro;
@@ -455,7 +455,7 @@ int prof_call_run(struct prof *P, struct prun *R, int index)
 	double t0;
 	int ret = -1, rc, *busy = NULL, n_busy = 0;
 
-	prof_progress(P, R, index, R->warmup_only ? 0 : R->n_times + 1);
+	prof_progress(P, R, R->warmup_only ? 0 : R->n_times + 1);
 	R->again = false;
 	call_opts(P, R, &ro);
 	run_result_init(&rr);
@@ -503,12 +503,12 @@ out:
  * while disturbed, as every run is.  profile_demands.c repeats those
  * whose estimate amplifies noise.
  */
-int prof_make_run(struct prof *P, struct prun *R, int index)
+int prof_make_run(struct prof *P, struct prun *R)
 {
 	int calls = 0;
 
 	while (R->n_times < 1 && calls++ <= P->o->repetitions)
-		if (prof_call_run(P, R, index) < 0)
+		if (prof_call_run(P, R) < 0)
 			return -1;
 	if (R->n_times < 1)
 		return perr_set(P->err, "%s: every repetition was disturbed",
@@ -542,7 +542,7 @@ int prof_warm_up(struct prof *P, const struct model_def *model,
 	model_runs_free(mr, 1);
 	W = P->runs[--P->n_runs];	/* not one of the profile's runs */
 	W.warmup_only = true;
-	rc = prof_call_run(P, &W, 0);
+	rc = prof_call_run(P, &W);
 	P->warm_helpers = P->helpers != NULL;
 	prof_run_release(&W);
 	return rc;

@@ -52,7 +52,7 @@ static double left_with(double budget, int runs, bool fixed)
 	P.budget = budget;
 	P.start = now_seconds() - 2;
 	said = NAN;
-	prof_progress(&P, &r[1], 2, 1);
+	prof_progress(&P, &r[1], 1);
 	return said;
 }
 

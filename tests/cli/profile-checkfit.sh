@@ -11,10 +11,10 @@
 # "outside"; its miss before the refit stays in t1's range (a run
 # fitted with cannot measure the misfit); and the description now
 # predicts that placement within 2% of its measured time, where the
-# fit without it missed by more than 3%.
+# fit without it missed by more than 3%.  Its progress line names it.
 . "$(dirname "$0")/mechsim.inc"
 
-"$P" profile -q -m "$M" -r 3 --counters probe --time-from "$RE" \
+"$P" profile -m "$M" -r 3 --counters probe --time-from "$RE" \
 	-o "$T/w.json" --runner "$MS -m $M \
 -w tests/data/mechsim/lockstep.sim --cpus {cpus} \
 --stress-cpus {stress_cpus} --stress-kind {stress_kind} \
@@ -44,6 +44,12 @@ grep -q '^  check1  .*outside' "$T/w.out" &&
 	fail "the summary says check1 is outside its range"
 grep -q 'outside its range' "$T/w.err" &&
 	fail "the profile warns of a miss beyond the range"
+# the runs named, not numbered, say their names: not "run 8 of 9"
+# beside the model's "run 1 of 6"
+grep -q '^pandia profile: run check1, repetition 1 of 3 (check: ' \
+	"$T/w.err" || fail "no progress line naming check1"
+grep -q '^pandia profile: run [0-9]* of [0-9]* (check1)' "$T/w.err" &&
+	fail "check1's progress line numbers it among all runs"
 j=$(idx check3)
 [ -n "$j" ] || fail "no check3 (the half-shared placement)"
 "$J" "runs.$j.counters.model_refitted" <"$T/w.json" >/dev/null 2>&1 &&
