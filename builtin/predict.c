@@ -178,26 +178,20 @@ char *command_line(const struct pandia_workload *w, int threads,
 	return out;
 }
 
-/* The workload's command as profiled, words joined.  New string. */
-static char *raw_command(const struct pandia_workload *w)
+/* The workload's command as profiled, each word quoted for /bin/sh
+   where it needs it (as the pin lines are).  New string. */
+static char *quoted_command(const struct pandia_workload *w)
 {
-	size_t len = 1;
-	char *out;
+	char *out = xstrdup(""), *q, *next;
 	int i;
 
-	for (i = 0; i < w->n_command; i++)
-		len += strlen(w->command[i]) + 1;
-	out = xmalloc(len);
-	len = 0;
 	for (i = 0; i < w->n_command; i++) {
-		size_t n = strlen(w->command[i]);
-
-		if (i)
-			out[len++] = ' ';
-		memcpy(out + len, w->command[i], n);
-		len += n;
+		q = shell_quote(w->command[i]);
+		next = xasprintf("%s%s%s", out, i ? " " : "", q);
+		free(q);
+		free(out);
+		out = next;
 	}
-	out[len] = '\0';
 	return out;
 }
 
@@ -286,7 +280,7 @@ json_t *size_json(const struct ctx *x)
 void print_header(const struct ctx *x)
 {
 	const struct pandia_machine *m = x->m;
-	char mem[32], *cmd = raw_command(x->w), host[SHORT_BUF];
+	char mem[32], *cmd = quoted_command(x->w), host[SHORT_BUF];
 
 	printf("machine   %s: %d socket%s, %d cores, %d PUs\n",
 	       shorten(m->host ? m->host : x->o->machine_path, host,

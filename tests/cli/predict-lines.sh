@@ -108,4 +108,13 @@ grep -q '"taskset"' "$T/out" && fail "--json: a line not asked"
 	>"$T/out" 2>"$T/err" && fail "--lines tasket accepted"
 grep -q "\-\-lines takes 'all' or a comma-separated list of taskset, .*, systemd, docker and run, not 'tasket'" "$T/err" ||
 	fail "--lines tasket: $(cat "$T/err")"
+# the header shows the command as the lines do, quoted for the shell:
+# a script given to sh -c is one word, not five
+sed "s|\"command\": \[.*\],|\"command\": [\"sh\", \"-c\", \"$SA --threads {threads} >/dev/null\"],|" \
+	"$T/w.json" >"$T/sh.json"
+grep -q '"-c"' "$T/sh.json" || fail "sh -c: not planted"
+"$P" predict -m "$T/m.json" -w "$T/sh.json" --top 1 >"$T/out" \
+	2>"$T/err" || fail "sh -c: $(cat "$T/err")"
+grep -qF "workload  sh -c '$SA --threads {threads} >/dev/null': t1 1 s" \
+	"$T/out" || fail "sh -c: the header's command: $(grep '^workload' "$T/out")"
 exit 0
