@@ -16,6 +16,7 @@
 #include "builtin/explain.h"
 #include "common/jsonout.h"
 #include "common/machine.h"
+#include "common/shellword.h"
 #include "common/util.h"
 #include "predictor/pandia/model.h"
 #include "predictor/space.h"
@@ -259,9 +260,10 @@ void explain_print_text(const struct xctx *x)
 
 	printf("machine   %s\n", x->m->host ? x->m->host :
 	       x->o->machine_path);
-	printf("command  ");
-	for (i = 0; x->o->argv && x->o->argv[i]; i++)
-		printf(" %s", x->o->argv[i]);
+	/* quoted as the shell takes it: sh -c's script is one word */
+	t = x->o->argv ? shell_join(x->o->argv) : xstrdup("");
+	printf("command   %s", t);
+	free(t);
 	printf("\nt1        %.4g s, from %s", x->t1, x->t1_text);
 	if (x->t1_place >= 0)
 		printf(" at %s", x->pl[x->t1_place].cpus);

@@ -92,6 +92,14 @@ grep -q "placement 0,1 (2 threads) failed" "$T/err" ||
 	fail "the placement that ran is not shown"
 sums
 
+# the text names the command as the shell takes it: sh -c's script
+# one quoted word
+"$P" explain $M -q -p 0 --t1 0.5 --counters none -- sh -c \
+	'exec "$0" --scale 0.01' "$WL/compute" >"$T/out.txt" 2>"$T/err" ||
+	{ cat "$T/err"; fail "sh -c: explain failed"; }
+grep -qF "command   sh -c 'exec \"\$0\" --scale 0.01' $WL/compute" \
+	"$T/out.txt" || fail "sh -c: $(grep '^command' "$T/out.txt")"
+
 # --t1 SECONDS and --t1 workload: said in the JSON
 W="$WL/compute"
 explain -p 0,1 --t1 0.5 --counters none -- "$W" --scale 0.01 ||
