@@ -297,7 +297,7 @@ static int measure(struct cctx *x, struct division *d, int i, int round,
 	struct run_result r;
 	struct run_opts ro;
 	char rt[40];
-	int sig = 0;
+	int sig = 0, starts;
 
 	round_text(round, o->reps, rt, sizeof(rt));
 	run_opts_init(&ro);
@@ -332,15 +332,18 @@ static int measure(struct cctx *x, struct division *d, int i, int round,
 	d->restarts[i] = r.corun_restarts;
 	if (o->quiet)
 		goto out;
+	/* the other runs all along: started once, and again each time
+	   it ended first */
+	starts = r.corun_restarts + 1;
 	if (round + 1 < o->reps)
 		fprintf(stderr, "pandia validate: %s%d/%d: %.4g s (the other "
-			"ran %d time%s more)\n", rt, step, total, r.median,
-			r.corun_restarts, r.corun_restarts == 1 ? "" : "s");
+			"started %d time%s beside it)\n", rt, step, total,
+			r.median, starts, starts == 1 ? "" : "s");
 	else
 		fprintf(stderr, "pandia validate: %s%d/%d: measured %.4g s "
-			"(spread %.1f%%; the other ran %d time%s more)\n",
-			rt, step, total, d->measured[i], 100 * d->spread[i],
-			r.corun_restarts, r.corun_restarts == 1 ? "" : "s");
+			"(spread %.1f%%; the other started %d time%s beside "
+			"it)\n", rt, step, total, d->measured[i],
+			100 * d->spread[i], starts, starts == 1 ? "" : "s");
 out:
 	run_result_release(&r);
 	return sig;

@@ -44,8 +44,10 @@ grep -q "2 divisions, each workload beside the other, 3 runs each after a warm-u
 	"$T/stderr" || { cat "$T/stderr"; fail "the first line does not say the runs go in rounds"; }
 grep -q "round 3 of 3, 4/4: measured " "$T/stderr" ||
 	fail "no measured line in round 3"
-grep -q "round 2 of 3, 1/4: [0-9.]* s (the other ran" "$T/stderr" ||
-	fail "no time line in round 2"
+grep -q "round 2 of 3, 1/4: [0-9.]* s (the other started [1-9][0-9]* times\{0,1\} beside it)" \
+	"$T/stderr" || fail "no time line in round 2"
+grep -q "round 3 of 3, 4/4: measured .*; the other started [1-9][0-9]* times\{0,1\} beside it)" \
+	"$T/stderr" || fail "round 3's line: how often the other started"
 
 F="$T/out/validate-corun.json"
 : >"$T/rows"
