@@ -33,12 +33,15 @@ const char *blackbox_flag_text(unsigned flag)
 		return "the fit of T_seq failed: no T_seq until more sizes "
 			"make it well-conditioned";
 	case BB_ALPHA_RESET:
-		return "a higher (threads, size) key: alpha starts again "
-			"from this observation";
+		return "more threads than alpha's runs, or as many at a "
+			"larger size: alpha starts again from this run";
 	case BB_ALPHA_FOLDED:
-		return "the same (threads, size) key: folded into alpha";
+		return "as many threads and the same size as alpha's "
+			"runs: folded into alpha";
 	case BB_ALPHA_LOWER:
-		return "a lower (threads, size) key: ignored for alpha";
+		return "fewer threads than alpha's runs, or as many at a "
+			"smaller size: alpha unchanged (it comes from the "
+			"most threads, then the largest size)";
 	case BB_ALPHA_NO_FIT:
 		return "no T_seq yet: ignored for alpha";
 	case BB_ALPHA_BAD_TSEQ:

@@ -213,7 +213,8 @@ awk -v e="$("$J" record.error <"$T/run.json")" \
 	>"$T/out" 2>"$T/err" || fail "run --record: $(cat "$T/err")"
 cat "$T/out"
 grep -q "error" "$T/out" || fail "no prediction error printed"
-grep -q "a higher (threads, size) key" "$T/out" || fail "no reset said"
+grep -q "more threads than alpha's runs, or as many at a larger size: alpha starts again" \
+	"$T/out" || fail "no reset said"
 "$P" predict -m "$T/m48.json" -w "$T/r.json" --model blackbox --size 2000 \
 	-t 48 --top 1 --json >"$T/p.json" 2>"$T/err" || fail "$(cat "$T/err")"
 relclose "$("$J" placements.0.time <"$T/p.json")" "$(tp 2000 48 0.5)" 1e-6 ||
