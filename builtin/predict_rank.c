@@ -486,10 +486,10 @@ static void print_best(const struct ctx *x, const struct ranked *k)
 		       k->best_hi, k->ties, k->ties == 1 ? "s" : "");
 	else if (k->ur.on && k->equal)
 		printf("            %#.4g to %#.4g s from the "
-		       "parameters' uncertainty; %d placement(s) shown "
+		       "parameters' uncertainty; %d placement%s shown "
 		       "predicted equal to it, no slower one's range "
 		       "reaching it\n",
-		       k->best_lo, k->best_hi, k->equal);
+		       k->best_lo, k->best_hi, k->equal, plural(k->equal));
 	else if (k->ur.on)
 		printf("            %#.4g to %#.4g s from the "
 		       "parameters' uncertainty; no other "
