@@ -65,7 +65,7 @@ grep -q '^placements [0-9]* canonical (up to 2 threads per PU)' "$T/out" ||
 sed 's/"p": 0.9,/"p": 0.9, "p_uncertainty": 0.0001,/' $W >"$T/u.json"
 "$P" predict -m $M -w "$T/u.json" --top 3 >"$T/out" 2>"$T/err" ||
 	fail "a workload with uncertainty"
-grep -q "from the parameters' uncertainty; 2 placement(s) shown predicted equal to it, no slower one's range reaching it" \
+grep -q "from the parameters' uncertainty; 2 placements shown predicted equal to it, no slower one's range reaching it" \
 	"$T/out" || fail "no tie: not said in words"
 grep -q " 0 of the placements shown tie" "$T/out" && fail "'0 of the placements'"
 # one placement tying with the best, and one thread count: singular
