@@ -776,6 +776,27 @@ static void say_backend(const struct profile_opts *o, struct shown *sh)
 	free(why);
 }
 
+/* Past the budget by more than this share: said why. */
+#define BUDGET_SLACK 0.05
+
+/*
+ * What the profile cost, in seconds and in units of t1, and, past the
+ * BUDGET (units of t1; 0: none), why: the budget stops only the runs
+ * a profile may leave out.
+ */
+static void say_cost(const struct profile_result *res, double budget)
+{
+	double x = res->seconds / res->t1;
+
+	fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f times t1 "
+		"(t1 = %.4g s)", res->seconds, x, res->t1);
+	if (budget > 0 && x > budget * (1 + BUDGET_SLACK))
+		fprintf(stderr, ": past the budget of %g x t1, which stops "
+			"only the runs a profile may leave out: those it "
+			"always makes took that long here", budget);
+	fputc('\n', stderr);
+}
+
 /* The description where -o or --into says, or on stdout; 0 or -1. */
 static int write_result(const struct profile_args *a, const char *output,
 			const struct profile_result *res)
@@ -800,9 +821,7 @@ static int write_result(const struct profile_args *a, const char *output,
 		fprintf(stderr, "pandia profile: profiled in %.1f s\n",
 			res->seconds);
 	else
-		fprintf(stderr, "pandia profile: profiled in %.1f s, %.1f "
-			"times t1 (t1 = %.4g s)\n", res->seconds,
-			res->seconds / res->t1, res->t1);
+		say_cost(res, a->o.budget);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("pandia: cannot write the output");
 		return -1;

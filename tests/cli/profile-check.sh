@@ -95,6 +95,10 @@ prof bud --budget 0.001
 grep -q '"id": "check' "$T/bud.json" && fail "bud: a check run was made"
 grep -q "check1 dropped: the budget of 0.001 x t1 is spent" "$T/bud.err" ||
 	{ cat "$T/bud.err"; fail "bud: the dropped check run is not said"; }
+# and the cost past it says why; the default's, within it, says nothing
+grep -q "^pandia profile: profiled in .* times t1 (t1 = .*): past the budget of 0.001 x t1, which stops only the runs a profile may leave out: those it always makes took that long here$" \
+	"$T/bud.err" || { cat "$T/bud.err"; fail "bud: past the budget, not said"; }
+grep -q "past the budget" "$T/def.err" && fail "def: said past its budget"
 
 # the capacities 3% off: the DRAM demand moved back near 4 GB/s
 MS="$B/tests/progs/mechsim"
