@@ -781,7 +781,7 @@ static void say_backend(const struct profile_opts *o, struct shown *sh)
 
 /*
  * What the profile cost, in seconds and in units of t1, and, past the
- * BUDGET (units of t1; 0: none), why: the budget stops only the runs
+ * BUDGET (units of t1; 0: no limit), why: the budget stops only the runs
  * a profile may leave out.
  */
 static void say_cost(const struct profile_result *res, double budget)

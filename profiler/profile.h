@@ -81,7 +81,7 @@ struct profile_opts {
 	int n_threads;
 	int degree;		/* -1: the model's default */
 	/*
-	 * The budget, in units of t1 (default 12; 0: none): repetitions
+	 * The budget, in units of t1 (default 12; 0: no limit): repetitions
 	 * beyond each run's first two and disturbed repetitions made
 	 * again are made only while the profile's wall time stays within
 	 * BUDGET x t1.  QUICK: one repetition of each run, and the DRAM
