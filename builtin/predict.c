@@ -178,23 +178,6 @@ char *command_line(const struct pandia_workload *w, int threads,
 	return out;
 }
 
-/* The workload's command as profiled, each word quoted for /bin/sh
-   where it needs it (as the pin lines are).  New string. */
-static char *quoted_command(const struct pandia_workload *w)
-{
-	char *out = xstrdup(""), *q, *next;
-	int i;
-
-	for (i = 0; i < w->n_command; i++) {
-		q = shell_quote(w->command[i]);
-		next = xasprintf("%s%s%s", out, i ? " " : "", q);
-		free(q);
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
 /* ---- one placement ---------------------------------------------- */
 
 void info_release(struct placement_info *pi)
@@ -280,7 +263,9 @@ json_t *size_json(const struct ctx *x)
 void print_header(const struct ctx *x)
 {
 	const struct pandia_machine *m = x->m;
-	char mem[32], *cmd = quoted_command(x->w), host[SHORT_BUF];
+	/* the command quoted for the shell, as the pin lines are */
+	char mem[32], host[SHORT_BUF],
+	     *cmd = shell_join_n(x->w->command, x->w->n_command);
 
 	printf("machine   %s: %d socket%s, %d cores, %d PUs\n",
 	       shorten(m->host ? m->host : x->o->machine_path, host,

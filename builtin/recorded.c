@@ -25,7 +25,7 @@ char **recorded_command(const char *cmd, const struct pandia_workload *w,
 	argv = xcalloc((size_t)w->n_command + 1, sizeof(char *));
 	for (i = 0; i < w->n_command; i++)
 		argv[i] = w->command[i];
-	text = shell_join(argv);
+	text = shell_join_n(w->command, w->n_command);
 	if (dry) {
 		if (!quiet)
 			progress(cmd, "the command that '%s' records, which "

@@ -216,13 +216,22 @@ char *shell_quote(const char *s)
 
 char *shell_join(char *const *argv)
 {
+	int n = 0;
+
+	while (argv && argv[n])
+		n++;
+	return shell_join_n(argv, n);
+}
+
+char *shell_join_n(char *const *argv, int n)
+{
 	struct strbuf b = STRBUF_INIT;
 	char *q;
 	int i;
 
 	/* linear: a command of half a million words joins at once */
 	strbuf_printf(&b, "%s", "");
-	for (i = 0; argv && argv[i]; i++) {
+	for (i = 0; i < n; i++) {
 		q = shell_quote(argv[i]);
 		if (i)
 			strbuf_addc(&b, ' ');

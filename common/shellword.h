@@ -72,4 +72,7 @@ char *shell_quote(const char *s);
 /* ARGV's words (NULL-terminated) quoted and joined by spaces (new). */
 char *shell_join(char *const *argv);
 
+/* The same of ARGV's first N words (a workload's recorded command). */
+char *shell_join_n(char *const *argv, int n);
+
 #endif
