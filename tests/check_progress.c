@@ -56,33 +56,38 @@ static double left_with(double budget, int runs, bool fixed)
 	return said;
 }
 
-START_TEST(test_left)
-{
-	double v;
-
+/* What left_with() should say, and why. */
+static const struct {
+	const char *what;
+	double budget;
+	int runs;
+	bool fixed;
+	double want;
+} left_rows[] = {
 	/* room in the budget: run 2 twice, run 4 once and once more */
-	v = left_with(12, 3, false);
-	ck_assert_msg(fabs(v - 4) < 0.01, "room: %g", v);
+	{ "room", 12, 3, false, 4 },
 	/* no budget: the same */
-	v = left_with(0, 3, false);
-	ck_assert_msg(fabs(v - 4) < 0.01, "no budget: %g", v);
+	{ "no budget", 0, 3, false, 4 },
 	/* 5 s, 2 spent, 3 sure: run 4's second is not made */
-	v = left_with(5, 3, false);
-	ck_assert_msg(fabs(v - 3) < 0.01, "budget spent: %g", v);
+	{ "budget spent", 5, 3, false, 3 },
 	/* 5.5 s: half of it */
-	v = left_with(5.5, 3, false);
-	ck_assert_msg(fabs(v - 3.5) < 0.01, "half a call: %g", v);
+	{ "half a call", 5.5, 3, false, 3.5 },
 	/* a run not yet planned: one call sure, one if the budget allows */
-	v = left_with(12, 4, false);
-	ck_assert_msg(fabs(v - 6) < 0.01, "unplanned: %g", v);
-	v = left_with(5, 4, false);
-	ck_assert_msg(fabs(v - 4) < 0.01, "unplanned, spent: %g", v);
+	{ "unplanned", 12, 4, false, 6 },
+	{ "unplanned, spent", 5, 4, false, 4 },
 	/* -r fixed: every run its three (run 1 one more), whatever the
 	   budget */
-	v = left_with(5, 3, true);
-	ck_assert_msg(fabs(v - 7) < 0.01, "fixed: %g", v);
-	v = left_with(5, 4, true);
-	ck_assert_msg(fabs(v - 10) < 0.01, "fixed, unplanned: %g", v);
+	{ "fixed", 5, 3, true, 7 },
+	{ "fixed, unplanned", 5, 4, true, 10 },
+};
+
+START_TEST(test_left)
+{
+	double v = left_with(left_rows[_i].budget, left_rows[_i].runs,
+			     left_rows[_i].fixed);
+
+	ck_assert_msg(fabs(v - left_rows[_i].want) < 0.01, "%s: %g",
+		      left_rows[_i].what, v);
 }
 END_TEST
 
@@ -91,7 +96,7 @@ static Suite *progress_suite(void)
 	Suite *s = suite_create("progress");
 	TCase *tc = tcase_create("progress");
 
-	tcase_add_test(tc, test_left);
+	tcase_add_loop_test(tc, test_left, 0, (int)ARRAY_SIZE(left_rows));
 	suite_add_tcase(s, tc);
 	return s;
 }
