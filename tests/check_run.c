@@ -630,6 +630,20 @@ static char *test_shim(void)
 	return shim;
 }
 
+/* The first PUs, up to MAX, this process may use, into V; how many. */
+static int first_pus(int *v, int max)
+{
+	cpu_set_t set;
+	int pu, n = 0;
+
+	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
+	for (pu = 0; pu < CPU_SETSIZE && n < max; pu++)
+		if (CPU_ISSET(pu, &set))
+			v[n++] = pu;
+	ck_assert(n > 0);
+	return n;
+}
+
 /* the shim pins the main thread: needs libpandia-pin.so, built by make */
 START_TEST(test_run_shim)
 {
@@ -637,14 +651,10 @@ START_TEST(test_run_shim)
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts o;
-	cpu_set_t set;
-	int pu = 0;
+	int pu;
 
 	shim = test_shim();
-	/* the first PU this process may use */
-	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
-	while (!CPU_ISSET(pu, &set))
-		pu++;
+	first_pus(&pu, 1);
 	snprintf(want, sizeof(want), "%d", pu);
 	run_opts_init(&o);
 	o.cpus = &pu;
@@ -687,18 +697,14 @@ START_TEST(test_run_roles_one_pu)
 	struct pandia_error err;
 	struct run_result r;
 	struct run_opts o;
-	cpu_set_t set;
-	int pus[2], n = 0, pu;
+	int pus[2], n;
 	long before;
 
 	shim = test_shim();
 	log = tk_tmpfile("roles", "");
 	busy = xasprintf("echo x >>%s; i=0; while [ $i -lt 40000 ]; do "
 			 "i=$((i+1)); done", log);
-	ck_assert(sched_getaffinity(0, sizeof(set), &set) == 0);
-	for (pu = 0; pu < CPU_SETSIZE && n < 2; pu++)
-		if (CPU_ISSET(pu, &set))
-			pus[n++] = pu;
+	n = first_pus(pus, 2);
 	run_opts_init(&o);
 	o.cpus = pus;
 	o.n_cpus = 1;
