@@ -1,10 +1,13 @@
 /*
  * fit_range.c - how far the parameters solved by fit.c move with
  * their runs' times (docs/profiling.md, "Uncertainty"): each run moved
- * alone by its noise (fit_uncertainty()).
+ * alone by its noise (fit_uncertainty()), and every run on several
+ * cores moved together by what slowed the workload beside work on
+ * other cores that the model does not explain (fit_uncertainty_joint()).
  */
 #include "predictor/pandia/fit.h"
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 static void params_of(const struct fit_solution *s, double v[4])
@@ -86,3 +89,45 @@ void fit_uncertainty(const struct fit_plan *pl,
 	fit_solution_release(&s0);
 }
 
+/* Whether run X of plan PL has threads on more than one core. */
+static bool several_cores(const struct fit_plan *pl, int x)
+{
+	int i, c0;
+
+	if (!pl->made[x] || pl->n_pus[x] < 2)
+		return false;
+	c0 = pl->m->pus[pl->pus[x][0]].core;
+	for (i = 1; i < pl->n_pus[x]; i++)
+		if (pl->m->pus[pl->pus[x][i]].core != c0)
+			return true;
+	return false;
+}
+
+void fit_uncertainty_joint(const struct fit_plan *pl,
+			   const struct model_params *base, const double *t,
+			   double rel, enum fit_mode mode, double out[4])
+{
+	struct fit_solution s0;
+	double v0[4], tt[FIT_RUNS], worst[4] = { 0, 0, 0, 0 };
+	bool any = false;
+	int x, k, sgn;
+
+	for (k = 0; k < 4; k++)
+		out[k] = 0;
+	for (x = PR2; x < FIT_RUNS; x++)
+		any = any || (several_cores(pl, x) && t[x] > 0);
+	if (!(rel > 0) || !any)
+		return;
+	fit_solve(pl, base, t, mode, &s0);
+	params_of(&s0, v0);
+	for (sgn = -1; sgn <= 1; sgn += 2) {
+		memcpy(tt, t, sizeof(tt));
+		for (x = PR2; x < FIT_RUNS; x++)
+			if (several_cores(pl, x) && t[x] > 0)
+				tt[x] = t[x] * exp(sgn * rel);
+		perturbed(pl, base, tt, mode, v0, -1, worst);
+	}
+	for (k = 0; k < 4; k++)
+		out[k] = isfinite(v0[k]) ? worst[k] : 0;
+	fit_solution_release(&s0);
+}
