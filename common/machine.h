@@ -128,6 +128,13 @@ struct pandia_link {
 	struct pandia_measure aggregate;
 };
 
+/*
+ * The share of a level the profile's bandwidth probes can take: they
+ * "nearly saturate" it when their rate alone reaches this fraction of
+ * aggregate_bw (profiler/probe.c; predictor/pandia/ranges.c).
+ */
+#define PROBE_SATURATE 0.9
+
 /* The link between two sockets, both directions. */
 struct pandia_xlink {
 	int from, to;		/* indexes into sockets[] */

@@ -165,11 +165,6 @@ struct probe_estimate {
 	char *status;		/* how it was obtained (new string) */
 };
 
-/*
- * The share of a level the probes can take: they "nearly saturate"
- * it when their rate alone reaches this fraction of aggregate_bw.
- */
-#define PROBE_SATURATE 0.9
 /* The probes count as slowed when they lose more than this fraction. */
 #define PROBE_SLOWED 0.03
 /*

@@ -261,6 +261,18 @@ void fit_uncertainty(const struct fit_plan *pl,
 			 double out[4]);
 
 /*
+ * How far p, o_s, l, b (out[0..3]; 0 when not solved) move when every
+ * run with threads on more than one core (run 1 never) takes REL more
+ * or less of its log time, all together: a slowdown beside work on
+ * other cores that the model does not have, which such runs may carry
+ * or not (fit_range.c; docs/profiling.md, "Uncertainty").  All 0 when
+ * REL is not above 0 or no such run was made.
+ */
+void fit_uncertainty_joint(const struct fit_plan *pl,
+			   const struct model_params *base, const double *t,
+			   double rel, enum fit_mode mode, double out[4]);
+
+/*
  * The partial model's time for run X of plan pl with parameters PRM
  * and, for runs 4, 5 and 8, co-runners leaving 1/CORUN of their PU
  * (predictor/pandia/fit.h).  *f0 and *f (may be NULL) get the mean

@@ -258,6 +258,15 @@ load:
 		goto load;
 	}
 	warn_run2(env, plp, &sol);
+	/* a slowdown beside the probes that no demand explains: the runs
+	   on several cores moved by it together */
+	{
+		char *why = pandia_interference_ranges(&rr, mode, stated);
+
+		if (why)
+			sol.p_status = join_status(sol.p_status, why);
+		free(why);
+	}
 	pandia_cpu_check(env, w, &rr, &sol, &stated[0]);
 	record_steps(xr, &sol);
 	/* o_s's form: recorded when run 7 tested it, else the paper's */

@@ -208,6 +208,7 @@ int pandia_runs_load(const struct model_env *env,
 	load_checks(env->m, w, r);
 	add_drift(w, r);
 	pandia_runs_ranges(r);
+	pandia_runs_interference(r, w);
 	return 0;
 }
 

@@ -76,6 +76,13 @@ struct pandia_runs {
 	   the unknowns that moved them (fit_result.n_free); 0 when the
 	   runs only set the parameters */
 	double misfit_all;
+	/* the log of run 1's slowdown beside probes on other cores where
+	   no demand the model takes explains it (the largest over the
+	   levels whose demand is a bound and which the probes could not
+	   fill), and that probe run; 0 and NULL when none
+	   (pandia_runs_interference()) */
+	double interference;
+	const struct wl_run *interference_run;
 };
 
 /*
@@ -117,6 +124,27 @@ void pandia_runs_release(struct pandia_runs *r);
  * the drift (ranges.c; pandia_runs_load() calls it).
  */
 void pandia_runs_ranges(struct pandia_runs *r);
+
+/*
+ * r->interference from w's probe runs (ranges.c): run 1's thread
+ * slowed beside probes on other cores that could not fill the level,
+ * for a level whose demand is only a bound (the model takes no
+ * contention there), is slowed by something the model does not have
+ * (a core or cache shared where the description shows none); the runs
+ * on several cores may carry it or not.  pandia_runs_load() calls it.
+ */
+void pandia_runs_interference(struct pandia_runs *r,
+			      const struct pandia_workload *w);
+
+/*
+ * The ranges STATED of p, o_s, l, b (-1: none stated, left so) joined
+ * in quadrature with their move when every run on more than one core
+ * moves by r->interference together (fit_uncertainty_joint()).
+ * Returns p's caveat saying so (owned) where that slowdown is 3% or
+ * more, else NULL (ranges.c).
+ */
+char *pandia_interference_ranges(const struct pandia_runs *r,
+				 enum fit_mode mode, double stated[4]);
 
 /*
  * t1's stated range, what no repetition shows carried into every

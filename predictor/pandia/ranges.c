@@ -27,11 +27,19 @@
  * mean square, one standard deviation of the model's miss: a 90% range
  * is MISFIT_Z90 of them.  The other two are each one shift measured,
  * taken as they are.
+ *
+ * The parameters' ranges also take run 1's slowdown beside the probes
+ * of a level whose demand is a bound and which they could not fill,
+ * which nothing in the model explains: every run on several cores
+ * moved by it together (pandia_interference_ranges()).
  */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
+#include "common/util.h"
 #include "predictor/pandia/pandia_internal.h"
+#include "predictor/pandia/params.h"
 #include "predictor/tune.h"
 
 /*
@@ -41,6 +49,14 @@
  * says nothing (docs/profiling.md, "The model's misfit").
  */
 #define MISFIT_Z90 1.645
+
+/*
+ * The least interference (relative) worth a word in p's status: a
+ * probe run of one repetition is as noisy as that on a quiet 2-vCPU
+ * guest (docs/profiling.md, "A slowdown beside the probes").  Smaller
+ * ones still widen the ranges: the noise errs wide.
+ */
+#define INTERFERENCE_SAY 0.03
 
 /* Add run R's log times about their mean to *SS, its degrees to *DOF. */
 static void pool(const struct wl_run *r, double *ss, int *dof)
@@ -80,6 +96,90 @@ void pandia_runs_ranges(struct pandia_runs *r)
 		r->range[x] = r->xr[x] && t > 0 && n >= 1 ?
 			hypot(tune_range_move(ss, dof, n) * t, drift * t) : 0;
 	}
+}
+
+/*
+ * The slowdown of run 1 beside probe run ID (a run of the workload's
+ * one thread beside probes on other cores) over run 1's time T1, and
+ * that run; 0 when ID names no such run, or when the probes' rate
+ * alone nearly saturated the level (C its aggregate) or is not known:
+ * beside a full level the slowdown may be the level's arbitration
+ * (the heaviest streams served first), which the workload's own
+ * threads need not meet, and says nothing of the other runs.
+ */
+static double probe_slowdown(const struct pandia_workload *w,
+			     const char *id, double t1, double c,
+			     const struct wl_run **run)
+{
+	const struct wl_run *pr = workload_run_named(w, id);
+	double t, alone;
+
+	if (!pr || pr->n_cpus != 1 || strncmp(id, "probe-", 6))
+		return 0;
+	alone = wl_run_counter(pr, "probe_alone_bytes_per_s");
+	if (!(alone > 0) || !(c > 0) || alone >= PROBE_SATURATE * c)
+		return 0;
+	t = median_known(pr->times, pr->n_times);
+	if (!(t > 0) || !(t1 > 0))
+		return 0;
+	*run = pr;
+	return t / t1;
+}
+
+void pandia_runs_interference(struct pandia_runs *r,
+			      const struct pandia_workload *w)
+{
+	const struct pandia_params *pp = pandia_params(w);
+	int k;
+
+	r->interference = 0;
+	r->interference_run = NULL;
+	for (k = WR_L2; k <= WR_DRAM; k++) {
+		const struct wl_param *d = &pp->demand[k];
+		char ids[256], *id, *save = NULL;
+
+		if (!pp->listed[k] || !d->known || !wl_param_is_bound(d) ||
+		    !d->source || strlen(d->source) >= sizeof(ids))
+			continue;
+		strcpy(ids, d->source);
+		for (id = strtok_r(ids, ",", &save); id;
+		     id = strtok_r(NULL, ",", &save)) {
+			const struct wl_run *pr = NULL;
+			double s = probe_slowdown(
+				w, id, r->t[PR1],
+				r->pl.m->links[k - WR_L1].aggregate_bw, &pr);
+
+			if (s > 1 && log(s) > r->interference) {
+				r->interference = log(s);
+				r->interference_run = pr;
+			}
+		}
+	}
+}
+
+char *pandia_interference_ranges(const struct pandia_runs *r,
+				 enum fit_mode mode, double stated[4])
+{
+	double j[4];
+	int k;
+
+	fit_uncertainty_joint(&r->pl, &r->base, r->t, r->interference, mode,
+			      j);
+	for (k = 0; k < 4; k++)
+		if (stated[k] >= 0 && j[k] > 0)
+			stated[k] = hypot(stated[k], j[k]);
+	if (!(r->interference >= log1p(INTERFERENCE_SAY)) || !(j[0] > 0) ||
+	    !r->interference_run)
+		return NULL;
+	return xasprintf("run 1 ran %.3gx slower beside the probes of %s "
+			 "on other cores, which no demand the model takes "
+			 "explains (that level's is a bound the probes could "
+			 "not fill): a core or cache shared where the "
+			 "description shows none; the runs on "
+			 "more than one core may carry it or not, and the "
+			 "ranges take them moved by it together (p +- %.2g "
+			 "of it)", exp(r->interference),
+			 r->interference_run->id, j[0]);
 }
 
 /* The clock's excess over what run 2 allows (0: none). */
