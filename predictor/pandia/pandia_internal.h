@@ -83,6 +83,7 @@ struct pandia_runs {
 	   (pandia_runs_interference()) */
 	double interference;
 	const struct wl_run *interference_run;
+	int interference_res;		/* its demand, WR_L3 ... */
 };
 
 /*

@@ -152,6 +152,7 @@ void pandia_runs_interference(struct pandia_runs *r,
 			if (s > 1 && log(s) > r->interference) {
 				r->interference = log(s);
 				r->interference_run = pr;
+				r->interference_res = k;
 			}
 		}
 	}
@@ -171,15 +172,18 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 	if (!(r->interference >= log1p(INTERFERENCE_SAY)) || !(j[0] > 0) ||
 	    !r->interference_run)
 		return NULL;
-	return xasprintf("run 1 ran %.3gx slower beside the probes of %s "
-			 "on other cores, which no demand the model takes "
-			 "explains (that level's is a bound the probes could "
-			 "not fill): a core or cache shared where the "
-			 "description shows none; the runs on "
-			 "more than one core may carry it or not, and the "
-			 "ranges take them moved by it together (p +- %.2g "
-			 "of it)", exp(r->interference),
-			 r->interference_run->id, j[0]);
+	return xasprintf("run 1 ran %.3gx slower beside the %s probe(s) on "
+			 "other cores (%s), and no demand explains it: %s's "
+			 "demand is only a bound, the probes cannot fill that "
+			 "level. Something the description does not show "
+			 "slows this workload beside work on other cores (two "
+			 "vCPUs on one physical core, a shared cache); the "
+			 "runs on several cores may carry it or not, so p's "
+			 "range takes them all moved by it (+- %.2g of it)",
+			 exp(r->interference),
+			 wl_resource_name(r->interference_res),
+			 r->interference_run->id,
+			 wl_resource_name(r->interference_res), j[0]);
 }
 
 /* The clock's excess over what run 2 allows (0: none). */
