@@ -399,19 +399,6 @@ struct intf {
 	char status[1024];
 };
 
-/* Run R's counter NAME set to V (it has it). */
-static void set_counter(struct wl_run *r, const char *name, double v)
-{
-	int i;
-
-	for (i = 0; i < r->n_counters; i++)
-		if (!strcmp(r->counter_names[i], name)) {
-			r->counter_values[i] = v;
-			return;
-		}
-	ck_abort_msg("run %s has no counter %s", r->id, name);
-}
-
 /* The probe runs' one time set to SLOW times run 1's median (0: as
    recorded); BOUND false: both demands small estimates, not bounds;
    FULL: the probes' rate alone at the level's aggregate. */
@@ -437,10 +424,13 @@ static void fit_intf(double slow, bool bound, bool full, struct intf *o)
 		ck_assert(r && r->n_times == 1);
 		r->times[0] = slow * median_of(r1->times, r1->n_times);
 	}
-	for (i = 0; i < 2 && full; i++)
-		set_counter((struct wl_run *)workload_run_named(w, probes[i]),
-			    "probe_alone_bytes_per_s",
-			    m->links[i ? LVL_DRAM : LVL_L3].aggregate_bw);
+	for (i = 0; i < 2 && full; i++) {
+		/* as recorded, then at the level's aggregate */
+		ck_assert(wl_run_counter(workload_run_named(w, probes[i]),
+					 "probe_alone_bytes_per_s") > 0);
+		tk_set_counter(w, probes[i], "probe_alone_bytes_per_s",
+			       m->links[i ? LVL_DRAM : LVL_L3].aggregate_bw);
+	}
 	pp = pandia_params(w);
 	for (i = WR_L3; i <= WR_DRAM && !bound; i++) {
 		ck_assert(wl_param_is_bound(&pp->demand[i]));

@@ -313,22 +313,6 @@ static void keep_said(void *arg, const char *msg)
 	snprintf(said, sizeof(said), "%s", msg);
 }
 
-/* Counter NAME of run ID of W set to V (added where it is not). */
-static void set_counter(struct pandia_workload *w, const char *id,
-			const char *name, double v)
-{
-	struct wl_run *r = (struct wl_run *)workload_run_named(w, id);
-	int i;
-
-	ck_assert_ptr_nonnull(r);
-	for (i = 0; i < r->n_counters; i++)
-		if (!strcmp(r->counter_names[i], name)) {
-			r->counter_values[i] = v;
-			return;
-		}
-	wl_run_add_counter(r, name, v);
-}
-
 struct unseen {
 	double p, p_range, t1_rel;	/* as fitted */
 	double b, u1;			/* t2 / t1, run 1's cpus_busy */
@@ -361,7 +345,7 @@ static void fit_unseen_dram(double u2, bool no_clock, double dram,
 	if (dram > 0)
 		m->links[LVL_DRAM].aggregate_bw = dram;
 	if (u2 != 0)
-		set_counter(w, "run2", "cpus_busy", u2);
+		tk_set_counter(w, "run2", "cpus_busy", u2);
 	env.m = m;
 	said[0] = 0;
 	ck_assert_msg(model_pandia.fit(&env, w, &err) == 0, "%s", err.text);
@@ -457,10 +441,10 @@ static void two_calls(struct pandia_workload *w, const char *id,
 
 	ck_assert(r && r->n_times == 2);
 	r->times[0] = r->times[1] = t;
-	set_counter(w, id, "cpu_seconds", 2 * (setup + cpu));
-	set_counter(w, id, "cpus_busy", (setup + cpu) / (setup + t));
+	tk_set_counter(w, id, "cpu_seconds", 2 * (setup + cpu));
+	tk_set_counter(w, id, "cpus_busy", (setup + cpu) / (setup + t));
 	if (!no_timed)
-		set_counter(w, id, "cpu_timed_seconds", 2 * t);
+		tk_set_counter(w, id, "cpu_timed_seconds", 2 * t);
 }
 
 /*

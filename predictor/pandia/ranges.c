@@ -34,7 +34,9 @@
  * moved by it together (pandia_interference_ranges()).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -98,23 +100,45 @@ void pandia_runs_ranges(struct pandia_runs *r)
 	}
 }
 
+/* Whether SOURCE, run ids separated by commas, names run ID. */
+static bool names_run(const char *source, const char *id)
+{
+	size_t n = strlen(id), len;
+
+	for (; source; source += len + 1) {
+		len = strcspn(source, ",");
+		if (len == n && !strncmp(source, id, n))
+			return true;
+		if (!source[len])
+			break;
+	}
+	return false;
+}
+
 /*
- * The slowdown of run 1 beside probe run ID (a run of the workload's
- * one thread beside probes on other cores) over run 1's time T1, and
- * that run; 0 when ID names no such run, or when the probes' rate
- * alone nearly saturated the level (C its aggregate) or is not known:
- * beside a full level the slowdown may be the level's arbitration
- * (the heaviest streams served first), which the workload's own
- * threads need not meet, and says nothing of the other runs.
+ * The slowdown of run 1 beside the probes of level LVL (its run
+ * "probe-LVL": the workload's one thread beside probes on other cores)
+ * over run 1's time T1, and that run, where demand D, only a bound,
+ * came from it; 0 when not, and when the probes' rate alone nearly
+ * saturated the level or is not known: beside a full level the
+ * slowdown may be the level's arbitration (the heaviest streams served
+ * first), which the workload's own threads need not meet, and says
+ * nothing of the other runs.
  */
 static double probe_slowdown(const struct pandia_workload *w,
-			     const char *id, double t1, double c,
+			     const struct pandia_machine *m, int lvl,
+			     const struct wl_param *d, double t1,
 			     const struct wl_run **run)
 {
-	const struct wl_run *pr = workload_run_named(w, id);
-	double t, alone;
+	const struct wl_run *pr;
+	double t, alone, c = m->links[lvl].aggregate_bw;
+	char id[64];
 
-	if (!pr || pr->n_cpus != 1 || strncmp(id, "probe-", 6))
+	snprintf(id, sizeof(id), "probe-%s", level_name(lvl));
+	if (!d->known || !wl_param_is_bound(d) || !names_run(d->source, id))
+		return 0;
+	pr = workload_run_named(w, id);
+	if (!pr || pr->n_cpus != 1)
 		return 0;
 	alone = wl_run_counter(pr, "probe_alone_bytes_per_s");
 	if (!(alone > 0) || !(c > 0) || alone >= PROBE_SATURATE * c)
@@ -130,30 +154,20 @@ void pandia_runs_interference(struct pandia_runs *r,
 			      const struct pandia_workload *w)
 {
 	const struct pandia_params *pp = pandia_params(w);
-	int k;
+	int lvl;
 
 	r->interference = 0;
 	r->interference_run = NULL;
-	for (k = WR_L2; k <= WR_DRAM; k++) {
-		const struct wl_param *d = &pp->demand[k];
-		char ids[256], *id, *save = NULL;
+	for (lvl = LVL_L2; lvl <= LVL_DRAM; lvl++) {
+		const struct wl_run *pr = NULL;
+		double s = pp->listed[WR_L1 + lvl] ?
+			probe_slowdown(w, r->pl.m, lvl, &pp->demand[WR_L1 + lvl],
+				       r->t[PR1], &pr) : 0;
 
-		if (!pp->listed[k] || !d->known || !wl_param_is_bound(d) ||
-		    !d->source || strlen(d->source) >= sizeof(ids))
-			continue;
-		strcpy(ids, d->source);
-		for (id = strtok_r(ids, ",", &save); id;
-		     id = strtok_r(NULL, ",", &save)) {
-			const struct wl_run *pr = NULL;
-			double s = probe_slowdown(
-				w, id, r->t[PR1],
-				r->pl.m->links[k - WR_L1].aggregate_bw, &pr);
-
-			if (s > 1 && log(s) > r->interference) {
-				r->interference = log(s);
-				r->interference_run = pr;
-				r->interference_res = k;
-			}
+		if (s > 1 && log(s) > r->interference) {
+			r->interference = log(s);
+			r->interference_run = pr;
+			r->interference_res = WR_L1 + lvl;
 		}
 	}
 }

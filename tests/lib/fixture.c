@@ -1,10 +1,11 @@
 /*
  * fixture.c - the objects many suites start from: a machine described
  * from a topology and assumptions, the model's time for a placement, a
- * short argv.
+ * recorded run's counter set, a short argv.
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/machine.h"
 #include "common/topology.h"
@@ -25,6 +26,21 @@ struct pandia_machine *tk_machine(const char *topo, const char *assume)
 		ck_assert_msg(assume_apply(m, assume, &err) == 0, "%s",
 			      err.text);
 	return m;
+}
+
+void tk_set_counter(struct pandia_workload *w, const char *id,
+		    const char *name, double v)
+{
+	struct wl_run *r = (struct wl_run *)workload_run_named(w, id);
+	int i;
+
+	ck_assert_msg(r != NULL, "no run %s", id);
+	for (i = 0; i < r->n_counters; i++)
+		if (!strcmp(r->counter_names[i], name)) {
+			r->counter_values[i] = v;
+			return;
+		}
+	wl_run_add_counter(r, name, v);
 }
 
 double tk_model_time(const struct pandia_machine *m, enum mem_kind kind,

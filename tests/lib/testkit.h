@@ -101,6 +101,14 @@ double tk_model_time(const struct pandia_machine *m, enum mem_kind kind,
 		     char *bott, size_t size);
 
 /*
+ * Counter NAME of run ID of W set to V (added where it has none); the
+ * run must exist.
+ */
+struct pandia_workload;
+void tk_set_counter(struct pandia_workload *w, const char *id,
+		    const char *name, double v);
+
+/*
  * A NULL-terminated argv of A, B and C (each may be NULL to end it
  * early), in a static array: valid until the next call.
  */
