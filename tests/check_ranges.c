@@ -399,10 +399,12 @@ struct intf {
 	char status[1024];
 };
 
-/* The probe runs' one time set to SLOW times run 1's median (0: as
-   recorded); BOUND false: both demands small estimates, not bounds;
-   FULL: the probes' rate alone at the level's aggregate. */
-static void fit_intf(double slow, bool bound, bool full, struct intf *o)
+/* The probe runs' one time set to SLOW[0] (L3) and SLOW[1] (DRAM)
+   times run 1's median (0: as recorded); ESTIMATES: the demands made
+   small estimates, not bounds (1: L3's, 2: DRAM's, 3: both); FULL: the
+   probes' rate alone at the level's aggregate. */
+static void fit_intf2(const double slow[2], int estimates, bool full,
+		      struct intf *o)
 {
 	static const char *const probes[2] = { "probe-L3", "probe-dram" };
 	struct pandia_error err;
@@ -417,12 +419,14 @@ static void fit_intf(double slow, bool bound, bool full, struct intf *o)
 	w = workload_load(INTF_W, &err);
 	ck_assert_msg(w != NULL, "%s:%d: %s", err.source, err.line, err.text);
 	r1 = workload_run_named(w, "run1");
-	for (i = 0; i < 2 && slow > 0; i++) {
+	for (i = 0; i < 2; i++) {
 		struct wl_run *r = (struct wl_run *)workload_run_named(
 			w, probes[i]);
 
 		ck_assert(r && r->n_times == 1);
-		r->times[0] = slow * median_of(r1->times, r1->n_times);
+		if (slow[i] > 0)
+			r->times[0] = slow[i] *
+				median_of(r1->times, r1->n_times);
 	}
 	for (i = 0; i < 2 && full; i++) {
 		/* as recorded, then at the level's aggregate */
@@ -432,7 +436,9 @@ static void fit_intf(double slow, bool bound, bool full, struct intf *o)
 			       m->links[i ? LVL_DRAM : LVL_L3].aggregate_bw);
 	}
 	pp = pandia_params(w);
-	for (i = WR_L3; i <= WR_DRAM && !bound; i++) {
+	for (i = WR_L3; i <= WR_DRAM; i++) {
+		if (!(estimates & (1 << (i - WR_L3))))
+			continue;
 		ck_assert(wl_param_is_bound(&pp->demand[i]));
 		free(pp->demand[i].status);
 		pp->demand[i].status = xstrdup("estimate");
@@ -450,6 +456,14 @@ static void fit_intf(double slow, bool bound, bool full, struct intf *o)
 	machine_free(m);
 }
 
+/* fit_intf2() with both probe runs alike */
+static void fit_intf(double slow, bool bound, bool full, struct intf *o)
+{
+	const double both[2] = { slow, slow };
+
+	fit_intf2(both, bound ? 0 : 3, full, o);
+}
+
 START_TEST(test_interference)
 {
 	struct intf o, quiet, small, est;
@@ -460,10 +474,11 @@ START_TEST(test_interference)
 	ck_assert_msg(o.p + o.p_range >= 0.990, "p %g +- %g", o.p,
 		      o.p_range);
 	ck_assert_msg(strstr(o.status, "run 1 ran 1.11x slower beside the "
-			     "dram probe(s) on other cores (probe-dram), and "
-			     "no demand explains it: dram's demand is only a "
-			     "bound") &&
-		      strstr(o.status, "moved by it (+- 0.12 of it)"),
+			     "L3 probe(s) on other cores (probe-L3) and "
+			     "1.11x beside the dram probe(s) (probe-dram), "
+			     "and no demand explains it: L3's and dram's "
+			     "demands are only bounds") &&
+		      strstr(o.status, "moved by the lesser (+- 0.12 of it)"),
 		      "%s", o.status);
 	/* without the slowdown: the repetitions' range, nothing said */
 	fit_intf(1, true, false, &quiet);
@@ -497,6 +512,52 @@ START_TEST(test_interference)
 }
 END_TEST
 
+/*
+ * Two levels' probes, each able to show the slowdown: the smaller one
+ * moves the runs, so that a disturbance of one probe run (the other
+ * not slowed) widens nothing; a level whose demand the model takes
+ * leaves the other's in full.
+ */
+START_TEST(test_interference_levels)
+{
+	static const double one_slow[2] = { 2, 0 }, one_fast[2] = { 2, 0.98 },
+			    dram_slow[2] = { 1, 2 };
+	struct intf o, quiet, slow, a, b, c;
+
+	fit_intf(0, true, false, &o);
+	fit_intf(1, true, false, &quiet);
+	fit_intf(2, true, false, &slow);
+	ck_assert_msg(slow.p_range > 3 * o.p_range, "p +- %g / %g",
+		      slow.p_range, o.p_range);
+	/* L3's probe run slowed twice, DRAM's as recorded (1.11x) */
+	fit_intf2(one_slow, 0, false, &a);
+	ck_assert_msg(fabs(a.p_range - o.p_range) < 0.005, "p +- %g / %g",
+		      a.p_range, o.p_range);
+	ck_assert_msg(strstr(a.status, "run 1 ran 1.11x slower beside the "
+			     "dram probe(s) on other cores (probe-dram) and "
+			     "2x beside the L3 probe(s) (probe-L3)"), "%s",
+		      a.status);
+	/* L3's slowed twice, DRAM's not at all (a little faster than run
+	   1): one disturbed run */
+	fit_intf2(one_fast, 0, false, &b);
+	ck_assert_msg(fabs(b.p_range - quiet.p_range) < 1e-9,
+		      "p +- %g / %g", b.p_range, quiet.p_range);
+	ck_assert_msg(strstr(b.status, "run 1 ran 2x slower beside the L3 "
+			     "probe(s) on other cores (probe-L3) but 0.98x "
+			     "beside the dram probe(s) (probe-dram)") &&
+		      strstr(b.status, "not in the ranges"), "%s", b.status);
+	/* L3's demand an estimate: DRAM's twice counts alone, in full */
+	fit_intf2(dram_slow, 1, false, &c);
+	ck_assert_msg(fabs(c.p_range - slow.p_range) < 1e-9,
+		      "p +- %g / %g", c.p_range, slow.p_range);
+	ck_assert_msg(strstr(c.status, "run 1 ran 2x slower beside the dram "
+			     "probe(s) on other cores (probe-dram), and no "
+			     "demand explains it: dram's demand is only a "
+			     "bound") &&
+		      strstr(c.status, "moved by it ("), "%s", c.status);
+}
+END_TEST
+
 static Suite *ranges_suite(void)
 {
 	Suite *s = suite_create("ranges");
@@ -510,6 +571,7 @@ static Suite *ranges_suite(void)
 	tcase_add_test(tc, test_at_bound);
 	tcase_add_test(tc, test_joint_move);
 	tcase_add_test(tc, test_interference);
+	tcase_add_test(tc, test_interference_levels);
 	suite_add_tcase(s, tc);
 	return s;
 }

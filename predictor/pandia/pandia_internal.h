@@ -77,13 +77,21 @@ struct pandia_runs {
 	   runs only set the parameters */
 	double misfit_all;
 	/* the log of run 1's slowdown beside probes on other cores where
-	   no demand the model takes explains it (the largest over the
+	   no demand the model takes explains it (the smallest over the
 	   levels whose demand is a bound and which the probes could not
-	   fill), and that probe run; 0 and NULL when none
+	   fill: a disturbance of one probe run is not seen beside the
+	   others), and that probe run; 0 and NULL when none
 	   (pandia_runs_interference()) */
 	double interference;
 	const struct wl_run *interference_run;
 	int interference_res;		/* its demand, WR_L3 ... */
+	double interference_lo;		/* that slowdown, not its log */
+	/* where another such level was probed, the largest slowdown
+	   beside its probes (not its log), its run and its demand; 0 and
+	   NULL when none */
+	double interference_hi;
+	const struct wl_run *interference_hi_run;
+	int interference_hi_res;
 };
 
 /*
@@ -132,7 +140,10 @@ void pandia_runs_ranges(struct pandia_runs *r);
  * for a level whose demand is only a bound (the model takes no
  * contention there), is slowed by something the model does not have
  * (a core or cache shared where the description shows none); the runs
- * on several cores may carry it or not.  pandia_runs_load() calls it.
+ * on several cores may carry it or not.  Where two levels' probes
+ * were such, the smaller of the two slowdowns: something that slows
+ * the workload beside work on other cores slows it beside either, a
+ * disturbance of one run does not.  pandia_runs_load() calls it.
  */
 void pandia_runs_interference(struct pandia_runs *r,
 			      const struct pandia_workload *w);

@@ -31,7 +31,8 @@
  * The parameters' ranges also take run 1's slowdown beside the probes
  * of a level whose demand is a bound and which they could not fill,
  * which nothing in the model explains: every run on several cores
- * moved by it together (pandia_interference_ranges()).
+ * moved by it together (pandia_interference_ranges()); the smaller
+ * one where two levels' probes were such.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -154,27 +155,67 @@ void pandia_runs_interference(struct pandia_runs *r,
 			      const struct pandia_workload *w)
 {
 	const struct pandia_params *pp = pandia_params(w);
+	double lo = 0, hi = 0;
 	int lvl;
 
-	r->interference = 0;
-	r->interference_run = NULL;
+	r->interference = r->interference_lo = r->interference_hi = 0;
+	r->interference_run = r->interference_hi_run = NULL;
 	for (lvl = LVL_L2; lvl <= LVL_DRAM; lvl++) {
 		const struct wl_run *pr = NULL;
 		double s = pp->listed[WR_L1 + lvl] ?
 			probe_slowdown(w, r->pl.m, lvl, &pp->demand[WR_L1 + lvl],
 				       r->t[PR1], &pr) : 0;
 
-		if (s > 1 && log(s) > r->interference) {
-			r->interference = log(s);
+		if (!(s > 0))
+			continue;
+		if (!r->interference_run || s < lo) {
+			if (r->interference_run) {
+				hi = lo;
+				r->interference_hi_run = r->interference_run;
+				r->interference_hi_res = r->interference_res;
+			}
+			lo = s;
 			r->interference_run = pr;
 			r->interference_res = WR_L1 + lvl;
+		} else if (s > hi) {
+			hi = s;
+			r->interference_hi_run = pr;
+			r->interference_hi_res = WR_L1 + lvl;
 		}
 	}
+	r->interference = lo > 1 ? log(lo) : 0;
+	r->interference_lo = lo;
+	r->interference_hi = hi;
+}
+
+/*
+ * p's caveat where the levels' probes disagree: the larger slowdown
+ * worth a word, the smaller not (NULL: no such).
+ */
+static char *interference_disturbed(const struct pandia_runs *r)
+{
+	if (!r->interference_hi_run ||
+	    r->interference >= log1p(INTERFERENCE_SAY) ||
+	    !(r->interference_hi >= 1 + INTERFERENCE_SAY))
+		return NULL;
+	return xasprintf("run 1 ran %.3gx slower beside the %s probe(s) on "
+			 "other cores (%s) but %.3gx beside the %s probe(s) "
+			 "(%s): something that slowed the workload beside "
+			 "work on other cores would slow it beside either; "
+			 "taken for a disturbance of that one run, not in "
+			 "the ranges", r->interference_hi,
+			 wl_resource_name(r->interference_hi_res),
+			 r->interference_hi_run->id,
+			 r->interference_lo,
+			 wl_resource_name(r->interference_res),
+			 r->interference_run->id);
 }
 
 char *pandia_interference_ranges(const struct pandia_runs *r,
 				 enum fit_mode mode, double stated[4])
 {
+	const struct wl_run *hr = r->interference_hi_run;
+	char both[192] = "", which[128];
 	double j[4];
 	int k;
 
@@ -185,19 +226,31 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 			stated[k] = hypot(stated[k], j[k]);
 	if (!(r->interference >= log1p(INTERFERENCE_SAY)) || !(j[0] > 0) ||
 	    !r->interference_run)
-		return NULL;
+		return interference_disturbed(r);
+	if (hr) {
+		snprintf(both, sizeof(both), " and %.3gx beside the %s "
+			 "probe(s) (%s)", r->interference_hi,
+			 wl_resource_name(r->interference_hi_res), hr->id);
+		snprintf(which, sizeof(which), "%s's and %s's demands are "
+			 "only bounds, the probes cannot fill those levels",
+			 wl_resource_name(r->interference_res),
+			 wl_resource_name(r->interference_hi_res));
+	} else {
+		snprintf(which, sizeof(which), "%s's demand is only a "
+			 "bound, the probes cannot fill that level",
+			 wl_resource_name(r->interference_res));
+	}
 	return xasprintf("run 1 ran %.3gx slower beside the %s probe(s) on "
-			 "other cores (%s), and no demand explains it: %s's "
-			 "demand is only a bound, the probes cannot fill that "
-			 "level. Something the description does not show "
-			 "slows this workload beside work on other cores (two "
+			 "other cores (%s)%s, and no demand explains it: %s. "
+			 "Something the description does not show slows "
+			 "this workload beside work on other cores (two "
 			 "vCPUs on one physical core, a shared cache); the "
 			 "runs on several cores may carry it or not, so p's "
-			 "range takes them all moved by it (+- %.2g of it)",
+			 "range takes them all moved by %s (+- %.2g of it)",
 			 exp(r->interference),
 			 wl_resource_name(r->interference_res),
-			 r->interference_run->id,
-			 wl_resource_name(r->interference_res), j[0]);
+			 r->interference_run->id, both, which,
+			 hr ? "the lesser" : "it", j[0]);
 }
 
 /* The clock's excess over what run 2 allows (0: none). */
