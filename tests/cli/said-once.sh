@@ -1,17 +1,33 @@
 #!/bin/sh
 # A long note is said in full once per host, in one line after, and in
 # full again with -v (builtin/said.c): predict's demands known only as
-# upper bounds, in a state folder of the test's own.  The record keeps
+# upper bounds, in a state folder of the test's own; not those that
+# could hold no placement back on the machine predicted.  The record keeps
 # one line per note and host; where it cannot be written, every note is
 # said in full.
 . "$(dirname "$0")/profile.inc"
 XDG_STATE_HOME="$T/state"
 export XDG_STATE_HOME
+# two cores whose L3 and DRAM two threads at the description's bounds
+# (18 and 13.9 GB/s) would fill: 30 and 20 GB/s
+sed -e '/"L3":/s/"aggregate_bw": 1.5e11/"aggregate_bw": 3.0e10/' \
+	-e '/"dram":/s/"aggregate_bw": 4.0e10/"aggregate_bw": 2.0e10/' \
+	tests/data/assume-full.json >"$T/assume.json"
+grep -q '3.0e10' "$T/assume.json" && grep -q '2.0e10' "$T/assume.json" ||
+	fail "the assume file's aggregates were not changed"
 "$P" machine -q --topology 'pack:1 core:2 pu:1' \
-	--assume tests/data/assume-full.json -o "$T/m.json" >/dev/null \
+	--assume "$T/assume.json" -o "$T/m.json" >/dev/null \
 	2>"$T/m.err" || { cat "$T/m.err"; fail "cannot describe 2 cores"; }
 # a description whose DRAM and L3 demands are bounds
 cp tests/data/workload-bounds.json "$T/w.json"
+# where two threads at those bounds fill neither level (150 and 40
+# GB/s), no placement can be held back there: nothing is said
+"$P" machine -q --topology 'pack:1 core:2 pu:1' \
+	--assume tests/data/assume-full.json -o "$T/wide.json" >/dev/null \
+	2>"$T/m.err" || { cat "$T/m.err"; fail "cannot describe 2 wide cores"; }
+XDG_STATE_HOME="$T/state-wide" "$P" predict -m "$T/wide.json" \
+	-w "$T/w.json" -v >/dev/null 2>"$T/err" || { cat "$T/err"; fail "predict wide"; }
+[ -s "$T/err" ] && { cat "$T/err"; fail "bounds that fill nothing are said"; }
 pred() {
 	"$P" predict -m "$T/m.json" -w "$T/w.json" "$@" \
 		>/dev/null 2>"$T/err" || { cat "$T/err"; fail "predict $*"; }
