@@ -317,6 +317,28 @@ static void sample_task(struct ctx *c, const char *dir, int pid, int tid,
 }
 
 /*
+ * The command's processes that the pinning library did not report (it
+ * is not loaded with --pin set or none, nor in a static program): every
+ * running process whose parent is one we know, to the last generation
+ * (a generation more each pass; the passes stop when one adds none).
+ */
+static void add_descendants(struct ctx *c)
+{
+	int pass, i, n, added = 1;
+	pid_t *kids;
+
+	for (pass = 0; pass < 16 && added; pass++) {
+		n = list_children_of(c->acct.pids, c->acct.n_pids, &kids, true);
+		for (i = 0, added = 0; i < n; i++)
+			if (!in_list(c->acct.pids, c->acct.n_pids, kids[i])) {
+				add_pid(c, kids[i]);
+				added++;
+			}
+		free(kids);
+	}
+}
+
+/*
  * Every thread of the processes we know: its Cpus_allowed_list and,
  * until the library reports its end, its CPU time and run-queue wait.
  */
@@ -325,6 +347,7 @@ void sample_threads(struct ctx *c)
 	double now = now_seconds() - c->t0;
 
 	read_report(c, false);
+	add_descendants(c);
 	if (c->o->numa_maps)
 		sample_numa_maps(c);
 	each_task(c, sample_task, &now);

@@ -278,8 +278,11 @@ void child_signals(const struct ctx *c);
  */
 void orphan_guard(const struct ctx *c, bool init);
 
-/* PARENT's child processes now: pids into *out (caller frees) */
+/* SELF's child processes now: pids into *out (caller frees) */
 int list_children(pid_t self, pid_t **out, bool running_only);
+/* the same for any of PARENTS[0..N-1] */
+int list_children_of(const pid_t *parents, int n_parents, pid_t **out,
+		     bool running_only);
 
 /* whether x is one of v[0..n-1] */
 bool in_list(const pid_t *v, int n, pid_t x);

@@ -80,8 +80,12 @@ bool read_signals(struct ctx *c)
 	return c->r->interrupted != 0;
 }
 
-/* PARENT's child processes now: pids into *out (caller frees) */
-int list_children(pid_t self, pid_t **out, bool running_only)
+/*
+ * The processes whose parent is one of PARENTS[0..N-1] now, zombies
+ * left out when RUNNING_ONLY: pids into *out (caller frees).
+ */
+int list_children_of(const pid_t *parents, int n_parents, pid_t **out,
+		     bool running_only)
 {
 	pid_t *v = NULL;
 	DIR *d = opendir("/proc");
@@ -110,7 +114,8 @@ int list_children(pid_t self, pid_t **out, bool running_only)
 		p = strrchr(buf, ')');
 		if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
 			continue;
-		if (ppid != self || (running_only && state == 'Z'))
+		if (!in_list(parents, n_parents, (pid_t)ppid) ||
+		    (running_only && state == 'Z'))
 			continue;
 		v = xrealloc(v, sizeof(*v) * (size_t)(n + 1));
 		v[n++] = (pid_t)atoi(e->d_name);
@@ -118,6 +123,11 @@ int list_children(pid_t self, pid_t **out, bool running_only)
 	closedir(d);
 	*out = v;
 	return n;
+}
+
+int list_children(pid_t self, pid_t **out, bool running_only)
+{
+	return list_children_of(&self, 1, out, running_only);
 }
 
 bool in_list(const pid_t *v, int n, pid_t x)

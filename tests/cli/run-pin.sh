@@ -62,6 +62,16 @@ grep -qx "n=4 p=4 c=0,0,1,1" "$T/err" || { cat "$T/err"; fail "env"; }
 	"$SA" --threads 2 >"$T/out" 2>"$T/err" || fail "--pin set"
 [ "$(grep -c '^thread [01] cpus 0-1$\|^thread [01] cpus 0,1$' "$T/err")" \
 	-eq 2 ] || { cat "$T/err"; fail "--pin set: threads on 0-1"; }
+# without the pinning library the command's children are still found
+# (a shell that runs the program as its child): the program's two
+# threads beside the shell's one, each allowed on the set
+"$P" run -q -r 1 --no-warmup --pin set --cpus 1,0 -- \
+	sh -c "'$SA' --threads 2 --hold 300; true" >"$T/out" 2>"$T/err" ||
+	{ cat "$T/err"; fail "--pin set under sh"; }
+grep -q "^threads: *3 seen" "$T/out" ||
+	{ cat "$T/out"; fail "--pin set under sh: the child's threads not seen"; }
+[ "$(awk '$1 == "-" && $NF == "0-1"' "$T/out" | wc -l)" -eq 3 ] ||
+	{ cat "$T/out"; fail "--pin set under sh: not 3 threads on 0-1"; }
 
 # more threads than listed PUs: the list is used again from its start
 "$P" run -q -r 1 --no-warmup --show-output --pin threads --cpus 1,0 -- \
