@@ -317,16 +317,22 @@ static void sample_task(struct ctx *c, const char *dir, int pid, int tid,
 }
 
 /*
- * The command's processes that the pinning library did not report (it
- * is not loaded with --pin set or none, nor in a static program): every
- * running process whose parent is one we know, to the last generation
- * (a generation more each pass; the passes stop when one adds none).
+ * The command's processes where the pinning library cannot report them
+ * (it is not loaded with --pin set or none, nor in a static program):
+ * every running process whose parent is one we know, to the last
+ * generation (a generation more each pass; the passes stop when one
+ * adds none).  Where it is loaded, what it reports is taken alone: a
+ * task that a sanitizer's leak check clones at exit is no thread of
+ * the command's.
  */
 static void add_descendants(struct ctx *c)
 {
 	int pass, i, n, added = 1;
 	pid_t *kids;
 
+	if ((c->o->pin == RUN_PIN_WORKERS || c->o->pin == RUN_PIN_THREADS) &&
+	    !c->pin.static_exe)
+		return;
 	for (pass = 0; pass < 16 && added; pass++) {
 		n = list_children_of(c->acct.pids, c->acct.n_pids, &kids, true);
 		for (i = 0, added = 0; i < n; i++)

@@ -68,10 +68,12 @@ grep -qx "n=4 p=4 c=0,0,1,1" "$T/err" || { cat "$T/err"; fail "env"; }
 "$P" run -q -r 1 --no-warmup --pin set --cpus 1,0 -- \
 	sh -c "'$SA' --threads 2 --hold 300; true" >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "--pin set under sh"; }
-grep -q "^threads: *3 seen" "$T/out" ||
-	{ cat "$T/out"; fail "--pin set under sh: the child's threads not seen"; }
-[ "$(awk '$1 == "-" && $NF == "0-1"' "$T/out" | wc -l)" -eq 3 ] ||
-	{ cat "$T/out"; fail "--pin set under sh: not 3 threads on 0-1"; }
+# (a sanitizer's leak check may clone a task of its own at exit: the
+# program's process is the one with two threads)
+awk '$1 == "-" { n[$2]++; if ($NF != "0-1") bad = 1 }
+     END { for (p in n) if (n[p] == 2) two++; exit !(two == 1 && !bad) }' \
+	"$T/out" ||
+	{ cat "$T/out"; fail "--pin set under sh: not the child's two threads"; }
 
 # more threads than listed PUs: the list is used again from its start
 "$P" run -q -r 1 --no-warmup --show-output --pin threads --cpus 1,0 -- \
