@@ -688,43 +688,11 @@ out:
 }
 
 /*
- * Whether a thread demanding D of resource R, a bound, could be held
- * back by that level somewhere on M: every PU that can reach one
- * instance of it (L3: the PUs under one L3; DRAM: every PU, as where
- * all pages sit on one node) at D together exceed what the instance
- * sustains.  True where that cannot be told (instructions, the
- * interconnect, a level without a figure).
- */
-static bool bound_can_limit(const struct pandia_machine *m, int r, double d)
-{
-	const struct pandia_link *lk;
-	int i, c, n, most = m->n_pus;
-
-	if (r != WR_L3 && r != WR_DRAM)
-		return true;
-	lk = &m->links[r - WR_L1];
-	if (!lk->present || !(lk->aggregate_bw > 0))
-		return true;
-	if (r == WR_L3) {
-		for (i = 0, most = 0; i < m->n_caches; i++) {
-			if (m->caches[i].level != 3)
-				continue;
-			for (c = 0, n = 0; c < m->caches[i].n_cores; c++)
-				n += m->cores[m->caches[i].cores[c]].n_pus;
-			if (n > most)
-				most = n;
-		}
-		if (!most)
-			most = m->n_pus;
-	}
-	return most * d > lk->aggregate_bw;
-}
-
-/*
  * The demands the description knows only as upper bounds: each said
  * in full the first time for this description (its path, size and
  * time), then all in one line.  Not those that could hold no
- * placement on this machine back even at their bound.
+ * placement on this machine back even at their bound
+ * (machine_level_fills()).
  */
 static void warn_bounds(const struct ctx *x, const struct pandia_params *pp)
 {
@@ -738,7 +706,8 @@ static void warn_bounds(const struct ctx *x, const struct pandia_params *pp)
 		memset(&st, 0, sizeof(st));
 	for (r = 0; r < WR_COUNT; r++) {
 		if (!pp->listed[r] || !wl_param_is_bound(&pp->demand[r]) ||
-		    !bound_can_limit(x->m, r, pp->demand[r].value))
+		    (r >= WR_L1 && !machine_level_fills(x->m, r - WR_L1,
+							pp->demand[r].value)))
 			continue;
 		key = xasprintf("bound %s %s %lld %lld %.6g",
 				wl_resource_name(r), real ? real :

@@ -148,6 +148,39 @@ double machine_pair_bw(const struct pandia_machine *m, int a, int b)
 		m->links[LVL_INTERCONNECT].aggregate_bw : 0;
 }
 
+int machine_level_pus(const struct pandia_machine *m, int lvl)
+{
+	int i, c, n, most = 0;
+
+	if (lvl == LVL_INTERCONNECT)
+		return 0;
+	if (lvl == LVL_DRAM)
+		return m->n_pus;
+	for (i = 0; i < m->n_caches; i++) {
+		if (m->caches[i].level != lvl + 1)
+			continue;
+		for (c = 0, n = 0; c < m->caches[i].n_cores; c++)
+			n += m->cores[m->caches[i].cores[c]].n_pus;
+		if (n > most)
+			most = n;
+	}
+	return most ? most : m->n_pus;
+}
+
+bool machine_level_fills(const struct pandia_machine *m, int lvl, double d)
+{
+	const struct pandia_link *lk;
+	int n;
+
+	if (lvl < 0 || lvl >= LVL_COUNT)
+		return true;
+	lk = &m->links[lvl];
+	n = machine_level_pus(m, lvl);
+	if (!lk->present || !(lk->aggregate_bw > 0) || n <= 0)
+		return true;
+	return n * d > lk->aggregate_bw;
+}
+
 double machine_link_spread(const struct pandia_link *lk)
 {
 	const struct pandia_measure *a = &lk->aggregate;

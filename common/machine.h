@@ -261,6 +261,23 @@ void machine_pair_xlinks(struct pandia_machine *m);
 int machine_pu_index(const struct pandia_machine *m, int os);
 
 /*
+ * The most PUs whose threads can load one instance of level LVL: those
+ * under one L3 cache (all, where the description has none), for DRAM
+ * every PU of the machine (all pages may sit on one node), for a
+ * private level the PUs of one core; 0 for the interconnect.
+ */
+int machine_level_pus(const struct pandia_machine *m, int lvl);
+
+/*
+ * Whether threads demanding D (bytes/s) each can push one instance of
+ * level LVL past what it sustains: machine_level_pus() of them at D
+ * exceed its aggregate.  True where that cannot be told (the
+ * interconnect, a level without a figure): only then can the demand
+ * decide a placement's time in the model.
+ */
+bool machine_level_fills(const struct pandia_machine *m, int lvl, double d);
+
+/*
  * How much slower a thread alone runs on core C than on the fastest
  * kind: peak_rate / the rate of its kind (1 on one kind).
  */

@@ -419,16 +419,23 @@ static int probe_repeat(struct prof *P, int first,
 	}
 }
 
-/* The warning of every estimate that amplifies noise too much. */
+/*
+ * The warning of every estimate that amplifies noise too much, unless
+ * no placement on this machine could depend on it: threads at the top
+ * of its range on every PU that reaches the level would not fill it
+ * (its status then says so, after the fit).
+ */
 static void probe_warn(struct prof *P, int first)
 {
 	int i;
 
 	for (i = first; i < P->n_runs; i++) {
 		const struct prun *R = &P->runs[i];
-		double a = probe_amp(R);
+		double a = probe_amp(R), u = R->est.uncertainty;
 
-		if (a > PROBE_AMP_HIGH)
+		if (a > PROBE_AMP_HIGH &&
+		    machine_level_fills(P->m, R->level, R->est.value +
+					(isfinite(u) && u > 0 ? u : 0)))
 			prof_warn(P->res, "the %s demand is an estimate that "
 				  "amplifies its inputs' noise %.3gx (a 1%% "
 				  "error in them is %.3g%% in it; %d "

@@ -548,6 +548,33 @@ START_TEST(test_assume_errors)
 }
 END_TEST
 
+/*
+ * The PUs that can load one instance of a level, and whether threads
+ * at a demand fill it: two sockets of 8 cores with 2 PUs each, an L3 a
+ * socket (assume-full: L3 150 GB/s, DRAM 40 GB/s).
+ */
+START_TEST(test_level_fills)
+{
+	struct pandia_machine *m = described("pack:2 l3:1 core:8 pu:2");
+
+	ck_assert_int_eq(machine_level_pus(m, LVL_L3), 16);
+	ck_assert_int_eq(machine_level_pus(m, LVL_DRAM), 32);
+	ck_assert_int_eq(machine_level_pus(m, LVL_L2), 2);
+	ck_assert_int_eq(machine_level_pus(m, LVL_INTERCONNECT), 0);
+	/* 16 x 9 GB/s = 144 of 150; 16 x 10 = 160 */
+	ck_assert(!machine_level_fills(m, LVL_L3, 9e9));
+	ck_assert(machine_level_fills(m, LVL_L3, 10e9));
+	/* every PU of the machine on one node: 32 x 1.2 = 38.4 of 40 */
+	ck_assert(!machine_level_fills(m, LVL_DRAM, 1.2e9));
+	ck_assert(machine_level_fills(m, LVL_DRAM, 1.3e9));
+	/* what cannot be told fills */
+	ck_assert(machine_level_fills(m, LVL_INTERCONNECT, 1));
+	m->links[LVL_DRAM].aggregate_bw = 0;
+	ck_assert(machine_level_fills(m, LVL_DRAM, 1));
+	machine_free(m);
+}
+END_TEST
+
 static Suite *machine_suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -573,6 +600,7 @@ static Suite *machine_suite(void)
 	tcase_add_loop_test(tc, test_topology_memory, 0,
 			    ARRAY_SIZE(mem_rows));
 	tcase_add_test(tc, test_topology_large);
+	tcase_add_test(tc, test_level_fills);
 	suite_add_tcase(s, tc);
 	return s;
 }

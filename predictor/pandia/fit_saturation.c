@@ -599,3 +599,43 @@ bool pandia_saturation(const struct model_env *env, struct pandia_workload *w,
 				       sat_levels[swap ? SAT_LEVELS - 1 - k : k]);
 	return moved;
 }
+
+/* What the status of a demand pandia_demands_harmless() saw says. */
+#define HARMLESS_MARK "; no placement on this machine depends on it"
+
+void pandia_demands_harmless(const struct pandia_machine *m,
+			     struct pandia_workload *w)
+{
+	struct pandia_params *pp = pandia_params(w);
+	int k, lvl, n;
+
+	for (k = 0; k < SAT_LEVELS; k++) {
+		struct wl_param *d;
+		double amp, top;
+		char *st;
+
+		lvl = sat_levels[k];
+		d = &pp->demand[WR_L1 + lvl];
+		amp = pp->demand_amp[WR_L1 + lvl];
+		if (!pp->listed[WR_L1 + lvl] || !d->known ||
+		    wl_param_is_bound(d) || !(amp > SAT_AMP_HIGH) ||
+		    (d->status && strstr(d->status, HARMLESS_MARK)))
+			continue;
+		top = d->value + (d->uncertainty > 0 &&
+				  isfinite(d->uncertainty) ?
+				  d->uncertainty : 0);
+		n = machine_level_pus(m, lvl);
+		if (machine_level_fills(m, lvl, top))
+			continue;
+		st = xasprintf("%s" HARMLESS_MARK ": %d threads at %.3g GB/s "
+			       "(its value and range), one on each PU that "
+			       "can reach one %s, would take %.3g of the %.3g "
+			       "GB/s it sustains", d->status ? d->status :
+			       "estimate", n, top / 1e9,
+			       lvl == LVL_L3 ? "L3" : "node's DRAM",
+			       n * top / 1e9,
+			       m->links[lvl].aggregate_bw / 1e9);
+		free(d->status);
+		d->status = st;
+	}
+}

@@ -258,6 +258,7 @@ load:
 		goto load;
 	}
 	warn_run2(env, plp, &sol);
+	pandia_demands_harmless(env->m, w);
 	/* a slowdown beside the probes that no demand explains: the runs
 	   on several cores moved by it together */
 	{

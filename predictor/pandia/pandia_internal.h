@@ -112,6 +112,15 @@ bool pandia_saturation(const struct model_env *env, struct pandia_workload *w,
 		       const struct pandia_runs *r,
 		       const struct fit_solution *sol);
 
+/*
+ * Each L3 or DRAM demand of w, a probe estimate that amplifies noise
+ * more than 3, that no placement on M could push past what the level
+ * sustains even at the top of its range (machine_level_fills()): its
+ * status says so, once (fit_saturation.c).
+ */
+void pandia_demands_harmless(const struct pandia_machine *m,
+			     struct pandia_workload *w);
+
 /* The id of run 1 made again at the end, for the host's drift. */
 #define PANDIA_DRIFT_ID "drift"
 

@@ -12,7 +12,9 @@
 # workload's 0.72 GB/s, whose truth is 1.00.  With the wide run (12 of
 # the workload's threads beside 6 probes, probe-dram-wide) both come
 # back within 10% (0.72 and 0.69 GB/s from run 1 alone beside 17
-# probes, for 1.00 and 0.50).
+# probes, for 1.00 and 0.50).  Where no placement on the X5-2 could
+# depend on the estimate (72 threads at the top of its range fill no
+# node), its status says so and the profile does not warn of it.
 . "$(dirname "$0")/profile.inc"
 . "$(dirname "$0")/sim-off.inc"
 
@@ -41,5 +43,28 @@ for pair in lockstep:6 comm:7; do
 	esac
 	grep -q 'cross-check: probe-dram (1 thread) gave' "$T/$wl.json" ||
 		fail "$wl: the status does not give run 1's estimate"
+	# whether any placement can depend on it: a thread at the top of
+	# its range on each of the 72 PUs against a node's 63.86 GB/s
+	harmless=$(awk -v g="$got" -v u="$unc" \
+		'BEGIN { print (72 * (g + u) <= 6.386e10) ? "yes" : "no" }')
+	said=no
+	grep -q 'no placement on this machine depends on it: 72 threads' \
+		"$T/$wl.json" && said=yes
+	echo "$wl: 72 threads at the top of its range fill no node: $harmless, said: $said"
+	[ "$harmless" = "$said" ] ||
+		fail "$wl: harmless $harmless but said $said"
+	if [ "$harmless" = yes ]; then
+		grep -q 'amplifies its inputs' "$T/$wl.err" &&
+			fail "$wl: warned of an estimate nothing here depends on"
+	else
+		grep -q 'amplifies its inputs' "$T/$wl.err" ||
+			fail "$wl: no warning of the amplified estimate"
+	fi
 done
+# both cases met: the lock-step workload's 0.5 GB/s cannot fill a node
+# from 72 PUs, the communication-heavy one's 1 GB/s can
+# (72 threads: DRAM's; an L3 is reached from 36 PUs)
+H='no placement on this machine depends on it: 72 threads'
+grep -q "$H" "$T/lockstep.json" && ! grep -q "$H" "$T/comm.json" ||
+	fail "not one case of each"
 exit 0
