@@ -170,7 +170,7 @@ int machine_level_pus(const struct pandia_machine *m, int lvl)
 bool machine_level_fills(const struct pandia_machine *m, int lvl, double d)
 {
 	const struct pandia_link *lk;
-	int n;
+	int n, c, smt = 1;
 
 	if (lvl < 0 || lvl >= LVL_COUNT)
 		return true;
@@ -178,6 +178,18 @@ bool machine_level_fills(const struct pandia_machine *m, int lvl, double d)
 	n = machine_level_pus(m, lvl);
 	if (!lk->present || !(lk->aggregate_bw > 0) || n <= 0)
 		return true;
+	for (c = 0; c < m->n_cores; c++)
+		if (m->cores[c].n_pus > smt)
+			smt = m->cores[c].n_pus;
+	if (lk->per_core_bw > 0) {
+		/* no thread takes more than its core's link (the model
+		   would slow it alone, where run 1 measured t1), which
+		   its core's PUs share */
+		if (d > lk->per_core_bw)
+			d = lk->per_core_bw;
+		if (smt * d > lk->per_core_bw)
+			return true;
+	}
 	return n * d > lk->aggregate_bw;
 }
 

@@ -271,9 +271,10 @@ int machine_level_pus(const struct pandia_machine *m, int lvl);
 /*
  * Whether threads demanding D (bytes/s) each can push one instance of
  * level LVL past what it sustains: machine_level_pus() of them at D
- * exceed its aggregate.  True where that cannot be told (the
- * interconnect, a level without a figure): only then can the demand
- * decide a placement's time in the model.
+ * exceed its aggregate, or the PUs of one core at D its per-core link
+ * (D taken no higher than that link).  True where that cannot be told (the interconnect, a level without a
+ * figure): only then can the demand decide a placement's time in the
+ * model.
  */
 bool machine_level_fills(const struct pandia_machine *m, int lvl, double d);
 

@@ -567,6 +567,16 @@ START_TEST(test_level_fills)
 	/* every PU of the machine on one node: 32 x 1.2 = 38.4 of 40 */
 	ck_assert(!machine_level_fills(m, LVL_DRAM, 1.2e9));
 	ck_assert(machine_level_fills(m, LVL_DRAM, 1.3e9));
+	/* one core's link (L3 50 GB/s a core), the aggregate out of
+	   reach: its two PUs at 24 GB/s take 48, at 26 GB/s 52 */
+	m->links[LVL_L3].aggregate_bw = 1e12;
+	ck_assert(!machine_level_fills(m, LVL_L3, 24e9));
+	ck_assert(machine_level_fills(m, LVL_L3, 26e9));
+	/* one PU a core: a thread takes at most its core's link (DRAM
+	   12 GB/s), so 20 GB/s is 12, and 2 x 12 of 40 fills nothing */
+	machine_free(m);
+	m = described("pack:1 core:2 pu:1");
+	ck_assert(!machine_level_fills(m, LVL_DRAM, 20e9));
 	/* what cannot be told fills */
 	ck_assert(machine_level_fills(m, LVL_INTERCONNECT, 1));
 	m->links[LVL_DRAM].aggregate_bw = 0;

@@ -202,8 +202,8 @@ static char *interference_disturbed(const struct pandia_runs *r)
 			 "other cores (%s) but %.3gx beside the %s probe(s) "
 			 "(%s): something that slowed the workload beside "
 			 "work on other cores would slow it beside either; "
-			 "taken for a disturbance of that one run, not in "
-			 "the ranges", r->interference_hi,
+			 "taken for a disturbance of that one run: the "
+			 "ranges take only the lesser", r->interference_hi,
 			 wl_resource_name(r->interference_hi_res),
 			 r->interference_hi_run->id,
 			 r->interference_lo,
