@@ -169,7 +169,8 @@ void pandia_runs_interference(struct pandia_runs *r,
 		if (!(s > 0))
 			continue;
 		if (!r->interference_run || s < lo) {
-			if (r->interference_run) {
+			/* the one it replaces may be the largest */
+			if (r->interference_run && lo > hi) {
 				hi = lo;
 				r->interference_hi_run = r->interference_run;
 				r->interference_hi_res = r->interference_res;
