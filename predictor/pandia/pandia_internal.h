@@ -77,10 +77,10 @@ struct pandia_runs {
 	   runs only set the parameters */
 	double misfit_all;
 	/* the log of run 1's slowdown beside probes on other cores where
-	   no demand the model takes explains it (the smallest over the
-	   levels whose demand is a bound and which the probes could not
-	   fill: a disturbance of one probe run is not seen beside the
-	   others), and that probe run; 0 and NULL when none
+	   no demand the model takes explains it (of the deepest level
+	   whose demand is a bound and which the probes could not fill:
+	   its probes also keep another core busy and stream through the
+	   levels above), and that probe run; 0 and NULL when none
 	   (pandia_runs_interference()) */
 	double interference;
 	const struct wl_run *interference_run;
@@ -150,9 +150,11 @@ void pandia_runs_ranges(struct pandia_runs *r);
  * contention there), is slowed by something the model does not have
  * (a core or cache shared where the description shows none); the runs
  * on several cores may carry it or not.  Where two levels' probes
- * were such, the smaller of the two slowdowns: something that slows
- * the workload beside work on other cores slows it beside either, a
- * disturbance of one run does not.  pandia_runs_load() calls it.
+ * were such, the deeper level's (DRAM's before L3's): its probes also
+ * keep another core busy and stream through the cache, so whatever
+ * slows the workload beside the L3 probes slows it beside them too,
+ * with DRAM's contention besides, where a disturbance slows one run.
+ * pandia_runs_load() calls it.
  */
 void pandia_runs_interference(struct pandia_runs *r,
 			      const struct pandia_workload *w);

@@ -31,8 +31,8 @@
  * The parameters' ranges also take run 1's slowdown beside the probes
  * of a level whose demand is a bound and which they could not fill,
  * which nothing in the model explains: every run on several cores
- * moved by it together (pandia_interference_ranges()); the smaller
- * one where two levels' probes were such.
+ * moved by it together (pandia_interference_ranges()); the deepest
+ * level's where two levels' probes were such.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -160,7 +160,8 @@ void pandia_runs_interference(struct pandia_runs *r,
 
 	r->interference = r->interference_lo = r->interference_hi = 0;
 	r->interference_run = r->interference_hi_run = NULL;
-	for (lvl = LVL_L2; lvl <= LVL_DRAM; lvl++) {
+	/* the deepest level first: its probes are the one taken */
+	for (lvl = LVL_DRAM; lvl >= LVL_L2; lvl--) {
 		const struct wl_run *pr = NULL;
 		double s = pp->listed[WR_L1 + lvl] ?
 			probe_slowdown(w, r->pl.m, lvl, &pp->demand[WR_L1 + lvl],
@@ -168,13 +169,7 @@ void pandia_runs_interference(struct pandia_runs *r,
 
 		if (!(s > 0))
 			continue;
-		if (!r->interference_run || s < lo) {
-			/* the one it replaces may be the largest */
-			if (r->interference_run && lo > hi) {
-				hi = lo;
-				r->interference_hi_run = r->interference_run;
-				r->interference_hi_res = r->interference_res;
-			}
+		if (!r->interference_run) {
 			lo = s;
 			r->interference_run = pr;
 			r->interference_res = WR_L1 + lvl;
@@ -190,8 +185,8 @@ void pandia_runs_interference(struct pandia_runs *r,
 }
 
 /*
- * p's caveat where the levels' probes disagree: the larger slowdown
- * worth a word, the smaller not (NULL: no such).
+ * p's caveat where a level above the one taken slowed run 1 by 3% or
+ * more and the one taken not (NULL: no such).
  */
 static char *interference_disturbed(const struct pandia_runs *r)
 {
@@ -201,22 +196,23 @@ static char *interference_disturbed(const struct pandia_runs *r)
 		return NULL;
 	return xasprintf("run 1 ran %.3gx slower beside the %s probe(s) on "
 			 "other cores (%s) but %.3gx beside the %s probe(s) "
-			 "(%s): something that slowed the workload beside "
-			 "work on other cores would slow it beside either; "
-			 "taken for a disturbance of that one run: the "
-			 "ranges take only the lesser", r->interference_hi,
+			 "(%s), which also keep another core busy and stream "
+			 "through the cache: taken for a disturbance of that "
+			 "one run: the ranges take only the %s one",
+			 r->interference_hi,
 			 wl_resource_name(r->interference_hi_res),
 			 r->interference_hi_run->id,
 			 r->interference_lo,
 			 wl_resource_name(r->interference_res),
-			 r->interference_run->id);
+			 r->interference_run->id,
+			 wl_resource_name(r->interference_res));
 }
 
 char *pandia_interference_ranges(const struct pandia_runs *r,
 				 enum fit_mode mode, double stated[4])
 {
 	const struct wl_run *hr = r->interference_hi_run;
-	char both[192] = "", which[128];
+	char both[192] = "", which[128], by[160] = "it";
 	double j[4];
 	int k;
 
@@ -236,6 +232,9 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 			 "only bounds, the probes cannot fill those levels",
 			 wl_resource_name(r->interference_res),
 			 wl_resource_name(r->interference_hi_res));
+		snprintf(by, sizeof(by), "the %s one (those probes also keep "
+			 "another core busy and stream through the cache)",
+			 wl_resource_name(r->interference_res));
 	} else {
 		snprintf(which, sizeof(which), "%s's demand is only a "
 			 "bound, the probes cannot fill that level",
@@ -250,8 +249,7 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 			 "range takes them all moved by %s (+- %.2g of it)",
 			 exp(r->interference),
 			 wl_resource_name(r->interference_res),
-			 r->interference_run->id, both, which,
-			 hr ? "the lesser" : "it", j[0]);
+			 r->interference_run->id, both, which, by, j[0]);
 }
 
 /* The clock's excess over what run 2 allows (0: none). */
