@@ -76,16 +76,15 @@ struct pandia_runs {
 	   the unknowns that moved them (fit_result.n_free); 0 when the
 	   runs only set the parameters */
 	double misfit_all;
-	/* the log of run 1's slowdown beside probes on other cores where
-	   no demand the model takes explains it (of the deepest level
-	   whose demand is a bound and which the probes could not fill:
-	   its probes also keep another core busy and stream through the
-	   levels above), and that probe run; 0 and NULL when none
+	/* run 1's slowdown beside probes on other cores where no demand
+	   the model takes explains it (of the deepest level whose demand
+	   is a bound and which the probes could not fill: its probes also
+	   keep another core busy and stream through the levels above), a
+	   ratio, and that probe run; 0 and NULL when none
 	   (pandia_runs_interference()) */
-	double interference;
+	double interference_lo;
 	const struct wl_run *interference_run;
 	int interference_res;		/* its demand, WR_L3 ... */
-	double interference_lo;		/* that slowdown, not its log */
 	/* where another such level was probed, the largest slowdown
 	   beside its probes (not its log), its run and its demand; 0 and
 	   NULL when none */
@@ -144,7 +143,7 @@ void pandia_runs_release(struct pandia_runs *r);
 void pandia_runs_ranges(struct pandia_runs *r);
 
 /*
- * r->interference from w's probe runs (ranges.c): run 1's thread
+ * r->interference_lo from w's probe runs (ranges.c): run 1's thread
  * slowed beside probes on other cores that could not fill the level,
  * for a level whose demand is only a bound (the model takes no
  * contention there), is slowed by something the model does not have
@@ -162,7 +161,8 @@ void pandia_runs_interference(struct pandia_runs *r,
 /*
  * The ranges STATED of p, o_s, l, b (-1: none stated, left so) joined
  * in quadrature with their move when every run on more than one core
- * moves by r->interference together (fit_uncertainty_joint()).
+ * moves by the log of r->interference_lo together
+ * (fit_uncertainty_joint()).
  * Returns p's caveat saying so (owned) where that slowdown is 3% or
  * more, else NULL (ranges.c).
  */

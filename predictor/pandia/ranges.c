@@ -158,7 +158,7 @@ void pandia_runs_interference(struct pandia_runs *r,
 	double lo = 0, hi = 0;
 	int lvl;
 
-	r->interference = r->interference_lo = r->interference_hi = 0;
+	r->interference_lo = r->interference_hi = 0;
 	r->interference_run = r->interference_hi_run = NULL;
 	/* the deepest level first: its probes are the one taken */
 	for (lvl = LVL_DRAM; lvl >= LVL_L2; lvl--) {
@@ -179,7 +179,6 @@ void pandia_runs_interference(struct pandia_runs *r,
 			r->interference_hi_res = WR_L1 + lvl;
 		}
 	}
-	r->interference = lo > 1 ? log(lo) : 0;
 	r->interference_lo = lo;
 	r->interference_hi = hi;
 }
@@ -191,7 +190,7 @@ void pandia_runs_interference(struct pandia_runs *r,
 static char *interference_disturbed(const struct pandia_runs *r)
 {
 	if (!r->interference_hi_run ||
-	    r->interference >= log1p(INTERFERENCE_SAY) ||
+	    r->interference_lo >= 1 + INTERFERENCE_SAY ||
 	    !(r->interference_hi >= 1 + INTERFERENCE_SAY))
 		return NULL;
 	return xasprintf("run 1 ran %.3gx slower beside the %s probe(s) on "
@@ -213,15 +212,16 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 {
 	const struct wl_run *hr = r->interference_hi_run;
 	char both[192] = "", which[128], by[160] = "it";
-	double j[4];
+	/* the runs move by its log, where it slowed run 1 */
+	double j[4], move = r->interference_lo > 1 ?
+		log(r->interference_lo) : 0;
 	int k;
 
-	fit_uncertainty_joint(&r->pl, &r->base, r->t, r->interference, mode,
-			      j);
+	fit_uncertainty_joint(&r->pl, &r->base, r->t, move, mode, j);
 	for (k = 0; k < 4; k++)
 		if (stated[k] >= 0 && j[k] > 0)
 			stated[k] = hypot(stated[k], j[k]);
-	if (!(r->interference >= log1p(INTERFERENCE_SAY)) || !(j[0] > 0) ||
+	if (!(r->interference_lo >= 1 + INTERFERENCE_SAY) || !(j[0] > 0) ||
 	    !r->interference_run)
 		return interference_disturbed(r);
 	if (hr) {
@@ -247,7 +247,7 @@ char *pandia_interference_ranges(const struct pandia_runs *r,
 			 "vCPUs on one physical core, a shared cache); the "
 			 "runs on several cores may carry it or not, so p's "
 			 "range takes them all moved by %s (+- %.2g of it)",
-			 exp(r->interference),
+			 r->interference_lo,
 			 wl_resource_name(r->interference_res),
 			 r->interference_run->id, both, which, by, j[0]);
 }
