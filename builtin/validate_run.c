@@ -70,7 +70,10 @@ static void row_opts(const struct vctx *x, const struct vrow *rw,
  * disturbed (they took more than 10% of its PUs' time, or its threads
  * each on a PU of its own waited that long for a CPU) is made again
  * once, and the less disturbed one is kept, its disturbance in
- * *disturbed.  Returns whether the run kept failed.
+ * *disturbed.  Through a runner template (a simulation, srun, a remote
+ * host) this host's load says nothing of the run's: one run, counted
+ * undisturbed, as the profile counts it.  Returns whether the run kept
+ * failed.
  */
 static bool row_measure(const struct vctx *x, const struct vrow *rw,
 			const int *os, const struct run_opts *ro,
@@ -84,21 +87,24 @@ static bool row_measure(const struct vctx *x, const struct vrow *rw,
 
 	for (attempt = 0; attempt < 2; attempt++) {
 		struct probe_disturb pd;
-		struct probe_disturbance dd;
+		struct probe_disturbance dd = { 0 };
 		struct run_result again;
 		int rc;
 
 		run_result_init(&again);
-		probe_disturb_begin(&pd);
+		if (!ro->runner)
+			probe_disturb_begin(&pd);
 		rc = run_execute(&ro2, x->o->argv, &again, err);
 		/* the roles the first attempt found serve the second,
 		   and its warm-up warmed the command for it */
 		if (rc == 0 && !ro2.helpers && again.helpers)
 			ro2.helpers = found = xstrdup(again.helpers);
 		ro2.warmup = false;
-		probe_disturb_end(&pd, os, rw->n, rc < 0 ? NULL : &again,
-				  rw->pinned && distinct_pus(os, rw->n),
-				  &dd);
+		if (!ro->runner)
+			probe_disturb_end(&pd, os, rw->n,
+					  rc < 0 ? NULL : &again,
+					  rw->pinned && distinct_pus(os, rw->n),
+					  &dd);
 		if (rc < 0 || attempt == 0 || dd.share < *disturbed) {
 			run_result_release(r);
 			*r = again;

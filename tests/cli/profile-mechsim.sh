@@ -7,7 +7,9 @@
 # node they see), the form of o_s chosen by run 7 (a fixed share of
 # partners: per remote fraction; an exchange with every partner: per
 # remote thread), b recorded on the core's part, and a quick validation
-# (60 sampled placements) within the issue's median error of 5%.
+# (60 sampled placements) within the issue's median error of 5%, and
+# another beside two busy loops: no simulated run made again for this
+# host's load.
 . "$(dirname "$0")/mechsim.inc"
 
 # prof NAME: profile tests/data/mechsim/NAME.sim into $T/NAME.json
@@ -74,4 +76,24 @@ med=$("$J" metrics.median_error <"$T/v/validate.json")
 echo "comm: validated, median error $med"
 awk -v m="$med" 'BEGIN { exit !(m <= 0.05) }' ||
 	fail "comm: median error $med above 5%"
+
+# with this host's PUs kept busy: through a runner, this host's load is
+# not the runs' (one run each, none made again for it; the runs last
+# long enough for /proc/stat to show the load)
+busy() { while :; do :; done; }
+busy & b1=$!
+busy & b2=$!
+"$P" validate -m "$M" -w "$T/comm.json" -p sample:12 -r 1 \
+	--no-warmup --time-from "$RE" -o "$T/vb" --runner "sleep 0.15; \
+$MS -m $M -w tests/data/mechsim/comm.sim --cpus {cpus} --noise 0.002 \
+--seed 9 --state $T/comm.bstate" >"$T/vb.out" 2>"$T/vb.err"
+rc=$?
+kill "$b1" "$b2"
+[ $rc -eq 0 ] || { cat "$T/vb.err"; fail "validate --runner (busy) failed"; }
+grep 'measuring it again' "$T/vb.err" &&
+	fail "validate --runner: a simulated run made again for this host's load"
+rows=$("$J" rows threads <"$T/vb/validate.json" | wc -l)
+runs=$(cat "$T/comm.bstate")
+[ "$rows" -ge 12 ] && [ "$runs" = "$rows" ] ||
+	fail "validate --runner: $runs simulated runs for $rows placements"
 exit 0
