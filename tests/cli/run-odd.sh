@@ -58,6 +58,32 @@ grep -q '"overridden": 1' "$T/j" || fail "setaffinity: not counted"
 grep -q "warning: the program set the affinity of 1 thread itself" \
 	"$T/err" || fail "setaffinity: no warning"
 
+# an exec that fails: the thread goes back to its own PU, and nothing is
+# said of a program without the library
+cat >"$T/execfail.c" <<'SRC'
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	cpu_set_t s;
+	char *av[] = { "x", 0 };
+	execv("/nonexistent", av);
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return 1;
+	fprintf(stderr, "after a failed exec: %d PU(s)\n", CPU_COUNT(&s));
+	return 0;
+}
+SRC
+${CC:-cc} -O2 -o "$T/execfail" "$T/execfail.c" || fail "cannot build execfail"
+"$P" run -r 1 --no-warmup --show-output --cpus 1,0 -- "$T/execfail" \
+	>"$T/j" 2>"$T/err" || { cat "$T/err"; fail "execfail"; }
+grep -q "after a failed exec: 1 PU(s)" "$T/err" ||
+	{ cat "$T/err"; fail "execfail: not back on its PU"; }
+grep -q "did not load libpandia-pin.so" "$T/err" &&
+	fail "execfail: taken for a program without the library"
+
 # static_started: the static binary started by a dynamic program that
 # the library pins (a wrapper script that execs it, a shell that forks
 # first, posix_spawn): it starts on the whole set, not on its starter's
