@@ -423,6 +423,16 @@ static void warnings(const struct run_opts *o, const struct run_result *r)
 			"libpandia-pin.so (a setuid binary, or one that "
 			"clears LD_PRELOAD?): its threads were only kept on "
 			"the set of listed PUs");
+	if (pinning && r->unpinned)
+		warning("%d process%s of the command (%s%s) did not load "
+			"libpandia-pin.so (statically linked, or started "
+			"without LD_PRELOAD): %s threads could not be pinned "
+			"one by one; they ran on the set of listed PUs, "
+			"found in /proc", r->unpinned,
+			r->unpinned == 1 ? "" : "es",
+			r->unpinned_name[0] ? r->unpinned_name : "?",
+			r->unpinned == 1 ? "" : " first",
+			r->unpinned == 1 ? "its" : "their");
 	if (pinning && r->overridden)
 		warning("the program set the "
 			"affinity of %d thread%s itself, overriding pandia's "

@@ -50,7 +50,7 @@ struct vctx {
 	char date[32];
 	double t0;
 	char *shim;
-	bool warned_shim, warned_threads, warned_misplaced;
+	bool warned_shim, warned_threads, warned_misplaced, warned_unpinned;
 	/*
 	 * helpers[i]: the helpers by role row i's first run found; its
 	 * later runs pin by them, without a run made to find them again

@@ -171,6 +171,16 @@ static void row_record(struct vctx *x, struct vrow *rw,
 			"threads were not pinned one by one");
 		x->warned_shim = true;
 	}
+	if (rw->pinned && r->unpinned && !x->warned_unpinned) {
+		warning("at %s, %d process%s of the command (%s%s) did not "
+			"load libpandia-pin.so (static, or started without "
+			"LD_PRELOAD): %s threads ran on the placement's PUs "
+			"as a set, not one by one", rw->cpus, r->unpinned,
+			r->unpinned == 1 ? "" : "es", r->unpinned_name[0] ?
+			r->unpinned_name : "?", r->unpinned == 1 ? "" :
+			" first", r->unpinned == 1 ? "its" : "their");
+		x->warned_unpinned = true;
+	}
 	if (rw->pinned && r->misplaced && !x->warned_misplaced) {
 		warning("at %s, %d thread%s not "
 			"where planned: the program may set its own "

@@ -451,6 +451,11 @@ struct run_result {
 	char *numa_maps;
 	bool static_exe;	/* the command is a statically linked
 				   executable: LD_PRELOAD cannot act */
+	int unpinned;		/* processes of the command (not itself)
+				   that did not load the library where it
+				   pins: static, or started without
+				   LD_PRELOAD (last run) */
+	char unpinned_name[64];	/* the first one's name, "" none */
 	struct run_map *map;	/* o->map: where the last run's threads
 				   ran (owned; NULL when not asked) */
 

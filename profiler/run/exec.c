@@ -415,6 +415,8 @@ static int one_run(struct ctx *c, int run)
 	c->capture.have_time = false;
 	c->capture.tail_len = 0;
 	c->acct.n_pids = 0;
+	c->acct.n_bare = 0;
+	c->acct.bare_name[0] = '\0';
 	c->capture.fd[0] = c->capture.fd[1] = -1;
 	for (k = 0; k < 2; k++)
 		c->capture.lb[k].len = 0;
@@ -614,6 +616,7 @@ static int set_up_pinning(struct ctx *c, const char *cmd, char **shim)
 	c->r->static_exe = c->pin.static_exe;
 	*shim = o->shim_path ? realpath(o->shim_path, NULL) :
 		run_find_shim(NULL);
+	c->pin.shim = *shim;
 	if (!*shim)
 		return perr_set(c->err, "cannot find libpandia-pin.so%s%s; "
 				"set %s to its path or use --pin set",
@@ -732,6 +735,7 @@ int run_execute(const struct run_opts *o, char *const *argv,
 out_argv:
 	free(c.sig.before);
 	free(c.acct.pids);
+	free(c.acct.bare);
 	free(c.stress.tmpl_rates);
 	free(c.stress.tmpl_alone);
 	free(c.stress.tmpl_after);

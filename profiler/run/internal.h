@@ -118,6 +118,10 @@ struct ctx_acct {
 	double next_map, map_step;	/* --map's sampling (map_sample.c) */
 	int aff_unknown;	/* affinities set for unknown threads */
 	char *numa_path;	/* {numa_maps} of a template, or NULL */
+	pid_t *bare;		/* processes found without the library
+				   where it pins (this run) */
+	int n_bare;
+	char bare_name[64];	/* the first one's name */
 };
 
 /* the command's own PID namespace */
@@ -138,6 +142,7 @@ struct ns_msg {
 struct ctx_pin {
 	char *report_path;	/* shim report file */
 	char *shared_path;	/* shim shared state */
+	const char *shim;	/* the library's real path (borrowed) */
 	int env_skip, env_helpers, env_float;	/* their envp slots */
 	bool static_exe;
 	bool discover;		/* the first run finds the helpers */

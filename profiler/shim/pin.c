@@ -129,6 +129,7 @@ void resolve(void)
 	REAL(real_sem_timedwait, "sem_timedwait");
 	REAL(real_setaffinity_np, "pthread_setaffinity_np");
 #undef REAL
+	resolve_exec();
 	atomic_store(&done, 1);
 }
 

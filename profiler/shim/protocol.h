@@ -23,6 +23,7 @@
  *   start PID TID INDEX LOCAL CPU T FLAGS ALLOWED ROUTINE PROGRAM
  *   end PID TID T CPU_NS RUNQ_NS MUTEX COND BARRIER JOIN SEM
  *   affinity PID TID LIST
+ *   exec PID NAME
  * T in ns of CLOCK_MONOTONIC, CPU -1 for the set, FLAGS letters
  * (PIN_FLAG_*, or "-" for none), ALLOWED the affinity read back as a
  * cpulist, CPU_NS and RUNQ_NS -1 when schedstat cannot be read, the
@@ -31,7 +32,11 @@
  * thread the library does not know).  ROUTINE is the thread's start
  * routine as MODULE+0xOFFSET ("main" for a process's main thread), the
  * same in every run of the program.  Ids are those of the runner's
- * PID namespace.
+ * PID namespace.  "exec" is written before process PID execs the
+ * program NAME (its file's base name), and again with NAME "-" when
+ * that failed: a process whose last exec line is not followed by a
+ * "start" of its main thread runs a program that did not load the
+ * library (static, or started without LD_PRELOAD).
  */
 #ifndef PANDIA_SHIM_PROTOCOL_H
 #define PANDIA_SHIM_PROTOCOL_H

@@ -145,6 +145,11 @@ int map_shared(const char *path);
 void pin_to(int cpu);
 int slot_cpu(int slot);
 
+/* ---- programs started (exec.c) ------------------------------------ */
+
+/* the real exec and spawn functions found, once (by resolve()) */
+void resolve_exec(void);
+
 #pragma GCC visibility pop
 
 #endif

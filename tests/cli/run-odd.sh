@@ -58,9 +58,85 @@ grep -q '"overridden": 1' "$T/j" || fail "setaffinity: not counted"
 grep -q "warning: the program set the affinity of 1 thread itself" \
 	"$T/err" || fail "setaffinity: no warning"
 
+# an exec that fails: the thread goes back to its own PU, and nothing is
+# said of a program without the library
+cat >"$T/execfail.c" <<'SRC'
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	cpu_set_t s;
+	char *av[] = { "x", 0 };
+	execv("/nonexistent", av);
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return 1;
+	fprintf(stderr, "after a failed exec: %d PU(s)\n", CPU_COUNT(&s));
+	return 0;
+}
+SRC
+${CC:-cc} -O2 -o "$T/execfail" "$T/execfail.c" || fail "cannot build execfail"
+"$P" run -r 1 --no-warmup --show-output --cpus 1,0 -- "$T/execfail" \
+	>"$T/j" 2>"$T/err" || { cat "$T/err"; fail "execfail"; }
+grep -q "after a failed exec: 1 PU(s)" "$T/err" ||
+	{ cat "$T/err"; fail "execfail: not back on its PU"; }
+grep -q "did not load libpandia-pin.so" "$T/err" &&
+	fail "execfail: taken for a program without the library"
+
+# static_started: the static binary started by a dynamic program that
+# the library pins (a wrapper script that execs it, a shell that forks
+# first, posix_spawn): it starts on the whole set, not on its starter's
+# one PU (profiler/shim/exec.c), and the runner finds its two threads
+# in /proc and says that it could not pin them
+static_started() {
+	cat >"$T/spawn.c" <<'SRC'
+#include <spawn.h>
+#include <sys/wait.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+	pid_t pid;
+	int st;
+	if (posix_spawn(&pid, argv[1], 0, 0, argv + 1, environ))
+		return 1;
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ?
+		WEXITSTATUS(st) : 1;
+}
+SRC
+	${CC:-cc} -O2 -o "$T/spawn" "$T/spawn.c" || fail "cannot build spawn"
+	for how in exec fork spawn; do
+		rm -f "$T/aff"
+		case $how in
+		exec) run --cpus 0,1 -- sh -c 'exec "$0" "$1"' \
+			"$T/static" "$T/aff" ;;
+		fork) run --cpus 0,1 -- sh -c '"$0" "$1"; true' \
+			"$T/static" "$T/aff" ;;
+		spawn) run --cpus 0,1 -- "$T/spawn" "$T/static" "$T/aff" ;;
+		esac
+		cat "$T/threads" "$T/err"
+		[ "$(cat "$T/aff" 2>/dev/null)" = 2 ] ||
+			fail "static, $how: started on $(cat "$T/aff") PU(s), not 2"
+		grep -q '"unpinned_processes": 1' "$T/j" ||
+			fail "static, $how: not counted as unpinned"
+		grep -q "warning: 1 process of the command (static) did not" \
+			"$T/err" || fail "static, $how: no warning"
+		grep -q '"misplaced": 0' "$T/j" ||
+			fail "static, $how: a thread not where planned"
+		# its two threads, both on the set, found in /proc
+		pid=$(awk '$1 == -1 { print $2; exit }' "$T/threads")
+		[ "$how" = exec ] && pid=$(awk 'NR == 1 { print $2 }' "$T/threads")
+		n=$(awk -v p="$pid" '$2 == p && $4 == -1' "$T/threads" | wc -l)
+		[ "$n" -eq 2 ] || fail "static, $how: $n of its 2 threads found"
+	done
+}
+
 # a static binary: LD_PRELOAD cannot act; it runs on the set, said
 cat >"$T/static.c" <<'SRC'
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <time.h>
 static void *spin(void *a)
 {
@@ -71,9 +147,18 @@ static void *spin(void *a)
 	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 3e8);
 	return a;
 }
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t;
+	cpu_set_t s;
+	/* with an argument: the PUs it may run on, counted there */
+	if (argc > 1 && !sched_getaffinity(0, sizeof(s), &s)) {
+		FILE *f = fopen(argv[1], "w");
+		if (f) {
+			fprintf(f, "%d\n", CPU_COUNT(&s));
+			fclose(f);
+		}
+	}
 	pthread_create(&t, 0, spin, 0);
 	spin(0);
 	return pthread_join(t, 0);
@@ -90,6 +175,7 @@ if ${CC:-cc} -static -O2 -pthread -o "$T/static" "$T/static.c" 2>"$T/cc"; then
 		"$T/threads" || fail "static: a thread with a PU or index"
 	[ "$(wc -l <"$T/threads")" -eq 2 ] ||
 		fail "static: its two threads, from /proc"
+	static_started
 else
 	cat "$T/cc"
 	echo "no static C library: the static binary case not tried"
