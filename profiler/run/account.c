@@ -835,6 +835,7 @@ void judge_threads(struct ctx *c)
 	r->misplaced = r->wrapped = r->role_changes = 0;
 	r->overridden = c->acct.aff_unknown;
 	r->unpinned = c->acct.n_bare;
+	r->unpinned_narrow = 0;
 	memcpy(r->unpinned_name, c->acct.bare_name,
 	       sizeof(r->unpinned_name));
 	for (i = 0; i < r->n_threads; i++) {
@@ -850,6 +851,10 @@ void judge_threads(struct ctx *c)
 			r->role_changes++;
 		if (o->pin == RUN_PIN_NONE || t->overridden)
 			continue;
+		/* a program without the library: did it get the set? */
+		if (in_list(c->acct.bare, c->acct.n_bare, t->pid) && t->seen &&
+		    !within(t->allowed, o->cpus, o->n_cpus, true))
+			r->unpinned_narrow++;
 		if (t->cpu >= 0)
 			ok = within(t->allowed, &t->cpu, 1, true);
 		else	/* floating: anywhere in the set */
