@@ -50,6 +50,9 @@ struct prun {
 	const char *cpu_method;
 	int threads_created;	/* shim's count in the last call; -1 */
 	int processes;
+	int unpinned;		/* processes without the library in it */
+	int unpinned_narrow;	/* their threads on less than the set */
+	char unpinned_name[64];	/* the first one's name */
 	/* the accounting of the last call (profiler/run.h) */
 	char *helpers;		/* found by the first call, given to the
 				   others: no run made only to find them */

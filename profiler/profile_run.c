@@ -427,6 +427,9 @@ static void keep_accounting(struct prun *R, struct run_result *rr)
 	}
 	R->threads_created = rr->threads_created;
 	R->processes = rr->processes;
+	R->unpinned = rr->unpinned;
+	R->unpinned_narrow = rr->unpinned_narrow;
+	memcpy(R->unpinned_name, rr->unpinned_name, sizeof(R->unpinned_name));
 	if (!R->helpers)	/* none found (no library): none given */
 		R->helpers = xstrdup(rr->helpers ? rr->helpers : "");
 	R->threads = rr->n_threads;

@@ -456,6 +456,9 @@ struct run_result {
 				   pins: static, or started without
 				   LD_PRELOAD (last run) */
 	char unpinned_name[64];	/* the first one's name, "" none */
+	int unpinned_narrow;	/* their threads allowed on less than the
+				   set (started where their starter was
+				   pinned: a raw exec system call) */
 	struct run_map *map;	/* o->map: where the last run's threads
 				   ran (owned; NULL when not asked) */
 

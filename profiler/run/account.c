@@ -508,6 +508,38 @@ static void add_descendants(struct ctx *c)
  * Every thread of the processes we know: its Cpus_allowed_list and,
  * until the library reports its end, its CPU time and run-queue wait.
  */
+/*
+ * A process the library reported that now runs a thread it did not
+ * report: looked at once, in case it exec'd a program without the
+ * library by a call the library cannot see (fork, then a raw execve
+ * system call).  A program with the library that creates a thread
+ * past it (a raw clone) still maps it, and is left as it is.
+ */
+static void check_reported(struct ctx *c)
+{
+	const struct run_result *r = c->r;
+	int i;
+
+	if (!c->pin.shim || c->pin.static_exe ||
+	    (c->o->pin != RUN_PIN_WORKERS && c->o->pin != RUN_PIN_THREADS))
+		return;
+	for (i = 0; i < r->n_threads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		pid_t pid = t->pid;
+
+		if (t->index >= 0 || t->program ||
+		    in_list(c->acct.checked, c->acct.n_checked, pid) ||
+		    in_list(c->acct.bare, c->acct.n_bare, pid))
+			continue;
+		c->acct.checked = xrealloc(c->acct.checked,
+					   sizeof(*c->acct.checked) *
+					   (size_t)(c->acct.n_checked + 1));
+		c->acct.checked[c->acct.n_checked++] = pid;
+		if (runs_bare(pid, c->pin.shim))
+			note_bare(c, pid, NULL);
+	}
+}
+
 void sample_threads(struct ctx *c)
 {
 	double now = now_seconds() - c->t0;
@@ -517,6 +549,7 @@ void sample_threads(struct ctx *c)
 	if (c->o->numa_maps)
 		sample_numa_maps(c);
 	each_task(c, sample_task, &now);
+	check_reported(c);
 }
 
 static int cmp_thread(const void *a, const void *b)
@@ -835,6 +868,7 @@ void judge_threads(struct ctx *c)
 	r->misplaced = r->wrapped = r->role_changes = 0;
 	r->overridden = c->acct.aff_unknown;
 	r->unpinned = c->acct.n_bare;
+	r->unpinned_narrow = 0;
 	memcpy(r->unpinned_name, c->acct.bare_name,
 	       sizeof(r->unpinned_name));
 	for (i = 0; i < r->n_threads; i++) {
@@ -850,6 +884,10 @@ void judge_threads(struct ctx *c)
 			r->role_changes++;
 		if (o->pin == RUN_PIN_NONE || t->overridden)
 			continue;
+		/* a program without the library: did it get the set? */
+		if (in_list(c->acct.bare, c->acct.n_bare, t->pid) && t->seen &&
+		    !within(t->allowed, o->cpus, o->n_cpus, true))
+			r->unpinned_narrow++;
 		if (t->cpu >= 0)
 			ok = within(t->allowed, &t->cpu, 1, true);
 		else	/* floating: anywhere in the set */

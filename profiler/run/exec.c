@@ -416,6 +416,7 @@ static int one_run(struct ctx *c, int run)
 	c->capture.tail_len = 0;
 	c->acct.n_pids = 0;
 	c->acct.n_bare = 0;
+	c->acct.n_checked = 0;
 	c->acct.bare_name[0] = '\0';
 	c->capture.fd[0] = c->capture.fd[1] = -1;
 	for (k = 0; k < 2; k++)
@@ -736,6 +737,7 @@ out_argv:
 	free(c.sig.before);
 	free(c.acct.pids);
 	free(c.acct.bare);
+	free(c.acct.checked);
 	free(c.stress.tmpl_rates);
 	free(c.stress.tmpl_alone);
 	free(c.stress.tmpl_after);

@@ -121,6 +121,9 @@ struct ctx_acct {
 	pid_t *bare;		/* processes found without the library
 				   where it pins (this run) */
 	int n_bare;
+	pid_t *checked;		/* reported processes with a thread the
+				   library did not report, looked at */
+	int n_checked;
 	char bare_name[64];	/* the first one's name */
 };
 

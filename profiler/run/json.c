@@ -108,6 +108,8 @@ static json_t *placement_json(const struct run_opts *o,
 	json_object_set_new(p, "static", json_boolean(r->static_exe));
 	json_object_set_new(p, "unpinned_processes",
 			    json_integer(r->unpinned));
+	json_object_set_new(p, "unpinned_narrow",
+			    json_integer(r->unpinned_narrow));
 	if (o->n_skip >= 0) {
 		h = json_array();
 		for (i = 0; i < o->n_skip; i++)

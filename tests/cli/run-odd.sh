@@ -105,6 +105,43 @@ int main(int argc, char **argv)
 }
 SRC
 	${CC:-cc} -O2 -o "$T/spawn" "$T/spawn.c" || fail "cannot build spawn"
+	# a raw execve system call, which no library sees, after vfork
+	# (Go's os/exec does as much: the process was never reported) or
+	# fork (it was): the program starts where its starter was pinned
+	# (each thread by its index: the starter, a waiting helper, is not
+	# let onto the set), and pandia says so
+	cat >"$T/rawexec.c" <<'SRC'
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+	int st;
+	pid_t pid = strcmp(argv[1], "vfork") ? fork() : vfork();
+	if (pid == 0) {
+		syscall(SYS_execve, argv[2], argv + 2, environ);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ?
+		WEXITSTATUS(st) : 1;
+}
+SRC
+	${CC:-cc} -O2 -o "$T/rawexec" "$T/rawexec.c" ||
+		fail "cannot build rawexec"
+	for how in vfork fork; do
+		rm -f "$T/aff"
+		run --pin threads --cpus 0,1 -- "$T/rawexec" $how "$T/static" \
+			"$T/aff"
+		cat "$T/threads" "$T/err"
+		[ "$(cat "$T/aff" 2>/dev/null)" = 1 ] ||
+			fail "static, $how and raw exec: on $(cat "$T/aff") PUs"
+		grep -q "did not load libpandia-pin.so.*some were allowed on fewer" \
+			"$T/err" || fail "static, $how and raw exec: not said"
+		grep -q '"unpinned_narrow": 2' "$T/j" ||
+			fail "static, $how and raw exec: not 2 threads narrow"
+	done
 	for how in exec fork spawn; do
 		rm -f "$T/aff"
 		case $how in
@@ -123,6 +160,8 @@ SRC
 			"$T/err" || fail "static, $how: no warning"
 		grep -q '"misplaced": 0' "$T/j" ||
 			fail "static, $how: a thread not where planned"
+		grep -q '"unpinned_narrow": 0' "$T/j" ||
+			fail "static, $how: a thread on less than the set"
 		# its two threads, both on the set, found in /proc
 		pid=$(awk '$1 == -1 { print $2; exit }' "$T/threads")
 		[ "$how" = exec ] && pid=$(awk 'NR == 1 { print $2 }' "$T/threads")
