@@ -18,8 +18,6 @@
 #include <unistd.h>
 
 #include "common/cpulist.h"
-#include "common/elfdeps.h"
-#include "common/error.h"
 #include "common/strbuf.h"
 #include "common/util.h"
 
@@ -88,85 +86,6 @@ struct aff_line {
 	int tid;
 	char *list;
 };
-
-/*
- * Process PID runs a program without the library where it pins:
- * counted once, the first one named (NAME, or else its comm).
- */
-static void note_bare(struct ctx *c, pid_t pid, const char *name)
-{
-	char path[64], *n = c->acct.bare_name;
-	FILE *f;
-
-	if (in_list(c->acct.bare, c->acct.n_bare, pid))
-		return;
-	c->acct.bare = xrealloc(c->acct.bare, sizeof(*c->acct.bare) *
-				(size_t)(c->acct.n_bare + 1));
-	c->acct.bare[c->acct.n_bare++] = pid;
-	if (c->acct.n_bare > 1)
-		return;
-	if (name) {
-		snprintf(n, sizeof(c->acct.bare_name), "%s", name);
-		return;
-	}
-	n[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(n, sizeof(c->acct.bare_name), f))
-		n[0] = '\0';
-	n[strcspn(n, "\n")] = '\0';
-	fclose(f);
-}
-
-/* the processes whose last "exec" line no start of their main followed */
-struct execs {
-	pid_t *pid;
-	char (*name)[64];
-	int n;
-};
-
-/* process PID execs NAME ("-": that failed), or (NAME NULL) started */
-static void exec_seen(struct execs *x, int pid, const char *name)
-{
-	int i;
-
-	for (i = 0; i < x->n && x->pid[i] != pid; i++)
-		;
-	if (i < x->n && (!name || !strcmp(name, "-"))) {
-		x->pid[i] = x->pid[--x->n];
-		memcpy(x->name[i], x->name[x->n], sizeof(x->name[i]));
-		return;
-	}
-	if (!name || !strcmp(name, "-"))
-		return;
-	if (i == x->n) {
-		x->pid = xrealloc(x->pid, sizeof(*x->pid) * (size_t)(x->n + 1));
-		x->name = xrealloc(x->name, sizeof(*x->name) *
-				   (size_t)(x->n + 1));
-		x->pid[x->n++] = pid;
-	}
-	snprintf(x->name[i], sizeof(x->name[i]), "%s", name);
-}
-
-/*
- * After the run: a process that exec'd a program without the library
- * (a wrapper that execs a static one) ran it on the set
- * (profiler/shim/exec.c): its threads are no longer where the report
- * placed them, and it is counted with those the scan found.
- */
-static void execs_apply(struct ctx *c, struct execs *x)
-{
-	int i, j;
-
-	for (i = 0; i < x->n; i++) {
-		note_bare(c, x->pid[i], x->name[i]);
-		for (j = 0; j < c->r->n_threads; j++)
-			if (c->r->threads[j].pid == x->pid[i])
-				c->r->threads[j].cpu = -1;
-	}
-}
 
 /*
  * Read the shim's report (profiler/shim/protocol.h says its lines): the
@@ -406,140 +325,9 @@ static void sample_task(struct ctx *c, const char *dir, int pid, int tid,
 }
 
 /*
- * Whether process PID maps the library at SHIM (its file): loaded, or
- * sharing the memory of a process that loaded it (a vfork's child
- * before its exec, a sanitizer's leak tracer).  One that cannot be
- * read counts as mapping it: nothing is said of it.
- */
-static bool maps_library(pid_t pid, const char *shim)
-{
-	char path[64], line[4096];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return true;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, shim) != NULL;
-	fclose(f);
-	return found;
-}
-
-/*
- * Whether process PID was started with SHIM in its LD_PRELOAD (true
- * when its environment cannot be read: nothing is said of it then).
- */
-static bool preloads(pid_t pid, const char *shim)
-{
-	char path[64], *env, *p;
-	struct pandia_error e;
-	size_t len = 0;
-	bool found = false;
-
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	env = read_file(path, &len, &e);
-	if (!env || !len) {
-		free(env);
-		return true;
-	}
-	for (p = env; p < env + len; p += strlen(p) + 1)
-		if (!strncmp(p, "LD_PRELOAD=", 11) && strstr(p, shim))
-			found = true;
-	free(env);
-	return found;
-}
-
-/*
- * Whether the command's process PID, which the library has not
- * reported, runs a program that will never load it: one that does not
- * map it and is static, or dynamic but started without it in
- * LD_PRELOAD.  A dynamic one started with it is still being loaded
- * (it reports itself once the library's constructor runs).
- */
-static bool runs_bare(pid_t pid, const char *shim)
-{
-	char exe[64];
-
-	if (maps_library(pid, shim))
-		return false;
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	return elf_is_static(exe) || !preloads(pid, shim);
-}
-
-/*
- * The command's processes that the pinning library does not report:
- * every running process whose parent is one we know, to the last
- * generation (a generation more each pass; the passes stop when one
- * adds none).  Where it is not loaded (--pin set or none, a static
- * command), all of them.  Where it pins, those that do not map it: a
- * static program or one started without LD_PRELOAD, which began on
- * the set (profiler/shim/exec.c) and whose threads only /proc shows;
- * one that maps it reports itself, or is no process of the command's
- * own (a sanitizer's leak tracer, cloned at exit).
- */
-static void add_descendants(struct ctx *c)
-{
-	bool lib = (c->o->pin == RUN_PIN_WORKERS ||
-		    c->o->pin == RUN_PIN_THREADS) && !c->pin.static_exe;
-	int pass, i, n, added = 1;
-	pid_t *kids;
-
-	if (lib && !c->pin.shim)
-		return;
-	for (pass = 0; pass < 16 && added; pass++) {
-		n = list_children_of(c->acct.pids, c->acct.n_pids, &kids, true);
-		for (i = 0, added = 0; i < n; i++) {
-			if (in_list(c->acct.pids, c->acct.n_pids, kids[i]))
-				continue;
-			if (lib && !runs_bare(kids[i], c->pin.shim))
-				continue;
-			if (lib)
-				note_bare(c, kids[i], NULL);
-			add_pid(c, kids[i]);
-			added++;
-		}
-		free(kids);
-	}
-}
-
-/*
  * Every thread of the processes we know: its Cpus_allowed_list and,
  * until the library reports its end, its CPU time and run-queue wait.
  */
-/*
- * A process the library reported that now runs a thread it did not
- * report: looked at once, in case it exec'd a program without the
- * library by a call the library cannot see (fork, then a raw execve
- * system call).  A program with the library that creates a thread
- * past it (a raw clone) still maps it, and is left as it is.
- */
-static void check_reported(struct ctx *c)
-{
-	const struct run_result *r = c->r;
-	int i;
-
-	if (!c->pin.shim || c->pin.static_exe ||
-	    (c->o->pin != RUN_PIN_WORKERS && c->o->pin != RUN_PIN_THREADS))
-		return;
-	for (i = 0; i < r->n_threads; i++) {
-		const struct run_thread *t = &r->threads[i];
-		pid_t pid = t->pid;
-
-		if (t->index >= 0 || t->program ||
-		    in_list(c->acct.checked, c->acct.n_checked, pid) ||
-		    in_list(c->acct.bare, c->acct.n_bare, pid))
-			continue;
-		c->acct.checked = xrealloc(c->acct.checked,
-					   sizeof(*c->acct.checked) *
-					   (size_t)(c->acct.n_checked + 1));
-		c->acct.checked[c->acct.n_checked++] = pid;
-		if (runs_bare(pid, c->pin.shim))
-			note_bare(c, pid, NULL);
-	}
-}
-
 void sample_threads(struct ctx *c)
 {
 	double now = now_seconds() - c->t0;

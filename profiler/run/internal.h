@@ -336,6 +336,30 @@ void read_numa_file(struct ctx *c);
 /* after a run: complete the accounting, order, classify, count */
 void judge_threads(struct ctx *c);
 
+/* ---- procs.c: the processes the library does not report ---------- */
+
+/* the processes whose last "exec" line no start of their main followed */
+struct execs {
+	pid_t *pid;
+	char (*name)[64];
+	int n;
+};
+
+/* the command's processes the library does not report, to the last
+   generation, into the processes sampled */
+void add_descendants(struct ctx *c);
+
+/* a reported process with a thread the library did not report, looked
+   at once: does it still run the library? */
+void check_reported(struct ctx *c);
+
+/* the report's "exec" line of process PID (NAME "-": it failed) or,
+   NAME NULL, the start of its main thread, into X */
+void exec_seen(struct execs *x, int pid, const char *name);
+
+/* after the run: the processes X holds ran without the library */
+void execs_apply(struct ctx *c, struct execs *x);
+
 /* ---- map_sample.c: where the threads ran (--map) ------------------ */
 
 /* a new r->map for this run, its first sample due (o->map alone) */
