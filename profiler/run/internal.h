@@ -39,6 +39,9 @@
 #define STOP_SECONDS	5.0	/* a stressor's last report */
 #define DRAIN_SECONDS	0.5	/* output after the command exited */
 #define SAMPLE_MAX	0.2	/* /proc sampling interval, at most */
+#define SCAN_STEP	1.0	/* where the library pins, the scan of all
+				   of /proc for processes without it, at
+				   least this far apart without an exec */
 #define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
 #define PIN_LINE_MAX	(2 * PIN_LINE)	/* a line of the shim's report */
 
@@ -124,6 +127,9 @@ struct ctx_acct {
 	pid_t *checked;		/* reported processes with a thread the
 				   library did not report, looked at */
 	int n_checked;
+	int exec_pending;	/* exec lines no start followed, lately */
+	double next_scan;	/* where the library pins: the next scan
+				   of /proc without one (monotonic s) */
 	char bare_name[64];	/* the first one's name */
 };
 
@@ -346,8 +352,10 @@ struct execs {
 };
 
 /* the command's processes the library does not report, to the last
-   generation, into the processes sampled */
-void add_descendants(struct ctx *c);
+   generation, into the processes sampled (where it pins: while an
+   exec it saw may have started a program without it, else once a
+   second; NOW monotonic seconds) */
+void add_descendants(struct ctx *c, double now);
 
 /* a reported process with a thread the library did not report, looked
    at once: does it still run the library? */

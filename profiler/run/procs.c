@@ -122,9 +122,13 @@ static bool runs_bare(pid_t pid, const char *shim)
  * static program or one started without LD_PRELOAD, which began on
  * the set (profiler/shim/exec.c) and whose threads only /proc shows;
  * one that maps it reports itself, or is no process of the command's
- * own (a sanitizer's leak tracer, cloned at exit).
+ * own (a sanitizer's leak tracer, cloned at exit).  Where the library
+ * pins, the scan is made while an "exec" line no start has followed
+ * (the exec may have started such a program) and otherwise once every
+ * SCAN_STEP: a program started by an exec it cannot see (a raw system
+ * call) and gone within it is not found.
  */
-void add_descendants(struct ctx *c)
+void add_descendants(struct ctx *c, double now)
 {
 	bool lib = (c->o->pin == RUN_PIN_WORKERS ||
 		    c->o->pin == RUN_PIN_THREADS) && !c->pin.static_exe;
@@ -133,6 +137,13 @@ void add_descendants(struct ctx *c)
 
 	if (lib && !c->pin.shim)
 		return;
+	/* the scan reads every process's stat: where the library pins,
+	   made while an exec it saw may have started a program without
+	   it, and otherwise (an exec it cannot see) once a second */
+	if (lib && !c->acct.exec_pending && now < c->acct.next_scan)
+		return;
+	if (lib)
+		c->acct.next_scan = now + SCAN_STEP;
 	for (pass = 0; pass < 16 && added; pass++) {
 		n = list_children_of(c->acct.pids, c->acct.n_pids, &kids, true);
 		for (i = 0, added = 0; i < n; i++) {

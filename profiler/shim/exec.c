@@ -72,6 +72,18 @@ static void report_exec(const char *path)
 	emit(&l);
 }
 
+/* the report's "spawned PID": a child started by posix_spawn */
+static void report_spawned(pid_t pid)
+{
+	struct line l = { .len = 0 };
+
+	if (pin_n < 1)
+		return;
+	put_str(&l, "spawned ");
+	put_int(&l, pid);
+	emit(&l);
+}
+
 /*
  * This thread's affinity: the set (WIDE) or back to its own PU, without
  * allocating.  Not for a thread the library does not know, nor one
@@ -225,6 +237,8 @@ static int spawn(spawn_fn real, pid_t *pid, const char *path,
 	place(1);
 	rc = real(pid, path, fa, attr, argv, envp);
 	place(0);
+	if (!rc && pid)
+		report_spawned(*pid);
 	return rc;
 }
 

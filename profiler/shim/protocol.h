@@ -24,6 +24,7 @@
  *   end PID TID T CPU_NS RUNQ_NS MUTEX COND BARRIER JOIN SEM
  *   affinity PID TID LIST
  *   exec PID NAME
+ *   spawned PID
  * T in ns of CLOCK_MONOTONIC, CPU -1 for the set, FLAGS letters
  * (PIN_FLAG_*, or "-" for none), ALLOWED the affinity read back as a
  * cpulist, CPU_NS and RUNQ_NS -1 when schedstat cannot be read, the
@@ -36,7 +37,9 @@
  * program NAME (its file's base name), and again with NAME "-" when
  * that failed: a process whose last exec line is not followed by a
  * "start" of its main thread runs a program that did not load the
- * library (static, or started without LD_PRELOAD).
+ * library (static, or started without LD_PRELOAD).  "spawned" names a
+ * child that posix_spawn started: until a "start" of its main thread
+ * is written, it may be such a program.
  */
 #ifndef PANDIA_SHIM_PROTOCOL_H
 #define PANDIA_SHIM_PROTOCOL_H

@@ -88,16 +88,21 @@ grep -q "did not load libpandia-pin.so" "$T/err" &&
 # the library pins (a wrapper script that execs it, a shell that forks
 # first, posix_spawn): it starts on the whole set, not on its starter's
 # one PU (profiler/shim/exec.c), and the runner finds its two threads
-# in /proc and says that it could not pin them
+# in /proc and says that it could not pin them.  Each starts it 0.1 s
+# in, after the runner's first look, and it runs 0.3 s, less than the
+# second before the next: found because the library said it execs or
+# spawns
 static_started() {
 	cat >"$T/spawn.c" <<'SRC'
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 extern char **environ;
 int main(int argc, char **argv)
 {
 	pid_t pid;
 	int st;
+	usleep(100000);
 	if (posix_spawn(&pid, argv[1], 0, 0, argv + 1, environ))
 		return 1;
 	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ?
@@ -106,8 +111,9 @@ int main(int argc, char **argv)
 SRC
 	${CC:-cc} -O2 -o "$T/spawn" "$T/spawn.c" || fail "cannot build spawn"
 	# a raw execve system call, which no library sees, after vfork
-	# (Go's os/exec does as much: the process was never reported) or
-	# fork (it was): the program starts where its starter was pinned
+	# (Go's os/exec does as much: the process was never reported; the
+	# runner's scan once a second finds it, the program running 1.5 s)
+	# or fork (it was): the program starts where its starter was pinned
 	# (each thread by its index: the starter, a waiting helper, is not
 	# let onto the set), and pandia says so
 	cat >"$T/rawexec.c" <<'SRC'
@@ -119,7 +125,11 @@ extern char **environ;
 int main(int argc, char **argv)
 {
 	int st;
-	pid_t pid = strcmp(argv[1], "vfork") ? fork() : vfork();
+	pid_t pid;
+	/* after the runner's first look for processes without the
+	   library: found by the one a second later */
+	usleep(100000);
+	pid = strcmp(argv[1], "vfork") ? fork() : vfork();
 	if (pid == 0) {
 		syscall(SYS_execve, argv[2], argv + 2, environ);
 		_exit(127);
@@ -133,7 +143,7 @@ SRC
 	for how in vfork fork; do
 		rm -f "$T/aff"
 		run --pin threads --cpus 0,1 -- "$T/rawexec" $how "$T/static" \
-			"$T/aff"
+			"$T/aff" 1.5
 		cat "$T/threads" "$T/err"
 		[ "$(cat "$T/aff" 2>/dev/null)" = 1 ] ||
 			fail "static, $how and raw exec: on $(cat "$T/aff") PUs"
@@ -145,9 +155,9 @@ SRC
 	for how in exec fork spawn; do
 		rm -f "$T/aff"
 		case $how in
-		exec) run --cpus 0,1 -- sh -c 'exec "$0" "$1"' \
+		exec) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0" "$1"' \
 			"$T/static" "$T/aff" ;;
-		fork) run --cpus 0,1 -- sh -c '"$0" "$1"; true' \
+		fork) run --cpus 0,1 -- sh -c 'sleep 0.1; "$0" "$1"; true' \
 			"$T/static" "$T/aff" ;;
 		spawn) run --cpus 0,1 -- "$T/spawn" "$T/static" "$T/aff" ;;
 		esac
@@ -176,20 +186,25 @@ cat >"$T/static.c" <<'SRC'
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+static double secs = 0.3;
 static void *spin(void *a)
 {
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 3e8);
+	while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < secs);
 	return a;
 }
 int main(int argc, char **argv)
 {
 	pthread_t t;
 	cpu_set_t s;
+	/* with a second argument: spin that many seconds */
+	if (argc > 2)
+		secs = atof(argv[2]);
 	/* with an argument: the PUs it may run on, counted there */
 	if (argc > 1 && !sched_getaffinity(0, sizeof(s), &s)) {
 		FILE *f = fopen(argv[1], "w");
