@@ -98,7 +98,6 @@ static void read_report(struct ctx *c, bool final)
 	struct run_result *r = c->r;
 	struct aff_line *aff = NULL;
 	struct execs ex = { NULL, NULL, 0 };
-	pid_t *spawned = NULL;
 	int procs = 0, created = 0, n_aff = 0, n_spawned = 0, i;
 	pid_t *procs_seen = NULL;
 	char *line = xmalloc(PIN_LINE_MAX);
@@ -158,9 +157,7 @@ static void read_report(struct ctx *c, bool final)
 				  routine) == 2) {
 			exec_seen(&ex, pid, routine);
 		} else if (sscanf(line, "spawned %d", &pid) == 1) {
-			spawned = xrealloc(spawned, sizeof(*spawned) *
-					   (size_t)(n_spawned + 1));
-			spawned[n_spawned++] = pid;
+			n_spawned++;
 		} else if (final && sscanf(line, "affinity %d %d %4095s",
 					   &pid, &tid, allowed) == 3) {
 			aff = xrealloc(aff, sizeof(*aff) * (size_t)(n_aff + 1));
@@ -184,17 +181,17 @@ static void read_report(struct ctx *c, bool final)
 		    !within(aff[i].list, c->o->cpus, c->o->n_cpus, false))
 			t->overridden = true;
 	}
-	/* a spawned child no start line has come from (in any order) */
 	c->acct.exec_pending = ex.n;
-	for (i = 0; i < n_spawned; i++)
-		c->acct.exec_pending += !in_list(procs_seen, procs, spawned[i]);
+	/* a spawn since the last reading: look for the child a while */
+	if (n_spawned > c->acct.spawns_seen)
+		c->acct.scan_until = now_seconds() + SCAN_AFTER_SPAWN;
+	c->acct.spawns_seen = n_spawned;
 	if (final) {
 		r->processes = procs;
 		r->threads_created = procs ? created : -1;
 		execs_apply(c, &ex);
 	}
 out:
-	free(spawned);
 	free(ex.pid);
 	free(ex.name);
 	for (i = 0; i < n_aff; i++)

@@ -418,6 +418,8 @@ static int one_run(struct ctx *c, int run)
 	c->acct.n_bare = 0;
 	c->acct.n_checked = 0;
 	c->acct.exec_pending = 0;
+	c->acct.spawns_seen = 0;
+	c->acct.scan_until = 0;
 	c->acct.next_scan = 0;
 	c->acct.bare_name[0] = '\0';
 	c->capture.fd[0] = c->capture.fd[1] = -1;

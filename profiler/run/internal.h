@@ -42,6 +42,8 @@
 #define SCAN_STEP	1.0	/* where the library pins, the scan of all
 				   of /proc for processes without it, at
 				   least this far apart without an exec */
+#define SCAN_AFTER_SPAWN 0.5	/* and at every sample for this long
+				   after a spawn */
 #define DRAM_MIN_BYTES	(64UL << 20)	/* a DRAM stressor's buffer */
 #define PIN_LINE_MAX	(2 * PIN_LINE)	/* a line of the shim's report */
 
@@ -128,6 +130,8 @@ struct ctx_acct {
 				   library did not report, looked at */
 	int n_checked;
 	int exec_pending;	/* exec lines no start followed, lately */
+	int spawns_seen;	/* "spawned" lines read so far */
+	double scan_until;	/* after one: scan until then (monotonic) */
 	double next_scan;	/* where the library pins: the next scan
 				   of /proc without one (monotonic s) */
 	char bare_name[64];	/* the first one's name */

@@ -124,9 +124,10 @@ static bool runs_bare(pid_t pid, const char *shim)
  * one that maps it reports itself, or is no process of the command's
  * own (a sanitizer's leak tracer, cloned at exit).  Where the library
  * pins, the scan is made while an "exec" line no start has followed
- * (the exec may have started such a program) and otherwise once every
- * SCAN_STEP: a program started by an exec it cannot see (a raw system
- * call) and gone within it is not found.
+ * (the exec may have started such a program), for SCAN_AFTER_SPAWN
+ * after a "spawned" line, and otherwise once every SCAN_STEP: a
+ * program started by an exec it cannot see (a raw system call) and
+ * gone within it is not found.
  */
 void add_descendants(struct ctx *c, double now)
 {
@@ -138,9 +139,10 @@ void add_descendants(struct ctx *c, double now)
 	if (lib && !c->pin.shim)
 		return;
 	/* the scan reads every process's stat: where the library pins,
-	   made while an exec it saw may have started a program without
-	   it, and otherwise (an exec it cannot see) once a second */
-	if (lib && !c->acct.exec_pending && now < c->acct.next_scan)
+	   made while an exec or a spawn it saw may have started a program
+	   without it, and otherwise (an exec it cannot see) once a second */
+	if (lib && !c->acct.exec_pending && now >= c->acct.scan_until &&
+	    now < c->acct.next_scan)
 		return;
 	if (lib)
 		c->acct.next_scan = now + SCAN_STEP;

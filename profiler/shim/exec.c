@@ -9,7 +9,8 @@
  * runs on the set, as 'pandia run --pin set' runs a static command,
  * instead of on the one PU its starter was pinned to.  The runner finds
  * such a process in /proc and counts its threads (profiler/run/
- * account.c).  A failed exec puts the thread back on its PU.
+ * procs.c), told to look by the report's "exec" and "spawned" lines.
+ * A failed exec puts the thread back on its PU.
  *
  * Nothing here allocates, takes a lock or looks a symbol up (resolve()
  * found them at load): the caller may be the child of a vfork, sharing
@@ -72,15 +73,19 @@ static void report_exec(const char *path)
 	emit(&l);
 }
 
-/* the report's "spawned PID": a child started by posix_spawn */
-static void report_spawned(pid_t pid)
+/*
+ * The report's "spawned PID": process PID started a child by
+ * posix_spawn (the child's own id is of this process's PID namespace,
+ * which may not be the runner's: not given).
+ */
+static void report_spawned(void)
 {
 	struct line l = { .len = 0 };
 
 	if (pin_n < 1)
 		return;
 	put_str(&l, "spawned ");
-	put_int(&l, pid);
+	put_int(&l, getpid_());
 	emit(&l);
 }
 
@@ -237,8 +242,8 @@ static int spawn(spawn_fn real, pid_t *pid, const char *path,
 	place(1);
 	rc = real(pid, path, fa, attr, argv, envp);
 	place(0);
-	if (!rc && pid)
-		report_spawned(*pid);
+	if (!rc)
+		report_spawned();
 	return rc;
 }
 
