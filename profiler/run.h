@@ -309,6 +309,9 @@ struct run_thread {
 	char *allowed;		/* Cpus_allowed_list last seen (owned) */
 	bool seen;		/* allowed comes from /proc, not only from
 				   the library's own reading at its start */
+	int starts;		/* the library's start lines for it read
+				   (a process that execs has one more) */
+	int starts_now;		/* those of the reading under way */
 	bool ended;		/* the library saw it end; else the times
 				   are /proc's last sample */
 	bool wrapped;		/* more threads than PUs: the list was

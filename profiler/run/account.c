@@ -108,6 +108,8 @@ static void read_report(struct ctx *c, bool final)
 	f = fopen(c->pin.report_path, "re");
 	if (!f)
 		goto out;
+	for (i = 0; i < r->n_threads; i++)
+		r->threads[i].starts_now = 0;
 	while (fgets(line, PIN_LINE_MAX, f)) {
 		char allowed[4096], routine[256], flags[16];
 		long long tns, cpu_ns, runq_ns, b[PIN_BLOCK_KINDS];
@@ -126,6 +128,13 @@ static void read_report(struct ctx *c, bool final)
 			if (isnan(t->start))
 				t->start = (double)tns * 1e-9 - c->t0;
 			t->wrapped = strstr(flags, PIN_FLAG_WRAPPED) != NULL;
+			/* a start line not read before (the process exec'd,
+			   and pinned itself anew) makes the samples from
+			   before it stale */
+			if (++t->starts_now > t->starts) {
+				t->starts = t->starts_now;
+				t->seen = false;
+			}
 			if (!t->seen)
 				set_str(&t->allowed, allowed);
 			set_str(&t->routine, routine);

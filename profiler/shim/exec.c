@@ -1,13 +1,15 @@
 /*
  * exec.c - a program the command starts, interposed: before execve (and
  * the exec functions that glibc does not route through it) and around
- * posix_spawn, the calling thread is let onto the whole set of listed
- * PUs, so that what it starts begins there.  A dynamic program loads
- * the library again and takes its own position (pin.c: the same index
- * after an exec, the next one after a spawn); a static one, or one
- * started without LD_PRELOAD, cannot be pinned thread by thread and
- * runs on the set, as 'pandia run --pin set' runs a static command,
- * instead of on the one PU its starter was pinned to.  The runner finds
+ * posix_spawn, where the program will not load the library (a static
+ * one, or its environment without the library in LD_PRELOAD), the
+ * calling thread is let onto the whole set of listed PUs, so that the
+ * program begins there: it cannot be pinned thread by thread and runs
+ * on the set, as 'pandia run --pin set' runs a static command, instead
+ * of on the one PU its starter was pinned to.  A dynamic program that
+ * loads the library takes its own position (pin.c: the same index
+ * after an exec, the next one after a spawn), its starter left as it
+ * was.  The runner finds
  * such a process in /proc and counts its threads (profiler/run/
  * procs.c), told to look by the report's "exec" and "spawned" lines.
  * A failed exec puts the thread back on its PU.
@@ -16,6 +18,8 @@
  * found them at load): the caller may be the child of a vfork, sharing
  * its parent's memory.
  */
+#include <elf.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 
@@ -38,9 +42,12 @@ static execve_fn real_execve;
 static execvpe_fn real_execvpe;
 static fexecve_fn real_fexecve;
 static spawn_fn real_spawn, real_spawnp;
+static char self_path[PATH_MAX];	/* this library's file, as loaded */
 
 void resolve_exec(void)
 {
+	Dl_info di;
+
 #define REAL(var, name) (var = (__typeof__(var))dlsym(RTLD_NEXT, name))
 	REAL(real_execve, "execve");
 	REAL(real_execvpe, "execvpe");
@@ -48,6 +55,129 @@ void resolve_exec(void)
 	REAL(real_spawn, "posix_spawn");
 	REAL(real_spawnp, "posix_spawnp");
 #undef REAL
+	if (dladdr((void *)resolve_exec, &di) && di.dli_fname &&
+	    strlen(di.dli_fname) < sizeof(self_path))
+		memcpy(self_path, di.dli_fname, strlen(di.dli_fname) + 1);
+}
+
+/* whether the ELF open as FD has no PT_INTERP (static); 0 not ELF */
+static int static_fd(int fd)
+{
+	union {
+		Elf64_Ehdr e64;
+		Elf32_Ehdr e32;
+	} eh;
+	union {
+		Elf64_Phdr p64;
+		Elf32_Phdr p32;
+	} ph;
+	uint64_t off;
+	size_t size;
+	int i, n, c64;
+
+	if (pread(fd, &eh, sizeof(eh), 0) < (ssize_t)sizeof(eh.e32) ||
+	    memcmp(eh.e64.e_ident, ELFMAG, SELFMAG))
+		return 0;
+	c64 = eh.e64.e_ident[EI_CLASS] == ELFCLASS64;
+	off = c64 ? eh.e64.e_phoff : eh.e32.e_phoff;
+	n = c64 ? eh.e64.e_phnum : eh.e32.e_phnum;
+	size = c64 ? sizeof(ph.p64) : sizeof(ph.p32);
+	if ((c64 ? eh.e64.e_phentsize : eh.e32.e_phentsize) != size)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (pread(fd, &ph, size, (off_t)(off + (uint64_t)i * size)) !=
+		    (ssize_t)size)
+			return 0;
+		if ((c64 ? ph.p64.p_type : ph.p32.p_type) == PT_INTERP)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Whether the program at PATH is static: an ELF without PT_INTERP, or
+ * a script ("#!") whose interpreter is (one level).
+ */
+static int static_file(const char *path, int depth)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), st;
+
+	if (fd < 0)
+		return 0;
+	st = static_fd(fd);
+	n = st ? 0 : pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	if (st || depth > 0 || n < 3 || buf[0] != '#' || buf[1] != '!')
+		return st;
+	buf[n] = '\0';
+	{
+		char *p = buf + 2, *e;
+
+		p += strspn(p, " \t");
+		e = p + strcspn(p, " \t\n");
+		*e = '\0';
+		return *p ? static_file(p, depth + 1) : 0;
+	}
+}
+
+/*
+ * Whether FILE, found along PATH when SEARCH and it has no '/', is a
+ * static program (looked for without allocating).
+ */
+static int static_program(const char *file, int search)
+{
+	char buf[PATH_MAX];
+	const char *dirs, *d, *e;
+
+	if (!file || !*file)
+		return 0;
+	if (!search || strchr(file, '/'))
+		return static_file(file, 0);
+	dirs = getenv("PATH");
+	for (d = dirs && *dirs ? dirs : "/usr/local/bin:/usr/bin:/bin"; ;
+	     d = e + 1) {
+		size_t dl, fl = strlen(file);
+
+		e = strchr(d, ':');
+		dl = e ? (size_t)(e - d) : strlen(d);
+		if (dl + fl + 2 <= sizeof(buf)) {
+			memcpy(buf, dl ? d : ".", dl ? dl : 1);
+			dl = dl ? dl : 1;
+			buf[dl] = '/';
+			memcpy(buf + dl + 1, file, fl + 1);
+			if (!access(buf, X_OK))
+				return static_file(buf, 0);
+		}
+		if (!e)
+			return 0;
+	}
+}
+
+/* whether ENVP (environ when NULL) preloads this library */
+static int preloaded(char *const envp[])
+{
+	char *const *v = envp ? envp : environ;
+
+	if (!self_path[0])
+		return 1;
+	for (; v && *v; v++)
+		if (!strncmp(*v, "LD_PRELOAD=", 11) && strstr(*v, self_path))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the program an exec or spawn starts will not load the
+ * library, so that it must start on the set: static, or its
+ * environment ENVP without the library in LD_PRELOAD.  A dynamic one
+ * that loads it pins itself, and its starter's thread is left where it
+ * is (a reading of its affinity while it loads shows its own PU).
+ */
+static int needs_set(const char *file, int search, char *const envp[])
+{
+	return pin_n > 0 && (!preloaded(envp) || static_program(file, search));
 }
 
 /*
@@ -113,32 +243,37 @@ static void place(int wide)
 	syscall(SYS_sched_setaffinity, 0, pin_setsize, (cpu_set_t *)set);
 }
 
-/* before an exec of NAME: onto the set, said in the report */
-static void exec_begin(const char *name)
+/* before an exec of NAME: onto the set (WIDE), said in the report */
+static void exec_begin(const char *name, int wide)
 {
-	place(1);
+	if (wide)
+		place(1);
 	report_exec(name);
 }
 
 /* after one that failed with RC: back on its PU, errno kept */
-static int exec_end(int rc)
+static int exec_end(int rc, int wide)
 {
 	int e = errno;
 
 	report_exec("-");
-	place(0);
+	if (wide)
+		place(0);
 	errno = e;
 	return rc;
 }
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
+	int wide;
+
 	if (!real_execve) {
 		errno = ENOSYS;
 		return -1;
 	}
-	exec_begin(path);
-	return exec_end(real_execve(path, argv, envp));
+	wide = needs_set(path, 0, envp);
+	exec_begin(path, wide);
+	return exec_end(real_execve(path, argv, envp), wide);
 }
 
 int execv(const char *path, char *const argv[])
@@ -148,12 +283,15 @@ int execv(const char *path, char *const argv[])
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
+	int wide;
+
 	if (!real_execvpe) {
 		errno = ENOSYS;
 		return -1;
 	}
-	exec_begin(file);
-	return exec_end(real_execvpe(file, argv, envp));
+	wide = needs_set(file, 1, envp);
+	exec_begin(file, wide);
+	return exec_end(real_execvpe(file, argv, envp), wide);
 }
 
 int execvp(const char *file, char *const argv[])
@@ -163,12 +301,15 @@ int execvp(const char *file, char *const argv[])
 
 int fexecve(int fd, char *const argv[], char *const envp[])
 {
+	int wide;
+
 	if (!real_fexecve) {
 		errno = ENOSYS;
 		return -1;
 	}
-	exec_begin(argv[0] ? argv[0] : "?");
-	return exec_end(real_fexecve(fd, argv, envp));
+	wide = pin_n > 0 && (!preloaded(envp) || static_fd(fd));
+	exec_begin(argv[0] ? argv[0] : "?", wide);
+	return exec_end(real_fexecve(fd, argv, envp), wide);
 }
 
 /*
@@ -229,19 +370,25 @@ int execlp(const char *file, const char *arg, ...)
 	return rc < 0 ? -1 : execvpe(file, v, environ);
 }
 
-/* posix_spawn or posix_spawnp (REAL): the child starts on the set */
-static int spawn(spawn_fn real, pid_t *pid, const char *path,
+/*
+ * posix_spawn or posix_spawnp (REAL, SEARCH along PATH): a child that
+ * will not load the library starts on the set.
+ */
+static int spawn(spawn_fn real, int search, pid_t *pid, const char *path,
 		 const posix_spawn_file_actions_t *fa,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
 {
-	int rc;
+	int rc, wide;
 
 	if (!real)
 		return ENOSYS;
-	place(1);
+	wide = needs_set(path, search, envp);
+	if (wide)
+		place(1);
 	rc = real(pid, path, fa, attr, argv, envp);
-	place(0);
+	if (wide)
+		place(0);
 	if (!rc)
 		report_spawned();
 	return rc;
@@ -252,7 +399,7 @@ int posix_spawn(pid_t *pid, const char *path,
 		const posix_spawnattr_t *attr, char *const argv[],
 		char *const envp[])
 {
-	return spawn(real_spawn, pid, path, fa, attr, argv, envp);
+	return spawn(real_spawn, 0, pid, path, fa, attr, argv, envp);
 }
 
 int posix_spawnp(pid_t *pid, const char *file,
@@ -260,5 +407,5 @@ int posix_spawnp(pid_t *pid, const char *file,
 		 const posix_spawnattr_t *attr, char *const argv[],
 		 char *const envp[])
 {
-	return spawn(real_spawnp, pid, file, fa, attr, argv, envp);
+	return spawn(real_spawnp, 1, pid, file, fa, attr, argv, envp);
 }

@@ -58,6 +58,19 @@ grep -q '"overridden": 1' "$T/j" || fail "setaffinity: not counted"
 grep -q "warning: the program set the affinity of 1 thread itself" \
 	"$T/err" || fail "setaffinity: no warning"
 
+# a helper that execs a worker: the shell's main thread, a helper by its
+# role (dash/0, learned from the idle shells before it), is on the set
+# until it execs threadprog, a worker, which pins itself to its PU; a
+# reading of /proc from before the exec is no longer the thread's, and
+# it is not taken for a thread off its PU (it was, in about half of
+# these runs, when the program ran 20 ms and no sample came after it)
+for i in 1 2 3; do
+	run --cpus 0,1 -- sh -c 'for i in 1 2 3 4; do sh -c "sleep 0.05"
+		done; "$0" --spin 100; sleep 0.25; exec "$0" --spin 20' "$TP"
+	grep -q '"misplaced": 0' "$T/j" ||
+		{ cat "$T/threads" "$T/err"; fail "exec'd worker: misplaced"; }
+done
+
 # an exec that fails: the thread goes back to its own PU, and nothing is
 # said of a program without the library
 cat >"$T/execfail.c" <<'SRC'
