@@ -165,9 +165,19 @@ SRC
 		grep -q '"unpinned_narrow": 2' "$T/j" ||
 			fail "static, $how and raw exec: not 2 threads narrow"
 	done
-	for how in exec fork spawn; do
+	mkdir -p "$T/bin" && cp "$T/static" "$T/bin/static" ||
+		fail "cannot copy static"
+	printf '#!%s %s\n' "$T/static" "$T/aff" >"$T/bin/script" &&
+		chmod +x "$T/bin/script" || fail "cannot write the script"
+	for how in exec fork spawn path script; do
 		rm -f "$T/aff"
 		case $how in
+		# a script whose interpreter it is
+		script) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0"' \
+			"$T/bin/script" ;;
+		# env's execvp, which finds it along PATH
+		path) PATH="$T/bin:$PATH" run --cpus 0,1 -- sh -c \
+			'sleep 0.1; exec env static "$0"' "$T/aff" ;;
 		exec) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0" "$1"' \
 			"$T/static" "$T/aff" ;;
 		fork) run --cpus 0,1 -- sh -c 'sleep 0.1; "$0" "$1"; true' \
@@ -179,8 +189,8 @@ SRC
 			fail "static, $how: started on $(cat "$T/aff") PU(s), not 2"
 		grep -q '"unpinned_processes": 1' "$T/j" ||
 			fail "static, $how: not counted as unpinned"
-		grep -q "warning: 1 process of the command (static) did not" \
-			"$T/err" || fail "static, $how: no warning"
+		w='warning: 1 process of the command \((static|script)\) did not'
+		grep -Eq "$w" "$T/err" || fail "static, $how: no warning"
 		grep -q '"misplaced": 0' "$T/j" ||
 			fail "static, $how: a thread not where planned"
 		grep -q '"unpinned_narrow": 0' "$T/j" ||
@@ -216,7 +226,7 @@ int main(int argc, char **argv)
 	pthread_t t;
 	cpu_set_t s;
 	/* with a second argument: spin that many seconds */
-	if (argc > 2)
+	if (argc > 2 && atof(argv[2]) > 0)
 		secs = atof(argv[2]);
 	/* with an argument: the PUs it may run on, counted there */
 	if (argc > 1 && !sched_getaffinity(0, sizeof(s), &s)) {
