@@ -28,7 +28,6 @@
 extern char **environ;
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 typedef int (*spawn_fn)(pid_t *, const char *,
 			const posix_spawn_file_actions_t *,
@@ -39,7 +38,7 @@ typedef int (*spawn_fn)(pid_t *, const char *,
 #define EXEC_MAX_ARGS 4096
 
 static execve_fn real_execve;
-static execvpe_fn real_execvpe;
+static execve_fn real_execvpe;
 static fexecve_fn real_fexecve;
 static spawn_fn real_spawn, real_spawnp;
 static char self_path[PATH_MAX];	/* this library's file, as loaded */
@@ -229,17 +228,27 @@ static int exec_end(int rc, int wide)
 	return rc;
 }
 
-int execve(const char *path, char *const argv[], char *const envp[])
+/*
+ * REAL (execve, or execvpe with SEARCH along PATH) of FILE, the thread
+ * let onto the set first where the program will not load the library.
+ */
+static int exec_with(execve_fn real, int search, const char *file,
+		     char *const argv[], char *const envp[])
 {
 	int wide;
 
-	if (!real_execve) {
+	if (!real) {
 		errno = ENOSYS;
 		return -1;
 	}
-	wide = needs_set(path, 0, envp);
-	exec_begin(path, wide);
-	return exec_end(real_execve(path, argv, envp), wide);
+	wide = needs_set(file, search, envp);
+	exec_begin(file, wide);
+	return exec_end(real(file, argv, envp), wide);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_with(real_execve, 0, path, argv, envp);
 }
 
 int execv(const char *path, char *const argv[])
@@ -249,15 +258,7 @@ int execv(const char *path, char *const argv[])
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	int wide;
-
-	if (!real_execvpe) {
-		errno = ENOSYS;
-		return -1;
-	}
-	wide = needs_set(file, 1, envp);
-	exec_begin(file, wide);
-	return exec_end(real_execvpe(file, argv, envp), wide);
+	return exec_with(real_execvpe, 1, file, argv, envp);
 }
 
 int execvp(const char *file, char *const argv[])
