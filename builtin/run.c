@@ -423,19 +423,16 @@ static void warnings(const struct run_opts *o, const struct run_result *r)
 			"libpandia-pin.so (a setuid binary, or one that "
 			"clears LD_PRELOAD?): its threads were only kept on "
 			"the set of listed PUs");
-	if (pinning && r->unpinned)
-		warning("%d process%s of the command (%s%s) did not load "
-			"libpandia-pin.so (statically linked, or started "
-			"without LD_PRELOAD): %s threads could not be pinned "
-			"one by one; found in /proc, %s", r->unpinned,
-			r->unpinned == 1 ? "" : "es",
-			r->unpinned_name[0] ? r->unpinned_name : "?",
-			r->unpinned == 1 ? "" : " first",
-			r->unpinned == 1 ? "its" : "their",
-			r->unpinned_narrow ? "some were allowed on fewer "
-			"PUs than the listed ones (see the thread table): "
-			"the program that started them pinned them there" :
-			"they ran on the set of listed PUs");
+	if (pinning && r->unpinned) {
+		char *u = run_unpinned_text(r->unpinned, r->unpinned_name);
+
+		warning("%s could not be pinned one by one; found in /proc, "
+			"%s", u, r->unpinned_narrow ? "some were allowed on "
+			"fewer PUs than the listed ones (see the thread "
+			"table): the program that started them pinned them "
+			"there" : "they ran on the set of listed PUs");
+		free(u);
+	}
 	if (pinning && r->overridden)
 		warning("the program set the "
 			"affinity of %d thread%s itself, overriding pandia's "

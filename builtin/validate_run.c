@@ -172,15 +172,12 @@ static void row_record(struct vctx *x, struct vrow *rw,
 		x->warned_shim = true;
 	}
 	if (rw->pinned && r->unpinned && !x->warned_unpinned) {
-		warning("at %s, %d process%s of the command (%s%s) did not "
-			"load libpandia-pin.so (static, or started without "
-			"LD_PRELOAD): %s threads ran %s, not one by one",
-			rw->cpus, r->unpinned, r->unpinned == 1 ? "" : "es",
-			r->unpinned_name[0] ? r->unpinned_name : "?",
-			r->unpinned == 1 ? "" : " first",
-			r->unpinned == 1 ? "its" : "their",
+		char *u = run_unpinned_text(r->unpinned, r->unpinned_name);
+
+		warning("at %s, %s ran %s, not one by one", rw->cpus, u,
 			r->unpinned_narrow ? "where the program that started "
 			"them was pinned" : "on the placement's PUs as a set");
+		free(u);
 		x->warned_unpinned = true;
 	}
 	if (rw->pinned && r->misplaced && !x->warned_misplaced) {

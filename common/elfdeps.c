@@ -13,13 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/elfstatic.h"
 #include "common/util.h"
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HOST_DATA ELFDATA2LSB
-#else
-#define HOST_DATA ELFDATA2MSB
-#endif
 
 char *elf_which(const char *cmd)
 {
@@ -44,10 +40,6 @@ char *elf_which(const char *cmd)
 	}
 }
 
-static bool read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	return pread(fd, buf, len, (off_t)off) == (ssize_t)len;
-}
 
 /* One section header, either class. */
 struct shdr {
@@ -63,14 +55,16 @@ static bool get_shdr(int fd, bool is64, uint64_t shoff, uint16_t shentsize,
 	if (is64) {
 		Elf64_Shdr h;
 
-		if (shentsize < sizeof(h) || !read_at(fd, &h, sizeof(h), off))
+		if (shentsize < sizeof(h) ||
+		    !elf_read_at(fd, &h, sizeof(h), off))
 			return false;
 		*s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset,
 				    h.sh_size, h.sh_entsize };
 	} else {
 		Elf32_Shdr h;
 
-		if (shentsize < sizeof(h) || !read_at(fd, &h, sizeof(h), off))
+		if (shentsize < sizeof(h) ||
+		    !elf_read_at(fd, &h, sizeof(h), off))
 			return false;
 		*s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset,
 				    h.sh_size, h.sh_entsize };
@@ -93,10 +87,10 @@ int elf_needs(const char *path, const char *const *prefixes,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return perr_errno(err, "cannot open '%s'", path);
-	if (!read_at(fd, ident, sizeof(ident), 0) ||
+	if (!elf_read_at(fd, ident, sizeof(ident), 0) ||
 	    memcmp(ident, ELFMAG, SELFMAG) ||
 	    (ident[EI_CLASS] != ELFCLASS64 && ident[EI_CLASS] != ELFCLASS32) ||
-	    ident[EI_DATA] != HOST_DATA) {
+	    ident[EI_DATA] != ELF_HOST_DATA) {
 		perr_set(err, "'%s' is not an ELF file of this machine", path);
 		goto out;
 	}
@@ -104,7 +98,7 @@ int elf_needs(const char *path, const char *const *prefixes,
 	if (is64) {
 		Elf64_Ehdr h;
 
-		if (!read_at(fd, &h, sizeof(h), 0))
+		if (!elf_read_at(fd, &h, sizeof(h), 0))
 			goto bad;
 		shoff = h.e_shoff;
 		shentsize = h.e_shentsize;
@@ -112,7 +106,7 @@ int elf_needs(const char *path, const char *const *prefixes,
 	} else {
 		Elf32_Ehdr h;
 
-		if (!read_at(fd, &h, sizeof(h), 0))
+		if (!elf_read_at(fd, &h, sizeof(h), 0))
 			goto bad;
 		shoff = h.e_shoff;
 		shentsize = h.e_shentsize;
@@ -139,14 +133,14 @@ int elf_needs(const char *path, const char *const *prefixes,
 		if (is64) {
 			Elf64_Dyn d;
 
-			if (!read_at(fd, &d, sizeof(d), dyn.offset + k))
+			if (!elf_read_at(fd, &d, sizeof(d), dyn.offset + k))
 				goto bad;
 			tag = (uint64_t)d.d_tag;
 			val = d.d_un.d_val;
 		} else {
 			Elf32_Dyn d;
 
-			if (!read_at(fd, &d, sizeof(d), dyn.offset + k))
+			if (!elf_read_at(fd, &d, sizeof(d), dyn.offset + k))
 				goto bad;
 			tag = (uint64_t)d.d_tag;
 			val = d.d_un.d_val;
@@ -186,67 +180,12 @@ bool elf_is_openmp(const char *cmd)
 	return yes;
 }
 
-/*
- * The program headers' place in the ELF file on FD: false when it is
- * not an ELF file of this machine or they cannot be read as entries of
- * at least a type word and at most an Elf64_Phdr.
- */
-static bool get_phdrs(int fd, uint64_t *phoff, uint16_t *phentsize,
-		      uint16_t *phnum)
-{
-	unsigned char ident[EI_NIDENT];
-
-	if (!read_at(fd, ident, sizeof(ident), 0) ||
-	    memcmp(ident, ELFMAG, SELFMAG) || ident[EI_DATA] != HOST_DATA)
-		return false;
-	if (ident[EI_CLASS] == ELFCLASS64) {
-		Elf64_Ehdr h;
-
-		if (!read_at(fd, &h, sizeof(h), 0))
-			return false;
-		*phoff = h.e_phoff;
-		*phentsize = h.e_phentsize;
-		*phnum = h.e_phnum;
-	} else {
-		Elf32_Ehdr h;
-
-		if (!read_at(fd, &h, sizeof(h), 0))
-			return false;
-		*phoff = h.e_phoff;
-		*phentsize = h.e_phentsize;
-		*phnum = h.e_phnum;
-	}
-	return *phentsize >= sizeof(uint32_t) &&
-	       *phentsize <= sizeof(Elf64_Phdr) && *phnum;
-}
-
 bool elf_is_static(const char *cmd)
 {
 	char *path = elf_which(cmd);
-	unsigned char ph[sizeof(Elf64_Phdr)];
-	uint16_t phentsize, phnum, i;
-	bool st = false;
-	uint64_t phoff;
-	uint32_t type;
-	int fd = -1;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	bool st = fd >= 0 && elf_fd_is_static(fd);
 
-	if (!path)
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !get_phdrs(fd, &phoff, &phentsize, &phnum))
-		goto out;
-	st = true;
-	for (i = 0; i < phnum && st; i++) {
-		if (!read_at(fd, ph, phentsize, phoff + (uint64_t)i *
-			     phentsize)) {
-			st = false;
-			break;
-		}
-		memcpy(&type, ph, sizeof(type));
-		if (type == PT_INTERP)
-			st = false;
-	}
-out:
 	if (fd >= 0)
 		close(fd);
 	free(path);

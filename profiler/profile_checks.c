@@ -20,19 +20,17 @@ void prof_check_threads(struct prof *P, const struct prun *R1,
 	double r2 = median_known(R2->times, R2->n_times) /
 		    median_known(R1->times, R1->n_times);
 
-	if (R2->unpinned)
+	if (R2->unpinned) {
 		/* its threads seen in /proc only: the checks below count
 		   them, not the library's (none, where they are its) */
-		prof_warn(P->res, "run 2: %d process%s of the command (%s%s) "
-			  "did not load libpandia-pin.so (static, or started "
-			  "without LD_PRELOAD): %s threads ran %s, not one "
-			  "by one", R2->unpinned, R2->unpinned == 1 ? "" : "es",
-			  R2->unpinned_name[0] ? R2->unpinned_name : "?",
-			  R2->unpinned == 1 ? "" : " first",
-			  R2->unpinned == 1 ? "its" : "their",
+		char *u = run_unpinned_text(R2->unpinned, R2->unpinned_name);
+
+		prof_warn(P->res, "run 2: %s ran %s, not one by one", u,
 			  R2->unpinned_narrow ? "where the program that "
 			  "started them was pinned" : "on each run's PUs as a "
 			  "set (as --pin set does)");
+		free(u);
+	}
 	if (R2->threads_created == 0 && R2->processes <= 1 && !R2->unpinned)
 		prof_warn(P->res, "run 2 asked the command for %d threads but "
 			  "it created none: put {threads} in its arguments or "

@@ -609,4 +609,11 @@ char *run_tool_find(const char *name, const char *env);
 int run_tool(const char *name, const char *env, const char *dir,
 	     char *const *args, struct pandia_error *err);
 
+/*
+ * "N process(es) of the command (NAME) did not load libpandia-pin.so
+ * (...): its threads", the start of what run, validate and profile say
+ * of run_result.unpinned (a new string).
+ */
+char *run_unpinned_text(int n, const char *name);
+
 #endif

@@ -234,3 +234,12 @@ void check_reported(struct ctx *c)
 			note_bare(c, pid, NULL);
 	}
 }
+
+char *run_unpinned_text(int n, const char *name)
+{
+	return xasprintf("%d process%s of the command (%s%s) did not load "
+			 "libpandia-pin.so (statically linked, or started "
+			 "without LD_PRELOAD): %s threads", n,
+			 n == 1 ? "" : "es", name && *name ? name : "?",
+			 n == 1 ? "" : " first", n == 1 ? "its" : "their");
+}

@@ -18,17 +18,16 @@
  * found them at load): the caller may be the child of a vfork, sharing
  * its parent's memory.
  */
-#include <elf.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 
+#include "common/elfstatic.h"
 #include "profiler/shim/shim.h"
 
 extern char **environ;
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
-typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
 typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 typedef int (*spawn_fn)(pid_t *, const char *,
 			const posix_spawn_file_actions_t *,
@@ -39,7 +38,7 @@ typedef int (*spawn_fn)(pid_t *, const char *,
 #define EXEC_MAX_ARGS 4096
 
 static execve_fn real_execve;
-static execvpe_fn real_execvpe;
+static execve_fn real_execvpe;
 static fexecve_fn real_fexecve;
 static spawn_fn real_spawn, real_spawnp;
 static char self_path[PATH_MAX];	/* this library's file, as loaded */
@@ -60,40 +59,6 @@ void resolve_exec(void)
 		memcpy(self_path, di.dli_fname, strlen(di.dli_fname) + 1);
 }
 
-/* whether the ELF open as FD has no PT_INTERP (static); 0 not ELF */
-static int static_fd(int fd)
-{
-	union {
-		Elf64_Ehdr e64;
-		Elf32_Ehdr e32;
-	} eh;
-	union {
-		Elf64_Phdr p64;
-		Elf32_Phdr p32;
-	} ph;
-	uint64_t off;
-	size_t size;
-	int i, n, c64;
-
-	if (pread(fd, &eh, sizeof(eh), 0) < (ssize_t)sizeof(eh.e32) ||
-	    memcmp(eh.e64.e_ident, ELFMAG, SELFMAG))
-		return 0;
-	c64 = eh.e64.e_ident[EI_CLASS] == ELFCLASS64;
-	off = c64 ? eh.e64.e_phoff : eh.e32.e_phoff;
-	n = c64 ? eh.e64.e_phnum : eh.e32.e_phnum;
-	size = c64 ? sizeof(ph.p64) : sizeof(ph.p32);
-	if ((c64 ? eh.e64.e_phentsize : eh.e32.e_phentsize) != size)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (pread(fd, &ph, size, (off_t)(off + (uint64_t)i * size)) !=
-		    (ssize_t)size)
-			return 0;
-		if ((c64 ? ph.p64.p_type : ph.p32.p_type) == PT_INTERP)
-			return 0;
-	}
-	return 1;
-}
-
 /*
  * Whether the program at PATH is static: an ELF without PT_INTERP, or
  * a script ("#!") whose interpreter is (one level).
@@ -106,7 +71,7 @@ static int static_file(const char *path, int depth)
 
 	if (fd < 0)
 		return 0;
-	st = static_fd(fd);
+	st = elf_fd_is_static(fd);
 	n = st ? 0 : pread(fd, buf, sizeof(buf) - 1, 0);
 	close(fd);
 	if (st || depth > 0 || n < 3 || buf[0] != '#' || buf[1] != '!')
@@ -263,17 +228,27 @@ static int exec_end(int rc, int wide)
 	return rc;
 }
 
-int execve(const char *path, char *const argv[], char *const envp[])
+/*
+ * REAL (execve, or execvpe with SEARCH along PATH) of FILE, the thread
+ * let onto the set first where the program will not load the library.
+ */
+static int exec_with(execve_fn real, int search, const char *file,
+		     char *const argv[], char *const envp[])
 {
 	int wide;
 
-	if (!real_execve) {
+	if (!real) {
 		errno = ENOSYS;
 		return -1;
 	}
-	wide = needs_set(path, 0, envp);
-	exec_begin(path, wide);
-	return exec_end(real_execve(path, argv, envp), wide);
+	wide = needs_set(file, search, envp);
+	exec_begin(file, wide);
+	return exec_end(real(file, argv, envp), wide);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_with(real_execve, 0, path, argv, envp);
 }
 
 int execv(const char *path, char *const argv[])
@@ -283,15 +258,7 @@ int execv(const char *path, char *const argv[])
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	int wide;
-
-	if (!real_execvpe) {
-		errno = ENOSYS;
-		return -1;
-	}
-	wide = needs_set(file, 1, envp);
-	exec_begin(file, wide);
-	return exec_end(real_execvpe(file, argv, envp), wide);
+	return exec_with(real_execvpe, 1, file, argv, envp);
 }
 
 int execvp(const char *file, char *const argv[])
@@ -307,7 +274,7 @@ int fexecve(int fd, char *const argv[], char *const envp[])
 		errno = ENOSYS;
 		return -1;
 	}
-	wide = pin_n > 0 && (!preloaded(envp) || static_fd(fd));
+	wide = pin_n > 0 && (!preloaded(envp) || elf_fd_is_static(fd));
 	exec_begin(argv[0] ? argv[0] : "?", wide);
 	return exec_end(real_fexecve(fd, argv, envp), wide);
 }
