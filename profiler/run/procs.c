@@ -2,17 +2,19 @@
  * procs.c - the command's processes that the pinning library does not
  * report: found in /proc (every process whose parent is one we know),
  * and, where the library pins, told apart from those still loading it
- * or sharing its memory: a static program, or one started without it
- * in LD_PRELOAD, runs without it (counted and named for the warning),
- * as does a reported process whose last "exec" line no start of its
- * main thread followed, or which runs a thread the library did not
- * report and no longer maps it.
+ * or sharing its memory: a static program, one started without it in
+ * LD_PRELOAD, or one in secure-execution mode (set-user-ID) runs
+ * without it (counted and named for the warning), as does a reported
+ * process whose last "exec" line no start of its main thread followed,
+ * or which runs a thread the library did not report and no longer
+ * maps it.
  */
 #include "profiler/run/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/types.h>
 
 #include "common/elfdeps.h"
@@ -97,11 +99,38 @@ static bool preloads(pid_t pid, const char *shim)
 }
 
 /*
+ * Whether process PID began in secure-execution mode (AT_SECURE in its
+ * auxiliary vector: set-user-ID to another user, file capabilities),
+ * where the loader ignores LD_PRELOAD's paths.  False when the vector
+ * cannot be read (another user's process, to a runner not root).
+ */
+static bool secure_exec(pid_t pid)
+{
+	char path[64], *aux;
+	struct pandia_error e;
+	unsigned long *v;
+	size_t len = 0, i;
+	bool secure = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	aux = read_file(path, &len, &e);
+	if (!aux)
+		return false;
+	v = (unsigned long *)(void *)aux;
+	for (i = 0; i + 1 < len / sizeof(*v) && v[i] != AT_NULL; i += 2)
+		if (v[i] == AT_SECURE)
+			secure = v[i + 1] != 0;
+	free(aux);
+	return secure;
+}
+
+/*
  * Whether the command's process PID, which the library has not
  * reported, runs a program that will never load it: one that does not
  * map it and is static, or dynamic but started without it in
- * LD_PRELOAD.  A dynamic one started with it is still being loaded
- * (it reports itself once the library's constructor runs).
+ * LD_PRELOAD, or in secure-execution mode.  A dynamic one started with
+ * it is still being loaded (it reports itself once the library's
+ * constructor runs).
  */
 static bool runs_bare(pid_t pid, const char *shim)
 {
@@ -110,7 +139,8 @@ static bool runs_bare(pid_t pid, const char *shim)
 	if (maps_library(pid, shim))
 		return false;
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	return elf_is_static(exe) || !preloads(pid, shim);
+	return elf_is_static(exe) || !preloads(pid, shim) ||
+	       secure_exec(pid);
 }
 
 /*
@@ -119,8 +149,9 @@ static bool runs_bare(pid_t pid, const char *shim)
  * generation (a generation more each pass; the passes stop when one
  * adds none).  Where it is not loaded (--pin set or none, a static
  * command), all of them.  Where it pins, those that do not map it: a
- * static program or one started without LD_PRELOAD, which began on
- * the set (profiler/shim/exec.c) and whose threads only /proc shows;
+ * static program, a set-user-ID one or one started without LD_PRELOAD,
+ * which began on the set (profiler/shim/exec.c) and whose threads only
+ * /proc shows;
  * one that maps it reports itself, or is no process of the command's
  * own (a sanitizer's leak tracer, cloned at exit).  Where the library
  * pins, the scan is made while an "exec" line no start has followed
@@ -238,8 +269,8 @@ void check_reported(struct ctx *c)
 char *run_unpinned_text(int n, const char *name)
 {
 	return xasprintf("%d process%s of the command (%s%s) did not load "
-			 "libpandia-pin.so (statically linked, or started "
-			 "without LD_PRELOAD): %s threads", n,
+			 "libpandia-pin.so (statically linked, set-user-ID, "
+			 "or started without LD_PRELOAD): %s threads", n,
 			 n == 1 ? "" : "es", name && *name ? name : "?",
 			 n == 1 ? "" : " first", n == 1 ? "its" : "their");
 }

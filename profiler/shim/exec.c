@@ -2,9 +2,9 @@
  * exec.c - a program the command starts, interposed: before execve (and
  * the exec functions that glibc does not route through it) and around
  * posix_spawn, where the program will not load the library (a static
- * one, or its environment without the library in LD_PRELOAD), the
- * calling thread is let onto the whole set of listed PUs, so that the
- * program begins there: it cannot be pinned thread by thread and runs
+ * one, a set-user-ID one, or its environment without the library in
+ * LD_PRELOAD), the calling thread is let onto the whole set of listed
+ * PUs, so that the program begins there: it cannot be pinned thread by thread and runs
  * on the set, as 'pandia run --pin set' runs a static command, instead
  * of on the one PU its starter was pinned to.  A dynamic program that
  * loads the library takes its own position (pin.c: the same index
@@ -21,6 +21,11 @@
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 
 #include "common/elfstatic.h"
 #include "profiler/shim/shim.h"
@@ -60,22 +65,62 @@ void resolve_exec(void)
 }
 
 /*
- * Whether the program at PATH is static: an ELF without PT_INTERP, or
- * a script ("#!") whose interpreter is (one level).
+ * Whether the ELF file on FD starts in secure-execution mode (AT_SECURE:
+ * set-user-ID or set-group-ID to other ids than the caller's real ones,
+ * or file capabilities for a caller other than root), where the loader
+ * ignores an LD_PRELOAD path with a '/': it will not load the library.
+ * Not on a nosuid mount, nor under no_new_privs: the bits do nothing
+ * there.
  */
-static int static_file(const char *path, int depth)
+static int secure_fd(int fd)
+{
+	struct statfs fs;
+	struct stat st;
+	uid_t u;
+	gid_t g;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	u = st.st_mode & S_ISUID ? st.st_uid : geteuid();
+	g = st.st_mode & S_ISGID ? st.st_gid : getegid();
+	if (u == getuid() && g == getgid() &&
+	    (getuid() == 0 ||
+	     fgetxattr(fd, "security.capability", NULL, 0) <= 0))
+		return 0;
+	/* fstatfs: glibc's fstatvfs may read /proc/mounts, allocating */
+	if (!fstatfs(fd, &fs) && (fs.f_flags & ST_NOSUID))
+		return 0;
+	return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1;
+}
+
+/* whether the program on FD will not load the library: static, or secure */
+static int bare_fd(int fd)
+{
+	return elf_fd_is_static(fd) || secure_fd(fd);
+}
+
+/*
+ * Whether the program at PATH will not load the library (bare_fd), or
+ * is a script ("#!") whose interpreter will not (one level; a script's
+ * own set-user-ID bit does nothing).
+ */
+static int bare_file(const char *path, int depth)
 {
 	char buf[256];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), bare;
 
 	if (fd < 0)
 		return 0;
-	st = elf_fd_is_static(fd);
-	n = st ? 0 : pread(fd, buf, sizeof(buf) - 1, 0);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 3 || buf[0] != '#' || buf[1] != '!') {
+		bare = bare_fd(fd);
+		close(fd);
+		return bare;
+	}
 	close(fd);
-	if (st || depth > 0 || n < 3 || buf[0] != '#' || buf[1] != '!')
-		return st;
+	if (depth > 0)
+		return 0;
 	buf[n] = '\0';
 	{
 		char *p = buf + 2, *e;
@@ -83,15 +128,16 @@ static int static_file(const char *path, int depth)
 		p += strspn(p, " \t");
 		e = p + strcspn(p, " \t\n");
 		*e = '\0';
-		return *p ? static_file(p, depth + 1) : 0;
+		return *p ? bare_file(p, depth + 1) : 0;
 	}
 }
 
 /*
  * Whether FILE, found along PATH when SEARCH and it has no '/', is a
- * static program (looked for without allocating).
+ * program that will not load the library (looked for without
+ * allocating).
  */
-static int static_program(const char *file, int search)
+static int bare_program(const char *file, int search)
 {
 	char buf[PATH_MAX];
 	const char *dirs, *d, *e;
@@ -99,7 +145,7 @@ static int static_program(const char *file, int search)
 	if (!file || !*file)
 		return 0;
 	if (!search || strchr(file, '/'))
-		return static_file(file, 0);
+		return bare_file(file, 0);
 	dirs = getenv("PATH");
 	for (d = dirs && *dirs ? dirs : "/usr/local/bin:/usr/bin:/bin"; ;
 	     d = e + 1) {
@@ -113,7 +159,7 @@ static int static_program(const char *file, int search)
 			buf[dl] = '/';
 			memcpy(buf + dl + 1, file, fl + 1);
 			if (!access(buf, X_OK))
-				return static_file(buf, 0);
+				return bare_file(buf, 0);
 		}
 		if (!e)
 			return 0;
@@ -135,14 +181,15 @@ static int preloaded(char *const envp[])
 
 /*
  * Whether the program an exec or spawn starts will not load the
- * library, so that it must start on the set: static, or its
- * environment ENVP without the library in LD_PRELOAD.  A dynamic one
+ * library, so that it must start on the set: static, set-user-ID (or
+ * else secure: bare_fd), or its environment ENVP without the library
+ * in LD_PRELOAD.  A dynamic one
  * that loads it pins itself, and its starter's thread is left where it
  * is (a reading of its affinity while it loads shows its own PU).
  */
 static int needs_set(const char *file, int search, char *const envp[])
 {
-	return pin_n > 0 && (!preloaded(envp) || static_program(file, search));
+	return pin_n > 0 && (!preloaded(envp) || bare_program(file, search));
 }
 
 /*
@@ -274,7 +321,7 @@ int fexecve(int fd, char *const argv[], char *const envp[])
 		errno = ENOSYS;
 		return -1;
 	}
-	wide = pin_n > 0 && (!preloaded(envp) || elf_fd_is_static(fd));
+	wide = pin_n > 0 && (!preloaded(envp) || bare_fd(fd));
 	exec_begin(argv[0] ? argv[0] : "?", wide);
 	return exec_end(real_fexecve(fd, argv, envp), wide);
 }

@@ -37,9 +37,9 @@
  * program NAME (its file's base name), and again with NAME "-" when
  * that failed: a process whose last exec line is not followed by a
  * "start" of its main thread runs a program that did not load the
- * library (static, or started without LD_PRELOAD).  "spawned" says
- * that process PID has just started a child by posix_spawn, which may
- * be such a program.
+ * library (static, set-user-ID, or started without LD_PRELOAD).
+ * "spawned" says that process PID has just started a child by
+ * posix_spawn, which may be such a program.
  */
 #ifndef PANDIA_SHIM_PROTOCOL_H
 #define PANDIA_SHIM_PROTOCOL_H

@@ -97,16 +97,8 @@ grep -q "after a failed exec: 1 PU(s)" "$T/err" ||
 grep -q "did not load libpandia-pin.so" "$T/err" &&
 	fail "execfail: taken for a program without the library"
 
-# static_started: the static binary started by a dynamic program that
-# the library pins (a wrapper script that execs it, a shell that forks
-# first, posix_spawn): it starts on the whole set, not on its starter's
-# one PU (profiler/shim/exec.c), and the runner finds its two threads
-# in /proc and says that it could not pin them.  Each starts it 0.1 s
-# in, after the runner's first look, and it runs 0.3 s, less than the
-# second before the next: found because the library said it execs or
-# spawns
-static_started() {
-	cat >"$T/spawn.c" <<'SRC'
+# spawn PROG ARGS: posix_spawn of PROG 0.1 s in, waited for
+cat >"$T/spawn.c" <<'SRC'
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,7 +114,58 @@ int main(int argc, char **argv)
 		WEXITSTATUS(st) : 1;
 }
 SRC
-	${CC:-cc} -O2 -o "$T/spawn" "$T/spawn.c" || fail "cannot build spawn"
+${CC:-cc} -O2 -o "$T/spawn" "$T/spawn.c" || fail "cannot build spawn"
+
+# on_set LABEL PROG AFF HOW...: PROG, which does not load the library,
+# started by each HOW (a shell's exec, a shell's fork, posix_spawn;
+# path: env's execvp along PATH, script: a script whose interpreter it
+# is, both $T/bin's) begins on both PUs (it writes how many it may use
+# to AFF), counted and said, its two threads found in /proc on the set
+on_set() {
+	label=$1 prog=$2 aff=$3
+	shift 3
+	for how; do
+		rm -f "$aff"
+		case $how in
+		script) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0"' \
+			"$T/bin/script" ;;
+		path) PATH="$T/bin:$PATH" run --cpus 0,1 -- sh -c \
+			'sleep 0.1; exec env static "$0"' "$aff" ;;
+		exec) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0" "$1"' \
+			"$prog" "$aff" ;;
+		fork) run --cpus 0,1 -- sh -c 'sleep 0.1; "$0" "$1"; true' \
+			"$prog" "$aff" ;;
+		spawn) run --cpus 0,1 -- "$T/spawn" "$prog" "$aff" ;;
+		esac
+		cat "$T/threads" "$T/err"
+		[ "$(cat "$aff" 2>/dev/null)" = 2 ] ||
+			fail "$label, $how: started on $(cat "$aff") PU(s), not 2"
+		grep -q '"unpinned_processes": 1' "$T/j" ||
+			fail "$label, $how: not counted as unpinned"
+		w="($(basename "$prog")|script)"
+		grep -Eq "warning: 1 process of the command \\($w\\) did not" \
+			"$T/err" || fail "$label, $how: no warning"
+		grep -q '"misplaced": 0' "$T/j" ||
+			fail "$label, $how: a thread not where planned"
+		grep -q '"unpinned_narrow": 0' "$T/j" ||
+			fail "$label, $how: a thread on less than the set"
+		# its two threads, both on the set, found in /proc
+		pid=$(awk '$1 == -1 { print $2; exit }' "$T/threads")
+		[ "$how" = exec ] && pid=$(awk 'NR == 1 { print $2 }' "$T/threads")
+		n=$(awk -v p="$pid" '$2 == p && $4 == -1' "$T/threads" | wc -l)
+		[ "$n" -eq 2 ] || fail "$label, $how: $n of its 2 threads found"
+	done
+}
+
+# static_started: the static binary started by a dynamic program that
+# the library pins (a wrapper script that execs it, a shell that forks
+# first, posix_spawn): it starts on the whole set, not on its starter's
+# one PU (profiler/shim/exec.c), and the runner finds its two threads
+# in /proc and says that it could not pin them.  Each starts it 0.1 s
+# in, after the runner's first look, and it runs 0.3 s, less than the
+# second before the next: found because the library said it execs or
+# spawns
+static_started() {
 	# a raw execve system call, which no library sees, after vfork
 	# (Go's os/exec does as much: the process was never reported; the
 	# runner's scan once a second finds it, the program running 1.5 s)
@@ -169,38 +212,7 @@ SRC
 		fail "cannot copy static"
 	printf '#!%s %s\n' "$T/static" "$T/aff" >"$T/bin/script" &&
 		chmod +x "$T/bin/script" || fail "cannot write the script"
-	for how in exec fork spawn path script; do
-		rm -f "$T/aff"
-		case $how in
-		# a script whose interpreter it is
-		script) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0"' \
-			"$T/bin/script" ;;
-		# env's execvp, which finds it along PATH
-		path) PATH="$T/bin:$PATH" run --cpus 0,1 -- sh -c \
-			'sleep 0.1; exec env static "$0"' "$T/aff" ;;
-		exec) run --cpus 0,1 -- sh -c 'sleep 0.1; exec "$0" "$1"' \
-			"$T/static" "$T/aff" ;;
-		fork) run --cpus 0,1 -- sh -c 'sleep 0.1; "$0" "$1"; true' \
-			"$T/static" "$T/aff" ;;
-		spawn) run --cpus 0,1 -- "$T/spawn" "$T/static" "$T/aff" ;;
-		esac
-		cat "$T/threads" "$T/err"
-		[ "$(cat "$T/aff" 2>/dev/null)" = 2 ] ||
-			fail "static, $how: started on $(cat "$T/aff") PU(s), not 2"
-		grep -q '"unpinned_processes": 1' "$T/j" ||
-			fail "static, $how: not counted as unpinned"
-		w='warning: 1 process of the command \((static|script)\) did not'
-		grep -Eq "$w" "$T/err" || fail "static, $how: no warning"
-		grep -q '"misplaced": 0' "$T/j" ||
-			fail "static, $how: a thread not where planned"
-		grep -q '"unpinned_narrow": 0' "$T/j" ||
-			fail "static, $how: a thread on less than the set"
-		# its two threads, both on the set, found in /proc
-		pid=$(awk '$1 == -1 { print $2; exit }' "$T/threads")
-		[ "$how" = exec ] && pid=$(awk 'NR == 1 { print $2 }' "$T/threads")
-		n=$(awk -v p="$pid" '$2 == p && $4 == -1' "$T/threads" | wc -l)
-		[ "$n" -eq 2 ] || fail "static, $how: $n of its 2 threads found"
-	done
+	on_set static "$T/static" "$T/aff" exec fork spawn path script
 }
 
 # a static binary: LD_PRELOAD cannot act; it runs on the set, said
@@ -256,5 +268,22 @@ if ${CC:-cc} -static -O2 -pthread -o "$T/static" "$T/static.c" 2>"$T/cc"; then
 else
 	cat "$T/cc"
 	echo "no static C library: the static binary case not tried"
+fi
+
+# a set-user-ID program of another owner, which the loader starts in
+# secure-execution mode (LD_PRELOAD's paths ignored), started by a
+# shell's exec, a shell's fork, posix_spawn: on the set and said, as a
+# static one (the program above, built dynamic, owned by nobody; root
+# only, and not on a nosuid mount)
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
+   ! findmnt -no OPTIONS -T "$T" | grep -q nosuid; then
+	# nobody writes its count there: $T (mode 700) let through
+	chmod 711 "$T" && mkdir -p "$T/su" && chmod 777 "$T/su" &&
+		${CC:-cc} -O2 -pthread -o "$T/su/suid" "$T/static.c" &&
+		chown nobody "$T/su/suid" && chmod 4755 "$T/su/suid" ||
+		fail "cannot make a set-user-ID program"
+	on_set set-user-ID "$T/su/suid" "$T/su/aff" exec fork spawn
+else
+	echo "not root, or $T on a nosuid mount: set-user-ID not tried"
 fi
 exit 0
