@@ -17,7 +17,7 @@
  *   threadprog --setaffinity CPU        main thread pins itself to CPU
  *   threadprog --many N                 N threads alive at once, each
  *                                       sleeping 20 ms
- *   threadprog --exit-early             exits while 2 threads still run
+ *   threadprog --exit-early             exits 0.3 s in, 2 threads spinning
  *   threadprog --threads N --locks K [--outside W] [--cpus LIST]
  *                                       N threads each take one shared
  *                                       mutex K times (a mutex-heavy
@@ -368,7 +368,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < 2; i++)
 			if (pthread_create(&t, NULL, forever_main, NULL))
 				return 1;
-		sleep_s(0.1);
+		/* long enough for each to have been on a CPU on a busy
+		   host: a thread's run-queue wait is counted only once it
+		   gets one (schedstat's run_delay), so one that never ran
+		   looks idle */
+		sleep_s(0.3);
 		exit(0);
 	}
 	if (spin_ms > 0)
