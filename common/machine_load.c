@@ -501,6 +501,8 @@ static int load_identity(struct json_src *c, struct pandia_machine *m,
 	    json_get_string(c, o, id, "assumptions", &m->assumptions,
 			    false) < 0)
 		return -1;
+	/* as this host's is read (a description written before was not) */
+	squeeze_blanks(m->cpu_model);
 	return 0;
 }
 

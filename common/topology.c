@@ -530,7 +530,7 @@ static void host_identity(struct pandia_machine *m, hwloc_topology_t topo)
 	if (!model)
 		model = hwloc_obj_get_info_by_name(
 			hwloc_get_root_obj(topo), "CPUModel");
-	m->cpu_model = xstrdup(model ? model : "unknown");
+	m->cpu_model = squeeze_blanks(xstrdup(model ? model : "unknown"));
 }
 
 /* Restrict this host's topology to the CPUs this process may run on. */
@@ -603,7 +603,7 @@ int topology_load(struct pandia_machine *m, const char *spec,
 						"CPUModel") : NULL;
 
 		if (model)
-			m->cpu_model = xstrdup(model);
+			m->cpu_model = squeeze_blanks(xstrdup(model));
 	}
 	load_pus(m, topo);
 	if (!m->n_pus) {

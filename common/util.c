@@ -417,6 +417,26 @@ const char *shorten(const char *s, char *buf, size_t size)
 	return buf;
 }
 
+char *squeeze_blanks(char *s)
+{
+	char *r, *w;
+
+	if (!s)
+		return NULL;
+	for (r = w = s; *r; r++) {
+		if (*r != ' ' && *r != '\t') {
+			*w++ = *r;
+			continue;
+		}
+		if (w > s && w[-1] != ' ')
+			*w++ = ' ';
+	}
+	if (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	return s;
+}
+
 int write_file_in(const char *dir, const char *name, const char *text,
 		  struct pandia_error *err)
 {

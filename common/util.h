@@ -84,6 +84,13 @@ int write_file_in(const char *dir, const char *name, const char *text,
 #define SHORT_BUF 128
 const char *shorten(const char *s, char *buf, size_t size);
 
+/*
+ * S with its blanks squeezed, in place: none at either end, one space
+ * for every run between words (a CPU's brand string, padded by CPUID:
+ * "Oxide Virtual Turin-like Processor      ").  S, or NULL.
+ */
+char *squeeze_blanks(char *s);
+
 bool parse_double(const char *s, double *out);
 bool parse_int(const char *s, int *out);
 

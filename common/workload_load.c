@@ -108,6 +108,7 @@ static int load_machine_id(struct json_src *c, struct pandia_workload *w,
 	    get_cpus(c, o, "machine", "pus", false, &w->pus, &w->n_pus) < 0 ||
 	    json_get_str(c, o, "machine", "file", &w->machine_file) < 0)
 		return -1;
+	squeeze_blanks(w->cpu_model);
 	/* a set: sorted, each once (none: w->pus is NULL, nothing to sort) */
 	if (w->n_pus > 1)
 		qsort(w->pus, (size_t)w->n_pus, sizeof(int), cmp_int);

@@ -429,6 +429,56 @@ START_TEST(test_same_host_long)
 }
 END_TEST
 
+/*
+ * A CPU's brand string, padded by CPUID ("Oxide Virtual Turin-like
+ * Processor" and 13 spaces, as hwloc gives it on one host): squeezed
+ * where read, so that messages show none of it and a description
+ * written before compares equal to this host's.
+ */
+START_TEST(test_model_squeezed)
+{
+	static const char *const rows[][2] = {
+		{ "Oxide Virtual Turin-like Processor             ",
+		  "Oxide Virtual Turin-like Processor" },
+		{ "  Intel(R) Xeon(R) CPU           E5-2699 v3 ",
+		  "Intel(R) Xeon(R) CPU E5-2699 v3" },
+		{ "\tAMD\t EPYC", "AMD EPYC" },
+		{ "   ", "" },
+		{ "", "" },
+		{ "AMD EPYC", "AMD EPYC" },
+	};
+	struct pandia_machine *a = described("pack:1 core:2 pu:1");
+	struct pandia_machine *b;
+	struct pandia_error err;
+	char path[] = "/tmp/pandia-model-XXXXXX", *why = NULL;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *s = xstrdup(rows[i][0]);
+
+		ck_assert_str_eq(squeeze_blanks(s), rows[i][1]);
+		free(s);
+	}
+	ck_assert_ptr_null(squeeze_blanks(NULL));
+	/* written padded (by an older pandia), read squeezed */
+	free(a->cpu_model);
+	a->cpu_model = xstrdup(rows[0][0]);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_msg(machine_save(a, path, &err) == 0, "%s", err.text);
+	b = machine_load(path, &err);
+	unlink(path);
+	ck_assert_msg(b != NULL, "%s", err.text);
+	ck_assert_str_eq(b->cpu_model, rows[0][1]);
+	squeeze_blanks(a->cpu_model);
+	ck_assert_msg(machine_same_host(a, b, &why), "%s", why ? why : "");
+	machine_free(a);
+	machine_free(b);
+}
+END_TEST
+
 /* This host: exactly the PUs this process may run on. */
 START_TEST(test_this_host)
 {
@@ -444,6 +494,10 @@ START_TEST(test_this_host)
 		ck_assert(CPU_ISSET(m->pus[i].os_index, &set));
 	ck_assert_ptr_nonnull(m->host);
 	ck_assert_ptr_nonnull(m->cpu_model);
+	ck_assert_msg(!strstr(m->cpu_model, "  ") && m->cpu_model[0] != ' ' &&
+		      (!m->cpu_model[0] ||
+		       m->cpu_model[strlen(m->cpu_model) - 1] != ' '),
+		      "'%s'", m->cpu_model);
 	machine_free(m);
 }
 END_TEST
@@ -605,6 +659,7 @@ static Suite *machine_suite(void)
 	tcase_set_timeout(tc, 60);	/* 32,768 PUs on a busy host */
 	tcase_add_loop_test(tc, test_topology_rows, 0, ARRAY_SIZE(topo_rows));
 	tcase_add_test(tc, test_this_host);
+	tcase_add_test(tc, test_model_squeezed);
 	tcase_add_test(tc, test_this_host_restricted);
 	tcase_add_test(tc, test_bad_topology_spec);
 	tcase_add_loop_test(tc, test_topology_memory, 0,
