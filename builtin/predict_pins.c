@@ -137,10 +137,14 @@ static void omp_lines(struct pins *p, const struct placement_info *pi,
 	p->line[PIN_GOMP] = xasprintf("OMP_NUM_THREADS=%d "
 				      "GOMP_CPU_AFFINITY='%s' %s", pi->n,
 				      spaced, cmd);
-	/* LLVM's and Intel's runtime: the same, as a proclist */
+	/* LLVM's and Intel's runtime: the same, as a proclist, each thread
+	   on its PU (granularity fine): the default, core, lets a thread
+	   onto every PU of the core its runtime takes it for, all of
+	   them where that runtime misreads the topology (libomp 14 on a
+	   2-vCPU PVM guest: one core of two threads) */
 	p->line[PIN_KMP] = xasprintf("OMP_NUM_THREADS=%d KMP_AFFINITY="
-				     "'explicit,proclist=[%s]' %s", pi->n,
-				     commas, cmd);
+				     "'granularity=fine,explicit,"
+				     "proclist=[%s]' %s", pi->n, commas, cmd);
 	free(places);
 	free(spaced);
 	free(commas);

@@ -54,7 +54,7 @@ fi
 
 # the lines no tool here runs: their grammar
 l=$(line kmp)
-[ "$l" = "OMP_NUM_THREADS=2 KMP_AFFINITY='explicit,proclist=[1,0]' $SA --omp --hold 0 --threads 2" ] ||
+[ "$l" = "OMP_NUM_THREADS=2 KMP_AFFINITY='granularity=fine,explicit,proclist=[1,0]' $SA --omp --hold 0 --threads 2" ] ||
 	fail "kmp: $l"
 l=$(line srun)
 [ "$l" = "srun -n 1 --cpu-bind=mask_cpu:0x3 $SA --omp --hold 0 --threads 2" ] ||

@@ -61,7 +61,10 @@ else
 fi
 
 # KMP_AFFINITY's proclist, under LLVM's runtime, which reads it
-# (libgomp does not): thread 0 on PU 1, thread 1 on PU 0
+# (libgomp does not): thread 0 on PU 1, thread 1 on PU 0, each alone
+# (granularity fine: with the default, core, libomp 14 bound both to
+# PUs 0 and 1 on a PVM guest whose topology it read as one core of two
+# threads)
 omp=$(ls /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null | tail -n 1)
 [ -n "$omp" ] || skip "LLVM's libomp is not installed (libomp-dev)"
 if ldd "$SA" 2>/dev/null | grep -q libasan; then
