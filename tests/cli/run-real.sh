@@ -1,7 +1,10 @@
 # Real programs at a placement: zstd -T2 and xz -T2 at --cpus 0,1.
 # Each runs helper threads besides its two compressing workers (zstd: 4
-# created, xz: 2); --pin workers (the default) must put the two threads
-# with the most CPU time on PUs 0 and 1, one each.
+# created, xz: 2); --pin workers (the default) must put the two created
+# threads with the most CPU time on PUs 0 and 1, one each.  Not the
+# main thread, which feeds them: it stays a helper even where it is the
+# busiest (docs/running.md, rule 2), as on a 2-vCPU PVM guest where
+# reading zstd's input took it 0.10 s of CPU against their 0.055.
 # phase: timing: the threads with the most CPU time on this host
 set -u
 . tests/cli/run.inc
@@ -17,9 +20,11 @@ done
 # of 8 MiB at level 3, xz -1 blocks of 3 MiB
 seq 1 4000000 >"$T/in"
 
-# top2 JSON: "CPU CPU" of the two threads with the most cpu_time
+# top2 JSON: "CPU CPU" of the two created threads (index above 0) with
+# the most cpu_time
 top2() {
-	"$TO" "$1" | sort -k7 -g -r | head -n 2 | awk '{ printf "%s ", $4 }'
+	"$TO" "$1" | awk '$1 > 0' | sort -k7 -g -r | head -n 2 |
+		awk '{ printf "%s ", $4 }'
 }
 
 check() {
@@ -32,8 +37,8 @@ check() {
 		"barrier join sem other worker"
 	cat "$T/threads"
 	case "$(top2 "$T/j")" in
-	"0 1 "|"1 0 ") echo "$name: the two busiest threads on PUs 0 and 1" ;;
-	*) fail "$name: the two busiest threads are on PUs '$(top2 "$T/j")'" ;;
+	"0 1 "|"1 0 ") echo "$name: the two busiest created threads on PUs 0 and 1" ;;
+	*) fail "$name: the two busiest created threads are on PUs '$(top2 "$T/j")'" ;;
 	esac
 	# exactly two workers, the rest helpers floating on the set
 	[ "$(awk '$15 == 1' "$T/threads" | wc -l)" -eq 2 ] ||
