@@ -2,17 +2,24 @@
  * check_stress.c - the stress kernels and the measurement of this host.
  *
  * The last test measures this host the way 'pandia machine --quick'
- * does (about 20 s) and checks the figures are positive and ordered
- * L1 >= L2 >= L3 >= DRAM per core.  The machines we run on are shared
- * and noisy (other builds and tests run on the same two cores), so an
- * ordering may be off by a few percent: each comparison allows 5%, and
- * a measurement whose figures are out of order is taken again, up to
- * twice in all.  Any miss is printed.  When the last one is out of
- * order too, the test skips (tk_skip) if the host was seen to be
- * busy: the two figures out of order moved more than 5% between the
- * measurements, or their own repetitions spread more than 5%.  Figures
- * out of order and steady fail it: that is a kernel measuring the
- * wrong level, not noise.
+ * does (about 20 s, 80 on a 2-vCPU PVM guest where figures spread and
+ * are measured again) and checks the figures are positive and ordered
+ * per core: L1 at least twice DRAM, and every cache level at least
+ * DRAM.  Not each cache level above the next: two may tie, and did on
+ * that guest (L2 189 GB/s beside L1 161: the kernel does not outrun
+ * the L2 of so wide a core; an L3 of 508 MiB per vCPU that the
+ * hypervisor describes and DRAM serves, measured at DRAM's rate); such
+ * a miss is printed only.  The machines we run on are shared and noisy
+ * (other builds and tests run on the same two cores), so an ordering
+ * may be off by a few percent: each comparison allows 5%, and a
+ * measurement whose figures are out of order is taken again while
+ * HOST_SECONDS last, up to twice in all.  Any miss is printed.  When
+ * the last one is out of order too, the test skips (tk_skip) if the
+ * host was seen to be busy: the two figures out of order moved more
+ * than 5% between the measurements, or their own repetitions spread
+ * more than 5%, unless one is short of its bound by half or more.
+ * Figures out of order and steady, or so far out, fail it: that is a
+ * kernel measuring the wrong level, not noise.
  */
 #include <check.h>
 #include <math.h>
@@ -32,6 +39,11 @@
 
 #define ORDER_TOLERANCE 0.05
 #define MEASURE_TRIES	2
+/* a second measurement only while the first took less (timeout 100) */
+#define HOST_SECONDS	40
+/* a level this far short of its bound is a kernel's fault, however
+   busy the host: its own L1 measured at DRAM's rate, say */
+#define GROSS_MISS	0.5
 
 START_TEST(test_kernels_positive)
 {
@@ -252,31 +264,41 @@ static void check_record(const struct pandia_measure *ms, double figure,
 }
 
 /*
- * Whether the per-core figures are ordered; prints the first miss and
- * gives its two levels in *lo (the faster one) and *hi.
+ * Whether the per-core figures are ordered (L1 at least twice DRAM,
+ * every cache level at least DRAM); prints the first miss and gives
+ * its two levels in *lo (the one that should be faster) and *hi.  A
+ * cache level above the one before it is printed, not failed.
  */
 static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
 {
+	const struct pandia_link *d = &m->links[LVL_DRAM];
 	double prev = 0;
 	int lvl, prev_lvl = -1;
 
-	for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++) {
+	for (lvl = LVL_L1; lvl < LVL_DRAM; lvl++) {
 		const struct pandia_link *l = &m->links[lvl];
 
 		if (!l->present)
 			continue;
 		if (prev_lvl >= 0 &&
-		    l->per_core_bw > prev * (1 + ORDER_TOLERANCE)) {
+		    l->per_core_bw > prev * (1 + ORDER_TOLERANCE))
 			fprintf(stderr, "check_stress: %s %.2f GB/s above "
-				"%s %.2f GB/s (measuring again)\n",
-				level_name(lvl), l->per_core_bw / 1e9,
-				level_name(prev_lvl), prev / 1e9);
-			*lo = prev_lvl;
-			*hi = lvl;
-			return false;
-		}
+				"%s %.2f GB/s (two cache levels may tie: "
+				"not failed)\n", level_name(lvl),
+				l->per_core_bw / 1e9, level_name(prev_lvl),
+				prev / 1e9);
 		prev = l->per_core_bw;
 		prev_lvl = lvl;
+		if (l->per_core_bw * (1 + ORDER_TOLERANCE) >=
+		    d->per_core_bw * (lvl == LVL_L1 ? 2 : 1))
+			continue;
+		fprintf(stderr, "check_stress: %s %.2f GB/s not above %s"
+			"DRAM's %.2f GB/s (measuring again)\n",
+			level_name(lvl), l->per_core_bw / 1e9,
+			lvl == LVL_L1 ? "twice " : "", d->per_core_bw / 1e9);
+		*lo = lvl;
+		*hi = LVL_DRAM;
+		return false;
 	}
 	return true;
 }
@@ -295,7 +317,9 @@ static bool noisy_miss(const struct pandia_machine *m, const double *bw,
 
 	for (i = 0; i < 2; i++) {
 		const struct pandia_link *l = &m->links[lvls[i]];
-		double moved = fabs(l->per_core_bw / bw[lvls[i]] - 1);
+		/* one measurement made (HOST_SECONDS): its spread alone */
+		double moved = bw[lvls[i]] > 0 ?
+			fabs(l->per_core_bw / bw[lvls[i]] - 1) : 0;
 
 		if (moved > ORDER_TOLERANCE ||
 		    l->per_core.spread > ORDER_TOLERANCE) {
@@ -320,8 +344,10 @@ START_TEST(test_measure_host)
 	int lvl, i, try, lo = 0, hi = 0;
 	bool ok = false;
 	char why[200];
+	double start = now_seconds();
 
-	for (try = 0; try < MEASURE_TRIES && !ok; try++) {
+	for (try = 0; try < MEASURE_TRIES && !ok &&
+	     (try == 0 || now_seconds() - start < HOST_SECONDS); try++) {
 		if (m)
 			for (lvl = LVL_L1; lvl <= LVL_DRAM; lvl++)
 				bw[lvl] = m->links[lvl].per_core_bw;
@@ -376,7 +402,10 @@ START_TEST(test_measure_host)
 		ck_assert_msg(machine_check(m, &err) == 0, "%s", err.text);
 		ok = ordered(m, &lo, &hi);
 	}
-	if (!ok && noisy_miss(m, bw, lo, hi, why, sizeof(why))) {
+	/* a miss no noise explains fails on a busy host too */
+	if (!ok && m->links[lo].per_core_bw * (1 + GROSS_MISS) >=
+	    m->links[hi].per_core_bw * (lo == LVL_L1 ? 2 : 1) &&
+	    noisy_miss(m, bw, lo, hi, why, sizeof(why))) {
 		tk_skip(why);
 		ok = true;
 	}
