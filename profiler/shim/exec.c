@@ -4,15 +4,16 @@
  * posix_spawn, where the program will not load the library (a static
  * one, a set-user-ID one, or its environment without the library in
  * LD_PRELOAD), the calling thread is let onto the whole set of listed
- * PUs, so that the program begins there: it cannot be pinned thread by thread and runs
- * on the set, as 'pandia run --pin set' runs a static command, instead
- * of on the one PU its starter was pinned to.  A dynamic program that
- * loads the library takes its own position (pin.c: the same index
- * after an exec, the next one after a spawn), its starter left as it
- * was.  The runner finds
- * such a process in /proc and counts its threads (profiler/run/
- * procs.c), told to look by the report's "exec" and "spawned" lines.
- * A failed exec puts the thread back on its PU.
+ * PUs, so that the program begins there: it cannot be pinned thread by
+ * thread and runs on the set, as 'pandia run --pin set' runs a static
+ * command, instead of on the one PU its starter was pinned to.  A
+ * dynamic program that loads the library takes its own position
+ * (pin.c: the same index after an exec, the next one after a spawn),
+ * its starter left as it was.  The runner finds such a process in
+ * /proc and counts its threads (profiler/run/procs.c), told to look by
+ * the report's "exec" and "spawned" lines.  A failed exec puts the
+ * thread back on its PU.  A program the caller cannot read (mode 4711)
+ * is not looked into: taken as one that loads the library.
  *
  * Nothing here allocates, takes a lock or looks a symbol up (resolve()
  * found them at load): the caller may be the child of a vfork, sharing
