@@ -423,8 +423,8 @@ static size_t page_size(void)
 	return ps > 0 ? (size_t)ps : 4096;
 }
 
-int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
-		     struct pandia_error *err)
+int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
+		   struct pandia_error *err)
 {
 	size_t ps = page_size();
 	void *mem;
@@ -453,12 +453,25 @@ int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
 			return perr_errno(err, "cannot allocate %zu bytes",
 					  bytes);
 	}
-	/* Touch every page (now, by the thread that will use it, so the
-	 * first-touch policy and the page faults stay out of the timed
-	 * part) with a non-zero pattern: zero pages could be shared. */
-	memset(mem, 0x5a, bytes);
 	b->mem = mem;
 	b->bytes = bytes;
+	return 0;
+}
+
+void stress_buf_touch(void *mem, size_t bytes)
+{
+	memset(mem, 0x5a, bytes);
+}
+
+int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
+		     struct pandia_error *err)
+{
+	if (stress_buf_map(b, bytes, node, err) < 0)
+		return -1;
+	/* Touch every page (now, by the thread that will use it, so the
+	 * first-touch policy and the page faults stay out of the timed
+	 * part). */
+	stress_buf_touch(b->mem, b->bytes);
 	return 0;
 }
 

@@ -39,6 +39,12 @@ struct stress_buf {
  */
 int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
 		     struct pandia_error *err);
+/* The same without touching: the pages come at their first touch. */
+int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
+		   struct pandia_error *err);
+/* Touch BYTES from MEM with a non-zero pattern (zero pages could be
+ * shared). */
+void stress_buf_touch(void *mem, size_t bytes);
 void stress_buf_release(struct stress_buf *b);
 
 /*

@@ -48,15 +48,19 @@ double stress_estimate_seconds(const struct pandia_machine *m,
 		return 0;
 	for (i = 0; i < p.n_jobs; i++) {
 		/* Page faults and touching, each thread its own working
-		   set at once: 0.7 to 1 GB/s a thread on the development
-		   host (a KVM guest); that time counts towards the
-		   warm-up. */
+		   set at once: 0.7 to 1 GB/s a thread on a KVM guest,
+		   0.25 on a PVM guest; that time counts towards the
+		   warm-up, and a working set kept from run
+		   to run (keep.c) is touched in the first round only
+		   (at most: a node's arena, once). */
 		double touch = (double)p.jobs[i].ws / 0.7e9;
+		double run = p.t.reps * p.t.rep_s;
+		double again = p.jobs[i].kept ? run + p.t.warm_s :
+			touch + run + stress_warm_least(&p.t, touch);
 
-		s += touch + p.t.reps * p.t.rep_s +
-			stress_warm_least(&p.t, touch);
+		s += touch + run + stress_warm_least(&p.t, touch) +
+			(p.t.rounds - 1) * again;
 	}
-	s *= p.t.rounds;
 	stress_plan_release(&p);
 	return s;
 }

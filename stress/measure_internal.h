@@ -35,6 +35,27 @@ enum target {
 	T_KIND,			/* kinds[xlink].rate */
 };
 
+/*
+ * Memory kept from run to run (keep.c): one arena per NUMA node that
+ * jobs bind their working sets to, shared by those jobs (each thread
+ * its slice), and one per thread of a job whose working sets are local
+ * to whoever touches them first.  Mapped at the first run that needs
+ * it; each chunk touched once, by the first thread whose slice has it.
+ */
+struct stress_arena {
+	struct stress_buf buf;	/* mapped, or buf.mem NULL */
+	size_t bytes;
+	int node;		/* OS index; -1: local to its one thread */
+	unsigned char *touched;	/* per KEEP_CHUNK: 1 once claimed */
+	size_t n_chunks;
+};
+
+/* A thread's working set in an arena. */
+struct slice {
+	struct stress_arena *a;
+	size_t off;
+};
+
 struct job {
 	enum target target;
 	enum pandia_level level;
@@ -47,6 +68,8 @@ struct job {
 	int node;		/* NUMA node (OS index) of the buffers;
 				   -1: local */
 	int *nodes;		/* per thread, overrides node; or NULL */
+	struct slice *kept;	/* per thread, its working set kept from
+				   run to run; or NULL: each run its own */
 	char *what;		/* progress text */
 	char *note;		/* goes into the measure record */
 };
@@ -63,7 +86,26 @@ struct plan {
 	int n_busy;		/* points of the busy curve */
 	int busy_cores[3];
 	char *xlink_note;	/* pairs left out, if any */
+	int n_arenas;
+	struct stress_arena *arenas;	/* what the jobs' kept is in */
 };
+
+/*
+ * Keep the working sets of P's jobs from run to run, in arenas
+ * (struct stress_arena), where all of them fit within CAP bytes; else
+ * every run allocates its own (no job gets kept).  keep.c
+ */
+void stress_plan_keep(struct plan *p, unsigned long long cap);
+void stress_keep_release(struct plan *p);
+
+/* Map the arenas of J's kept working sets not yet mapped (the calling
+ * thread; touching is left to each slice's thread).  0 or -1 with
+ * err. */
+int stress_keep_map(const struct job *j, struct pandia_error *err);
+
+/* Thread K of J: touch the chunks of its slice no one touched yet and
+ * describe the slice in *out (not to be released). */
+void stress_keep_buf(const struct job *j, int k, struct stress_buf *out);
 
 /* Each repetition of a job, summed over its threads. */
 struct reps {

@@ -444,6 +444,7 @@ void stress_plan_release(struct plan *p)
 {
 	int i;
 
+	stress_keep_release(p);
 	for (i = 0; i < p->n_jobs; i++) {
 		free(p->jobs[i].pus);
 		free(p->jobs[i].nodes);
@@ -472,5 +473,6 @@ int stress_plan_make(struct plan *p, const struct pandia_machine *m,
 	plan_caches(p, m);
 	plan_dram(p, m);
 	plan_interconnect(p, m);
+	stress_plan_keep(p, memory_cap(m, -1));
 	return 0;
 }

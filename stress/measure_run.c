@@ -173,7 +173,7 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct run *r = w->run;
 	const struct job *j = r->job;
-	struct stress_buf buf = { NULL, 0, -1 };
+	struct stress_buf own = { NULL, 0, -1 }, buf = own;
 	struct pandia_error err;
 	double work, el, cpu, busy;
 	int go, failed, i;
@@ -189,10 +189,15 @@ static void *worker_main(void *arg)
 	busy = now_seconds();
 	if (worker_place(j->pus[w->idx], &err) < 0)
 		run_fail(r, &err);
-	else if (!stress_kind_is_core(j->kind) &&
-		 stress_buf_alloc(&buf, j->ws, j->nodes ? j->nodes[w->idx] :
+	else if (stress_kind_is_core(j->kind))
+		;
+	else if (j->kept)
+		stress_keep_buf(j, w->idx, &buf);
+	else if (stress_buf_alloc(&own, j->ws, j->nodes ? j->nodes[w->idx] :
 				  j->node, &err) < 0)
 		run_fail(r, &err);
+	else
+		buf = own;
 	busy = now_seconds() - busy;
 
 	pthread_barrier_wait(&r->bar);
@@ -221,7 +226,7 @@ static void *worker_main(void *arg)
 		w->share[i] = cpu / el;
 	}
 out_release:
-	stress_buf_release(&buf);
+	stress_buf_release(&own);
 	return NULL;
 }
 
@@ -316,6 +321,8 @@ int stress_run_job(const struct job *j, const struct timing *t,
 	int i, k, made = 0, rc, ret = -1;
 	double share;
 
+	if (stress_keep_map(j, err) < 0)
+		return -1;
 	memset(&r, 0, sizeof(r));
 	r.job = j;
 	r.t = t;
