@@ -12,8 +12,8 @@
  * its starter left as it was.  The runner finds such a process in
  * /proc and counts its threads (profiler/run/procs.c), told to look by
  * the report's "exec" and "spawned" lines.  A failed exec puts the
- * thread back on its PU.  A program the caller cannot read (mode 4711)
- * is not looked into: taken as one that loads the library.
+ * thread back on its PU.  A program the caller may run but not read
+ * (mode 4711) is judged by its mode bits alone.
  *
  * Nothing here allocates, takes a lock or looks a symbol up (resolve()
  * found them at load): the caller may be the child of a vfork, sharing
@@ -66,32 +66,51 @@ void resolve_exec(void)
 }
 
 /*
- * Whether the ELF file on FD starts in secure-execution mode (AT_SECURE:
- * set-user-ID or set-group-ID to other ids than the caller's real ones,
- * or file capabilities for a caller other than root), where the loader
- * ignores an LD_PRELOAD path with a '/': it will not load the library.
- * Not on a nosuid mount, nor under no_new_privs: the bits do nothing
- * there.
+ * Whether the program of ST (the file on FD, or at PATH when FD < 0)
+ * starts in secure-execution mode (AT_SECURE: set-user-ID or
+ * set-group-ID to other ids than the caller's real ones, or file
+ * capabilities for a caller other than root), where the loader ignores
+ * an LD_PRELOAD path with a '/': it will not load the library.  Not on
+ * a nosuid mount, nor under no_new_privs: the bits do nothing there.
  */
-static int secure_fd(int fd)
+static int secure(const struct stat *st, int fd, const char *path)
 {
 	struct statfs fs;
-	struct stat st;
 	uid_t u;
 	gid_t g;
 
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		return 0;
-	u = st.st_mode & S_ISUID ? st.st_uid : geteuid();
-	g = st.st_mode & S_ISGID ? st.st_gid : getegid();
+	u = st->st_mode & S_ISUID ? st->st_uid : geteuid();
+	g = st->st_mode & S_ISGID ? st->st_gid : getegid();
 	if (u == getuid() && g == getgid() &&
 	    (getuid() == 0 ||
-	     fgetxattr(fd, "security.capability", NULL, 0) <= 0))
+	     (fd >= 0 ? fgetxattr(fd, "security.capability", NULL, 0) :
+	      getxattr(path, "security.capability", NULL, 0)) <= 0))
 		return 0;
 	/* fstatfs: glibc's fstatvfs may read /proc/mounts, allocating */
-	if (!fstatfs(fd, &fs) && (fs.f_flags & ST_NOSUID))
+	if (!(fd >= 0 ? fstatfs(fd, &fs) : statfs(path, &fs)) &&
+	    (fs.f_flags & ST_NOSUID))
 		return 0;
 	return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1;
+}
+
+static int secure_fd(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && secure(&st, fd, NULL);
+}
+
+/*
+ * A program the caller may run but not read (mode 4711): whether it is
+ * secure, from its path (whether it is static cannot be read).
+ */
+static int secure_path(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && secure(&st, -1, path);
 }
 
 /* whether the program on FD will not load the library: static, or secure */
@@ -112,7 +131,7 @@ static int bare_file(const char *path, int depth)
 	int fd = open(path, O_RDONLY | O_CLOEXEC), bare;
 
 	if (fd < 0)
-		return 0;
+		return errno == EACCES && secure_path(path);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n < 3 || buf[0] != '#' || buf[1] != '!') {
 		bare = bare_fd(fd);

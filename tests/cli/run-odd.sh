@@ -9,8 +9,9 @@ TO="$B/tests/progs/threadsof"
 [ -x "$TP" ] && [ -x "$TO" ] || fail "test programs not built (make tests)"
 
 # run ARGS...: pandia run -r 1 ARGS --json; threads[] into $T/threads
+# (PRE, when set: the words to run pandia under)
 run() {
-	"$P" run -r 1 --json "$@" >"$T/j" 2>"$T/err" ||
+	${PRE:-} "$P" run -r 1 --json "$@" >"$T/j" 2>"$T/err" ||
 		{ cat "$T/err"; fail "pandia run $*"; }
 	"$TO" "$T/j" >"$T/threads" || fail "threads[] of $*"
 }
@@ -285,6 +286,20 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
 		chown nobody "$T/su/suid" && chmod 4755 "$T/su/suid" ||
 		fail "cannot make a set-user-ID program"
 	on_set set-user-ID "$T/su/suid" "$T/su/aff" exec fork spawn
+	# the same, its starter allowed to run it and not to read it (mode
+	# 4711; root without the capabilities that read any file): judged
+	# by its mode bits (exec.c's secure_path())
+	chmod 4711 "$T/su/suid" || fail "cannot make the program unreadable"
+	PRE="setpriv --inh-caps=-dac_override,-dac_read_search"
+	PRE="$PRE --bounding-set=-dac_override,-dac_read_search"
+	if command -v setpriv >/dev/null &&
+	   ! $PRE cat "$T/su/suid" >/dev/null 2>&1; then
+		on_set "set-user-ID, unreadable" "$T/su/suid" "$T/su/aff" \
+			exec fork spawn
+	else
+		echo "no setpriv that drops root's reading: mode 4711 not tried"
+	fi
+	PRE=
 else
 	echo "not root, or $T on a nosuid mount: set-user-ID not tried"
 fi
