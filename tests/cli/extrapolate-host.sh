@@ -15,8 +15,7 @@ need_pus 0 1
 WL="$B/workloads"
 [ -x "$WL/serial" ] || fail "$WL/serial is not built (run make)"
 
-"$P" machine --quick -q -o "$T/host.json" >/dev/null 2>&1 ||
-	fail "pandia machine --quick failed"
+host_machine "$T/host.json" || fail "pandia machine --quick failed"
 
 # -o checked first: nothing runs
 "$P" extrapolate -m "$T/host.json" -o "$T/no/such/dir/runs.json" \

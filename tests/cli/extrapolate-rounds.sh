@@ -10,8 +10,7 @@
 . "$(dirname "$0")/procs.inc"
 need_pus 0 1
 
-"$P" machine --quick -q -o "$T/host.json" >/dev/null 2>&1 ||
-	fail "pandia machine --quick failed"
+host_machine "$T/host.json" || fail "pandia machine --quick failed"
 
 # a command whose output tells when it ran: time 0.1/threads s plus 1 ms
 # for each run made before it, and that number of runs as a category;

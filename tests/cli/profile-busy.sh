@@ -23,8 +23,7 @@ readelf -d "$WL/serial" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san' &&
 D="$B/tests/progs/disturb"
 [ -x "$D" ] || fail "$D is not built (make tests)"
 
-"$P" machine --quick -q -o "$T/host.json" >/dev/null 2>&1 ||
-	fail "pandia machine --quick failed"
+host_machine "$T/host.json" || fail "pandia machine --quick failed"
 
 prof() {
 	"$P" profile $Q -m "$T/host.json" --counters probe \

@@ -28,8 +28,7 @@ for w in compute serial balance; do
 	[ -x "$WL/$w" ] || fail "$WL/$w is not built (run make)"
 done
 
-"$P" machine --quick -q -o "$T/host.json" >/dev/null 2>&1 ||
-	fail "pandia machine --quick failed"
+host_machine "$T/host.json" || fail "pandia machine --quick failed"
 busy=
 
 # prof NAME WORKLOAD ARG...: profile it into $T/NAME.json ($REPS times)
