@@ -88,8 +88,45 @@ static void size_arenas(struct plan *p)
 	p->n_arenas = n;
 }
 
-/* Each thread's slice: its own arena, or the next part of its node's. */
-static void cut_slices(struct plan *p)
+/* Whether a thread of J reads memory local to it (no node's arena). */
+static bool has_local(const struct job *j)
+{
+	int k;
+
+	for (k = 0; k < j->n; k++)
+		if (node_of(j, k) < 0)
+			return true;
+	return false;
+}
+
+/* P's arenas without the local ones (their jobs allocate each run). */
+static void drop_local(struct plan *p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->n_arenas; i++)
+		if (p->arenas[i].node >= 0)
+			p->arenas[n++] = p->arenas[i];
+	p->n_arenas = n;
+}
+
+/* The bytes of P's arenas. */
+static unsigned long long arena_bytes(const struct plan *p)
+{
+	unsigned long long all = 0;
+	int i;
+
+	for (i = 0; i < p->n_arenas; i++)
+		all += p->arenas[i].bytes;
+	return all;
+}
+
+/*
+ * Each thread's slice: its own arena, or the next part of its node's;
+ * a job of local working sets without arenas (LOCAL false) is not
+ * kept.
+ */
+static void cut_slices(struct plan *p, bool local)
 {
 	int i, k, mine = 0;
 
@@ -97,7 +134,7 @@ static void cut_slices(struct plan *p)
 		struct job *j = &p->jobs[i];
 		size_t *used;
 
-		if (stress_kind_is_core(j->kind))
+		if (stress_kind_is_core(j->kind) || (!local && has_local(j)))
 			continue;
 		used = xcalloc(p->n_arenas, sizeof(size_t));
 		j->kept = xcalloc(j->n, sizeof(*j->kept));
@@ -120,9 +157,16 @@ static void cut_slices(struct plan *p)
 	}
 }
 
+/*
+ * All of them where they fit within CAP; else the nodes' arenas alone
+ * (those whose first touch takes the time: one DRAM job's working set
+ * is capped at half the memory available, and a machine of one node
+ * holds that much once instead of in every run), the cache levels'
+ * small working sets allocated each run; else nothing.
+ */
 void stress_plan_keep(struct plan *p, unsigned long long cap)
 {
-	unsigned long long all = 0;
+	bool local = true;
 	int i, threads = 0;
 
 	for (i = 0; i < p->n_jobs; i++)
@@ -133,9 +177,11 @@ void stress_plan_keep(struct plan *p, unsigned long long cap)
 	/* at most one arena a thread */
 	p->arenas = xcalloc(threads, sizeof(*p->arenas));
 	size_arenas(p);
-	for (i = 0; i < p->n_arenas; i++)
-		all += p->arenas[i].bytes;
-	if (all > cap) {
+	if (arena_bytes(p) > cap) {
+		drop_local(p);
+		local = false;
+	}
+	if (!p->n_arenas || arena_bytes(p) > cap) {
 		free(p->arenas);
 		p->arenas = NULL;
 		p->n_arenas = 0;
@@ -146,7 +192,7 @@ void stress_plan_keep(struct plan *p, unsigned long long cap)
 		p->arenas[i].n_chunks = (p->arenas[i].bytes + KEEP_CHUNK - 1) /
 			KEEP_CHUNK;
 	}
-	cut_slices(p);
+	cut_slices(p, local);
 }
 
 void stress_keep_release(struct plan *p)

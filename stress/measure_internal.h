@@ -93,7 +93,8 @@ struct plan {
 /*
  * Keep the working sets of P's jobs from run to run, in arenas
  * (struct stress_arena), where all of them fit within CAP bytes; else
- * every run allocates its own (no job gets kept).  keep.c
+ * those bound to NUMA nodes where they fit; else every run allocates
+ * its own (no job gets kept).  keep.c
  */
 void stress_plan_keep(struct plan *p, unsigned long long cap);
 void stress_keep_release(struct plan *p);

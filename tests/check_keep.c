@@ -27,10 +27,10 @@ static int thread_node(const struct job *j, int k)
 	return j->nodes ? j->nodes[k] : j->node;
 }
 
-/* Every memory job kept, each slice inside its arena, on its node,
- * apart from its job's other slices; a node's arena no larger than the
- * most one job puts there.  Returns the bytes of all arenas. */
-static unsigned long long check_slices(const struct plan *p)
+/* Every memory job kept (or, unless MUST_KEEP, not at all), each slice
+ * inside its arena, on its node, apart from its job's other slices; a
+ * local arena one thread's alone.  Returns the bytes of all arenas. */
+static unsigned long long slices_of(const struct plan *p, bool must_keep)
 {
 	unsigned long long all = 0;
 	int i, k, q, *users = xcalloc(p->n_arenas, sizeof(int));
@@ -42,6 +42,8 @@ static unsigned long long check_slices(const struct plan *p)
 			ck_assert_ptr_null(j->kept);
 			continue;
 		}
+		if (!j->kept && !must_keep)
+			continue;
 		ck_assert_msg(j->kept != NULL, "%s not kept", j->what);
 		for (k = 0; k < j->n; k++) {
 			const struct slice *s = &j->kept[k];
@@ -75,6 +77,17 @@ static unsigned long long check_slices(const struct plan *p)
 	return all;
 }
 
+static unsigned long long check_slices(const struct plan *p)
+{
+	return slices_of(p, true);
+}
+
+/* The same where some jobs may not be kept. */
+static void check_slices_kept(const struct plan *p)
+{
+	slices_of(p, false);
+}
+
 /*
  * Four sockets of four cores, 16 MiB of L3 each: in quick mode every
  * DRAM and inter-socket job puts 64 MiB on one node, so each node's
@@ -106,6 +119,22 @@ START_TEST(test_keep_plan)
 		ck_assert_uint_eq(p.arenas[i].bytes, 64 << 20);
 	}
 	ck_assert_int_eq(shared, 4);
+
+	/* past the cap with the caches' arenas, within it without: the
+	   nodes' alone, the jobs of local working sets allocating each
+	   run */
+	stress_keep_release(&p);
+	stress_plan_keep(&p, 4 * (64 << 20));
+	ck_assert_int_eq(p.n_arenas, 4);
+	for (i = 0; i < p.n_jobs; i++) {
+		const struct job *j = &p.jobs[i];
+
+		if (stress_kind_is_core(j->kind))
+			continue;
+		ck_assert_msg((j->kept != NULL) == (j->node >= 0 || j->nodes),
+			      "%s: kept %d", j->what, j->kept != NULL);
+	}
+	check_slices_kept(&p);
 
 	/* past the cap nothing is kept: each run its own */
 	stress_keep_release(&p);
