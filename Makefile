@@ -167,15 +167,19 @@ valgrind: all
 	@scripts/valgrind-loaders -q
 
 # check and demo install what is missing first, then build in a
-# second make so that pkg-config sees the freshly installed packages.
+# second make so that pkg-config sees the freshly installed packages,
+# one job a PU unless -j was given (a serial build of check's targets
+# took 115 s of a 2-vCPU guest's 10.5 min make check).
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PAR = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
 check: deps
-	@$(MAKE) --no-print-directory all tests fuzz-build
+	@$(MAKE) --no-print-directory $(PAR) all tests fuzz-build
 	@scripts/run-tests
 
 tests: all $(TESTS) $(TPROGS)
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(PAR) all
 	@scripts/demo
 
 # make bench also wants likwid (the reference bandwidth figures)
