@@ -12,23 +12,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/util.h"
 #include "stress/measure_internal.h"
 
 /* Bytes touched at once by whoever claims them first. */
 #define KEEP_CHUNK	(2UL << 20)
-
-static size_t page_bytes(size_t ws)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	size_t p = ps > 0 ? (size_t)ps : 4096;
-
-	if (!ws)
-		ws = p;
-	return (ws + p - 1) / p * p;
-}
 
 static int node_of(const struct job *j, int k)
 {
@@ -63,7 +52,7 @@ static void size_arenas(struct plan *p)
 
 			if (node < 0) {
 				a[n].node = -1;
-				a[n++].bytes = page_bytes(j->ws);
+				a[n++].bytes = stress_buf_size(j->ws);
 				continue;
 			}
 			if (arena_of(a, n, node) >= 0)
@@ -77,7 +66,7 @@ static void size_arenas(struct plan *p)
 				for (q = 0; !stress_kind_is_core(o->kind) &&
 				     q < o->n; q++)
 					if (node_of(o, q) == node)
-						sum += page_bytes(o->ws);
+						sum += stress_buf_size(o->ws);
 				if (sum > here)
 					here = sum;
 			}
@@ -151,7 +140,7 @@ static void cut_slices(struct plan *p, bool local)
 			ai = arena_of(p->arenas, p->n_arenas, node);
 			j->kept[k].a = &p->arenas[ai];
 			j->kept[k].off = used[ai];
-			used[ai] += page_bytes(j->ws);
+			used[ai] += stress_buf_size(j->ws);
 		}
 		free(used);
 	}
@@ -231,7 +220,7 @@ int stress_keep_map(const struct job *j, struct pandia_error *err)
 void stress_keep_buf(const struct job *j, int k, struct stress_buf *out)
 {
 	struct stress_arena *a = j->kept[k].a;
-	size_t off = j->kept[k].off, len = page_bytes(j->ws), c, end;
+	size_t off = j->kept[k].off, len = stress_buf_size(j->ws), c, end;
 	char *mem = a->buf.mem;
 
 	for (c = off / KEEP_CHUNK; c * KEEP_CHUNK < off + len; c++) {

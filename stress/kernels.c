@@ -416,25 +416,25 @@ const char *stress_kernel_name(enum stress_kind kind)
 
 /* ---- buffers ---------------------------------------------------------- */
 
-static size_t page_size(void)
+size_t stress_buf_size(size_t bytes)
 {
 	long ps = sysconf(_SC_PAGESIZE);
+	size_t p = ps > 0 ? (size_t)ps : 4096;
 
-	return ps > 0 ? (size_t)ps : 4096;
+	if (bytes == 0)
+		bytes = p;
+	return (bytes + p - 1) / p * p;
 }
 
 int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
 		   struct pandia_error *err)
 {
-	size_t ps = page_size();
 	void *mem;
 
 	b->mem = NULL;
 	b->bytes = 0;
 	b->numa_node = node;
-	if (bytes == 0)
-		bytes = ps;
-	bytes = (bytes + ps - 1) / ps * ps;
+	bytes = stress_buf_size(bytes);
 
 	if (numa_available() >= 0) {
 		if (node >= 0)

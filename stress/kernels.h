@@ -39,6 +39,9 @@ struct stress_buf {
  */
 int stress_buf_alloc(struct stress_buf *b, size_t bytes, int node,
 		     struct pandia_error *err);
+/* The bytes a buffer of BYTES takes: rounded up to a page, at least
+ * one. */
+size_t stress_buf_size(size_t bytes);
 /* The same without touching: the pages come at their first touch. */
 int stress_buf_map(struct stress_buf *b, size_t bytes, int node,
 		   struct pandia_error *err);
