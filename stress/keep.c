@@ -4,8 +4,8 @@
  * measured, and a job runs once a round and again when its figure
  * spreads.  On a guest whose page faults are dear that was most of the
  * time: a 2-vCPU PVM guest touched 2 GiB in 8.7 s (0.25 GB/s) against
- * 0.1 s to write it again, and `pandia machine --quick` took 50 to 71
- * s, 41 of them in the kernel.  So the working sets are kept, and
+ * 0.1 s to write it again, and `pandia machine --quick` took 50 to 86
+ * s, 41 of one run's 71 in the kernel.  So the working sets are kept, and
  * jobs that read memory bound to one NUMA node share that node's
  * arena: the DRAM per-core job's 2 GiB hold the aggregate's two
  * threads' 1 GiB each.
@@ -176,11 +176,9 @@ void stress_plan_keep(struct plan *p, unsigned long long cap)
 		p->n_arenas = 0;
 		return;
 	}
-	for (i = 0; i < p->n_arenas; i++) {
-		p->arenas[i].buf.numa_node = p->arenas[i].node;
+	for (i = 0; i < p->n_arenas; i++)
 		p->arenas[i].n_chunks = (p->arenas[i].bytes + KEEP_CHUNK - 1) /
 			KEEP_CHUNK;
-	}
 	cut_slices(p, local);
 }
 
