@@ -847,7 +847,13 @@ START_TEST(test_run_corun_own_state)
 	tmp = tk_tmpdir("corun-state");
 	co_file = xasprintf("%s/co", tmp);
 	cmd_file = xasprintf("%s/cmd", tmp);
-	co_sh = xasprintf("echo \"$" RUN_PIN_SHARED_ENV "\" >%s; sleep 0.05",
+	/*
+	 * the co-runner is killed when the command ends, maybe between
+	 * the shell's truncating its file and writing it: it writes
+	 * another and renames it
+	 */
+	co_sh = xasprintf("echo \"$" RUN_PIN_SHARED_ENV "\" >%s.$$ && "
+			  "mv -f %s.$$ %s; sleep 0.05", co_file, co_file,
 			  co_file);
 	cmd_sh = xasprintf("echo \"$" RUN_PIN_SHARED_ENV "\" >%s; sleep 0.3",
 			   cmd_file);
