@@ -53,8 +53,12 @@ lines=$(wc -l <"$T/map")
 # read (docs/running.md; a sanitized run under load once saw 98 of 101)
 more=$(sed -n 's/^  \.\.\. and \([0-9]*\) more threads: top PU.*/\1/p' "$T/map")
 [ -n "$more" ] || fail "no summary of the threads not listed"
-[ "$more" -le 85 ] && [ "$more" -ge 42 ] ||
-	fail "$more threads summed up, not 85 (or a few fewer)"
+# A sanitized threadprog's leak check starts a tracer process as it
+# exits, a task of the command the map rightly counts: one more
+most=85
+ldd "$TP" 2>/dev/null | grep -q libasan && most=86
+[ "$more" -le "$most" ] && [ "$more" -ge 42 ] ||
+	fail "$more threads summed up, not $most (or a few fewer)"
 grep -q '^      PU 0: .* and [0-9]* more ([0-9]* threads, ' "$T/map" ||
 	fail "PU 0's line does not sum up its threads"
 awk 'length > 160 { exit 1 }' "$T/map" || fail "a map line too long"
