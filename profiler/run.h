@@ -517,19 +517,20 @@ bool run_one_pu(const int *cpus, int n);
 /*
  * Tell the worker threads from the helpers in t[0..n-1], one run's
  * accounting (wall: the run's time) of a placement of N_PUS PUs, and
- * set t[i].worker.  A worker has a real share of the CPU time: at
- * least RUN_WORKER_SHARE of the busiest thread's.  Taken busiest
- * first, the members of a team first (a start routine other than
- * "main" with N_PUS busy threads or more: a pool sized by {threads},
- * whose feeding main thread is a helper however busy it is in one
- * run), workers fill the placement: a thread that would make more
- * workers alive at once than N_PUS is a helper, unless it has the
- * start routine of a worker and at least half the workers' mean CPU
- * time (more workers than PUs: the list wraps around).  When
- * no thread was on a CPU for RUN_BUSY_SHARE of its life (of WALL when
- * its start or end is not known) and at least RUN_BUSY_MIN seconds,
- * or no CPU time is known, every thread is a worker.  Returns the
- * number of workers.
+ * set t[i].worker.  A worker has a real share of the CPU demand (CPU
+ * time and run-queue wait, where known: a worker another tenant kept
+ * off its PU asked for its share all the same): at least
+ * RUN_WORKER_SHARE of the busiest thread's.  Taken busiest first, the
+ * members of a team first (a start routine other than "main" with
+ * N_PUS busy threads or more: a pool sized by {threads}, whose feeding
+ * main thread is a helper however busy it is in one run), workers fill
+ * the placement: a thread that would make more workers alive at once
+ * than N_PUS is a helper, unless it has the start routine of a worker
+ * and at least half the workers' mean CPU demand (more workers than
+ * PUs: the list wraps around).  When no thread was on a CPU or waiting
+ * for one for RUN_BUSY_SHARE of its life (of WALL when its start or
+ * end is not known) and at least RUN_BUSY_MIN seconds, or no CPU time
+ * is known, every thread is a worker.  Returns the number of workers.
  */
 #define RUN_WORKER_SHARE	0.25
 #define RUN_BUSY_SHARE		0.1

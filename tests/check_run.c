@@ -495,8 +495,8 @@ END_TEST
 
 /*
  * Threads as "CPU START END ROUTINE" separated by ';' (CPU "-" for not
- * known, ROUTINE "-" for none); WANT one character per thread, 1 for a
- * worker.
+ * known, CPU+WAIT with the run-queue wait, ROUTINE "-" for none); WANT
+ * one character per thread, 1 for a worker.
  */
 static const struct {
 	int line;
@@ -540,6 +540,17 @@ static const struct {
 	{ __LINE__, 4, 1, "0.9 0 1 main; 0.2 0 1 log", "10" },
 	/* no CPU time known (static binary, no schedstat): all workers */
 	{ __LINE__, 2, 1, "- 0 1 -; - 0 1 -", "11" },
+	/* CPU+WAIT: a worker kept off its PU by another tenant waited in
+	   the run queue for what it did not get: still a worker */
+	{ __LINE__, 2, 1, "0.05 0 1 main; 0.9+0.05 0 1 w; 0.2+0.75 0 1 w",
+	  "011" },
+	/* the same beside a helper busier than its CPU time */
+	{ __LINE__, 2, 1, "0.3 0 1 log; 0.9 0 1 a; 0.2+0.7 0 1 b", "011" },
+	/* a helper that waited a little is still a helper */
+	{ __LINE__, 4, 1, "0.9 0 1 main; 0.1+0.05 0 1 log", "10" },
+	/* threads asleep but for their wait: nothing busy, all workers */
+	{ __LINE__, 2, 1, "0.0002+0.0001 0 1 main; 0.0001+0.0002 0 1 a",
+	  "11" },
 };
 
 START_TEST(test_classify)
@@ -557,6 +568,8 @@ START_TEST(test_classify)
 		ck_assert(sscanf(tok, "%31s %lf %lf %31s", cpu, &t[n].start,
 				 &t[n].end, routine) == 4);
 		t[n].cpu_time = strcmp(cpu, "-") ? atof(cpu) : NAN;
+		t[n].runqueue_wait = strchr(cpu, '+') ?
+				     atof(strchr(cpu, '+') + 1) : NAN;
 		t[n].routine = strcmp(routine, "-") ? xstrdup(routine) : NULL;
 		t[n].index = n;
 		n++;

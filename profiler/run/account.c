@@ -422,6 +422,18 @@ static int most_at_once(const struct run_thread *t, const int *v, int n)
 	return most;
 }
 
+/*
+ * What a thread asked of the CPUs: its CPU time and its run-queue wait
+ * (runnable, waiting for a CPU) where known.  A worker that other
+ * tenants kept off its PU has little CPU time but asked for as much as
+ * the others; a helper that sleeps asks for little.
+ */
+static double demand(const struct run_thread *t)
+{
+	return t->cpu_time +
+	       (isfinite(t->runqueue_wait) ? t->runqueue_wait : 0);
+}
+
 static const struct run_thread *cmp_base;
 
 static int cmp_busier(const void *a, const void *b)
@@ -429,8 +441,8 @@ static int cmp_busier(const void *a, const void *b)
 	const struct run_thread *x = &cmp_base[*(const int *)a];
 	const struct run_thread *y = &cmp_base[*(const int *)b];
 
-	if (x->cpu_time != y->cpu_time)
-		return x->cpu_time < y->cpu_time ? 1 : -1;
+	if (demand(x) != demand(y))
+		return demand(x) < demand(y) ? 1 : -1;
 	return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -458,9 +470,9 @@ static const char *team_routine(const struct run_thread *t,
 			const struct run_thread *y = &t[order[j]];
 
 			if (y->routine && !strcmp(y->routine, r) &&
-			    y->cpu_time >= RUN_WORKER_SHARE * most) {
+			    demand(y) >= RUN_WORKER_SHARE * most) {
 				busy++;
-				sum += y->cpu_time;
+				sum += demand(y);
 			}
 		}
 		if (busy >= n_pus && sum > best_time) {
@@ -507,11 +519,12 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 		if (!isfinite(t[i].cpu_time))
 			continue;
 		order[k++] = i;
-		if (t[i].cpu_time > most)
-			most = t[i].cpu_time;
-		/* busy: on a CPU for a tenth of its life, a millisecond */
-		busy |= t[i].cpu_time >= RUN_BUSY_SHARE * life &&
-			t[i].cpu_time >= RUN_BUSY_MIN;
+		if (demand(&t[i]) > most)
+			most = demand(&t[i]);
+		/* busy: on a CPU or waiting for one for a tenth of its
+		   life, a millisecond */
+		busy |= demand(&t[i]) >= RUN_BUSY_SHARE * life &&
+			demand(&t[i]) >= RUN_BUSY_MIN;
 	}
 	if (!busy) {
 		/* nothing to tell them apart by */
@@ -530,7 +543,7 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 		bool fits, same = false;
 		int j;
 
-		if (x->cpu_time < RUN_WORKER_SHARE * most)
+		if (demand(x) < RUN_WORKER_SHARE * most)
 			continue;
 		chosen[m] = order[i];
 		/* the concurrency check is quadratic: not for thousands */
@@ -539,10 +552,10 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 		for (j = 0; j < m && !fits && !same; j++)
 			same = x->routine && t[chosen[j]].routine &&
 			       !strcmp(x->routine, t[chosen[j]].routine);
-		if (!fits && !(same && x->cpu_time >= 0.5 * sum / m))
+		if (!fits && !(same && demand(x) >= 0.5 * sum / m))
 			continue;
 		x->worker = true;
-		sum += x->cpu_time;
+		sum += demand(x);
 		m++;
 	}
 out:
