@@ -136,11 +136,17 @@ fi
 # program's right after differed by up to 9%, either way (1.870
 # against 1.94 to 2.03 once; 1.951 against 1.876 and 1.895 against
 # 2.066 in eight alternated pairs), though their medians agreed within
-# 1% (docs/stacks.md, "Weak")
-if [ -z "$ok" ] && [ -n "$hs" ] && near "$base" "$hs" 0.12; then
-	skip "pandia measured $base, the host without pandia $hs, right" \
-		"after: the same within 6%, a guest's drift between two" \
-		"measurements; the digest's 2 +- 3% not checked:$bad"
+# 1% (docs/stacks.md, "Weak"): pandia's against the median of the
+# host's own figures (after each try, and the pairs), not the last one
+# (1.876 against 2.004 after the second try once, the others 1.926 to
+# 1.975)
+if [ -z "$ok" ] && [ -n "$hs" ]; then
+	hmed=$(echo $hs_all ${ratios-} | tr ' ' '\n' | grep . | median)
+	near "$base" "$hmed" 0.12 &&
+		skip "pandia measured $base, the host without pandia $hmed" \
+			"(median of$hs_all ${ratios-}), right after: the same" \
+			"within 6%, a guest's drift between measurements; the" \
+			"digest's 2 +- 3% not checked:$bad"
 fi
 if [ -z "$ok" ] && within 0.05 "$unseen" 1000; then
 	skip "the host took the threads' time unseen (other $unseen of" \
