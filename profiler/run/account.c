@@ -513,18 +513,18 @@ int run_classify(struct run_thread *t, int n, int n_pus, double wall)
 
 	for (i = 0; i < n; i++) {
 		double life = isfinite(t[i].start) && isfinite(t[i].end) ?
-			      t[i].end - t[i].start : wall;
+			      t[i].end - t[i].start : wall, d;
 
 		t[i].worker = false;
 		if (!isfinite(t[i].cpu_time))
 			continue;
 		order[k++] = i;
-		if (demand(&t[i]) > most)
-			most = demand(&t[i]);
+		d = demand(&t[i]);
+		if (d > most)
+			most = d;
 		/* busy: on a CPU or waiting for one for a tenth of its
 		   life, a millisecond */
-		busy |= demand(&t[i]) >= RUN_BUSY_SHARE * life &&
-			demand(&t[i]) >= RUN_BUSY_MIN;
+		busy |= d >= RUN_BUSY_SHARE * life && d >= RUN_BUSY_MIN;
 	}
 	if (!busy) {
 		/* nothing to tell them apart by */
