@@ -30,7 +30,7 @@ static int thread_node(const struct job *j, int k)
 /* Every memory job kept (or, unless MUST_KEEP, not at all), each slice
  * inside its arena, on its node, apart from its job's other slices; a
  * local arena one thread's alone.  Returns the bytes of all arenas. */
-static unsigned long long slices_of(const struct plan *p, bool must_keep)
+static unsigned long long check_slices(const struct plan *p, bool must_keep)
 {
 	unsigned long long all = 0;
 	int i, k, q, *users = xcalloc(p->n_arenas, sizeof(int));
@@ -77,17 +77,6 @@ static unsigned long long slices_of(const struct plan *p, bool must_keep)
 	return all;
 }
 
-static unsigned long long check_slices(const struct plan *p)
-{
-	return slices_of(p, true);
-}
-
-/* The same where some jobs may not be kept. */
-static void check_slices_kept(const struct plan *p)
-{
-	slices_of(p, false);
-}
-
 /*
  * Four sockets of four cores, 16 MiB of L3 each: in quick mode every
  * DRAM and inter-socket job puts 64 MiB on one node, so each node's
@@ -111,7 +100,7 @@ START_TEST(test_keep_plan)
 		if (!stress_kind_is_core(p.jobs[i].kind))
 			sum += (unsigned long long)pages(p.jobs[i].ws) *
 				p.jobs[i].n;
-	ck_assert_uint_lt(check_slices(&p), sum / 3);
+	ck_assert_uint_lt(check_slices(&p, true), sum / 3);
 	for (i = 0; i < p.n_arenas; i++) {
 		if (p.arenas[i].node < 0)
 			continue;
@@ -134,7 +123,7 @@ START_TEST(test_keep_plan)
 		ck_assert_msg((j->kept != NULL) == (j->node >= 0 || j->nodes),
 			      "%s: kept %d", j->what, j->kept != NULL);
 	}
-	check_slices_kept(&p);
+	check_slices(&p, false);
 
 	/* past the cap nothing is kept: each run its own */
 	stress_keep_release(&p);
@@ -158,7 +147,7 @@ START_TEST(test_keep_host_plan)
 	ck_assert_msg(topology_load(m, NULL, &err) == 0, "%s", err.text);
 	ck_assert_int_eq(stress_plan_make(&p, m, &o, &err), 0);
 	if (p.n_arenas)
-		check_slices(&p);
+		check_slices(&p, true);
 	stress_plan_release(&p);
 	machine_free(m);
 }
