@@ -5,9 +5,9 @@
  * does (about 20 s, 80 on a 2-vCPU PVM guest where figures spread and
  * are measured again) and checks the figures are positive and ordered
  * per core: L1 at least twice DRAM, and every cache level at least
- * DRAM, unless it is larger a core than any cache made (VIRTUAL_CACHE:
- * a hypervisor's description that DRAM serves, below DRAM's figure
- * within the noise as often as above).  Not each cache level above the
+ * DRAM, unless it is larger a core than any cache made
+ * (stress_cache_virtual(): a hypervisor's description that DRAM
+ * serves, below DRAM's figure within the noise as often as above).  Not each cache level above the
  * next: two may tie, and did on
  * that guest (L2 189 GB/s beside L1 161: the kernel does not outrun
  * the L2 of so wide a core; an L3 of 508 MiB per vCPU that the
@@ -48,9 +48,6 @@
 /* a level this far short of its bound is a kernel's fault, however
    busy the host: its own L1 measured at DRAM's rate, say */
 #define GROSS_MISS	0.5
-/* a cache's bytes a core above which no cache made has (12 MiB a core
-   on the largest in 2026): a hypervisor's description, served by DRAM */
-#define VIRTUAL_CACHE	(64ULL << 20)
 
 START_TEST(test_kernels_positive)
 {
@@ -194,11 +191,14 @@ static struct pandia_machine *toy_machine(unsigned long long l1,
 		m->cores[i].cache[2] = l3 ? 2 * cores : -1;
 		m->caches[2 * i].level = 1;
 		m->caches[2 * i].size = l1;
+		m->caches[2 * i].n_cores = 1;
 		m->caches[2 * i + 1].level = 2;
 		m->caches[2 * i + 1].size = l2;
+		m->caches[2 * i + 1].n_cores = 1;
 	}
 	m->caches[2 * cores].level = 3;
 	m->caches[2 * cores].size = l3;
+	m->caches[2 * cores].n_cores = l3 ? cores : 0;
 	return m;
 }
 
@@ -228,6 +228,31 @@ START_TEST(test_working_set)
 	ck_assert_uint_eq(stress_llc_size(m), 48 << 10);
 	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 1),
 			  100ULL * (48 << 10));
+	machine_free(m);
+
+	/*
+	 * A hypervisor's L3 of 508 MiB a vCPU: DRAM is measured beyond the
+	 * largest cache made instead (128 MiB), not 100 x 508 MiB.  The
+	 * largest real one, 96 MiB for 8 cores, is a cache.
+	 */
+	m = toy_machine(48 << 10, 1 << 20, 1016ULL << 20, 2);
+	ck_assert(stress_cache_virtual(m, LVL_L3));
+	ck_assert(!stress_cache_virtual(m, LVL_L2));
+	ck_assert_uint_eq(stress_llc_size(m), 1016ULL << 20);
+	ck_assert_uint_eq(stress_llc_reach(m), 128 << 20);
+	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 2),
+			  50ULL * (128 << 20));
+	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 254ULL << 20);
+	machine_free(m);
+	m = toy_machine(48 << 10, 1 << 20, 96 << 20, 8);
+	ck_assert(!stress_cache_virtual(m, LVL_L3));
+	ck_assert_uint_eq(stress_llc_reach(m), 96 << 20);
+	machine_free(m);
+	m = toy_machine(48 << 10, 1 << 20, 65ULL << 20, 1);
+	ck_assert(stress_cache_virtual(m, LVL_L3));
+	machine_free(m);
+	m = toy_machine(0, 0, 0, 1);
+	ck_assert_uint_eq(stress_llc_reach(m), 8 << 20);
 	machine_free(m);
 }
 END_TEST
@@ -270,33 +295,14 @@ static void check_record(const struct pandia_measure *ms, double figure,
 		      ms->median, ms->spread);
 }
 
-/* The most bytes a core has of one instance of level LVL's cache. */
-static unsigned long long cache_per_core(const struct pandia_machine *m,
-					 int lvl)
-{
-	unsigned long long most = 0, share;
-	int i;
-
-	for (i = 0; i < m->n_caches; i++) {
-		const struct pandia_cache *c = &m->caches[i];
-
-		if (c->level != lvl + 1 || c->n_cores <= 0)
-			continue;
-		share = c->size / (unsigned long long)c->n_cores;
-		if (share > most)
-			most = share;
-	}
-	return most;
-}
-
 /*
  * Whether the per-core figures are ordered (L1 at least twice DRAM,
  * every cache level at least DRAM); prints the first miss and gives
  * its two levels in *lo (the one that should be faster) and *hi.  A
  * cache level above the one before it is printed, not failed; so is a
- * cache beyond L1 below DRAM where it is larger a core than
- * VIRTUAL_CACHE (the hypervisor's: DRAM serves it at DRAM's rate, as
- * much within the noise below DRAM's figure as above).
+ * cache beyond L1 below DRAM where it is larger a core than any cache
+ * made (stress_cache_virtual(), the hypervisor's: DRAM serves it at
+ * DRAM's rate, as much within the noise below DRAM's figure as above).
  */
 static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
 {
@@ -321,13 +327,13 @@ static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
 		if (l->per_core_bw * (1 + ORDER_TOLERANCE) >=
 		    d->per_core_bw * (lvl == LVL_L1 ? 2 : 1))
 			continue;
-		if (lvl != LVL_L1 && cache_per_core(m, lvl) > VIRTUAL_CACHE) {
+		if (lvl != LVL_L1 && stress_cache_virtual(m, lvl)) {
 			fprintf(stderr, "check_stress: %s %.2f GB/s not above "
 				"DRAM's %.2f GB/s: a cache of %llu MiB a core "
 				"is the hypervisor's, DRAM serves it (not "
 				"failed)\n", level_name(lvl),
 				l->per_core_bw / 1e9, d->per_core_bw / 1e9,
-				cache_per_core(m, lvl) >> 20);
+				stress_cache_per_core(m, lvl) >> 20);
 			continue;
 		}
 		fprintf(stderr, "check_stress: %s %.2f GB/s not above %s"
@@ -382,8 +388,9 @@ static bool noisy_miss(const struct pandia_machine *m, const double *bw,
 
 /*
  * No machine pandia describes, and no test topology, has a cache larger
- * a core than VIRTUAL_CACHE: the rule excuses only a hypervisor's (the
- * PVM guest's 508 MiB L3 a vCPU, as a synthetic topology here).
+ * a core than STRESS_CACHE_MADE_PER_CORE: the rule excuses only a
+ * hypervisor's (the PVM guest's 508 MiB L3 a vCPU, as a synthetic
+ * topology here).
  */
 START_TEST(test_virtual_cache)
 {
@@ -408,10 +415,11 @@ START_TEST(test_virtual_cache)
 		ck_assert_msg(topology_load(m, xml ? path : text, &err) == 0,
 			      "%s: %s", path, err.text);
 		for (lvl = LVL_L2; lvl <= LVL_L3; lvl++)
-			ck_assert_msg(cache_per_core(m, lvl) <= VIRTUAL_CACHE,
+			ck_assert_msg(stress_cache_per_core(m, lvl) <=
+				      STRESS_CACHE_MADE_PER_CORE,
 				      "%s: %s %llu MiB a core", path,
 				      level_name(lvl),
-				      cache_per_core(m, lvl) >> 20);
+				      stress_cache_per_core(m, lvl) >> 20);
 		machine_free(m);
 		free(text);
 	}
@@ -422,8 +430,9 @@ START_TEST(test_virtual_cache)
 		ck_assert_msg(topology_load(m, "Package:1 L3Cache:2("
 					    "size=532676608) Core:1 PU:1",
 					    &err) == 0, "%s", err.text);
-		ck_assert_uint_eq(cache_per_core(m, LVL_L3), 508ULL << 20);
-		ck_assert(cache_per_core(m, LVL_L3) > VIRTUAL_CACHE);
+		ck_assert_uint_eq(stress_cache_per_core(m, LVL_L3),
+				  508ULL << 20);
+		ck_assert(stress_cache_virtual(m, LVL_L3));
 		machine_free(m);
 	}
 }

@@ -445,11 +445,10 @@ int plan_stressors(struct ctx *c)
 				 * The measuring rule (100 x LLC in all) would
 				 * allocate gigabytes per run; for a co-runner
 				 * a linear sweep over 4 x LLC misses just as
-				 * surely.
+				 * surely (a hypervisor's LLC of 508 MiB a
+				 * vCPU counts as the largest cache made).
 				 */
-				unsigned long long llc = stress_llc_size(m);
-				size_t cap = (size_t)(4 * (llc ? llc :
-							   8ULL << 20));
+				size_t cap = (size_t)(4 * stress_llc_reach(m));
 
 				if (cap < DRAM_MIN_BYTES)
 					cap = DRAM_MIN_BYTES;
