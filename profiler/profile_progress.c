@@ -10,7 +10,15 @@
 
 #include "common/util.h"
 #include "profiler/profile_internal.h"
+#include "profiler/run.h"
+#include "stress/kernels.h"
 
+/*
+ * The seconds a call of R takes: its own calls' mean, else run 1's; a
+ * probes' co-run adds the probes alone before and after, and the
+ * first touch of their buffers (in parallel, one per PU: 512 MiB each
+ * for DRAM on a 2-vCPU PVM guest).
+ */
 static double est_call(const struct prof *P, const struct prun *R)
 {
 	double e;
@@ -20,8 +28,11 @@ static double est_call(const struct prof *P, const struct prun *R)
 	if (!P->n_runs || !P->runs[0].calls)
 		return -1;
 	e = P->runs[0].wall / P->runs[0].calls;
-	/* a probes' co-run: the probes alone first, and after */
-	return R->probe && !P->o->runner ? e + 2 * P->alone_secs : e;
+	if (!R->probe || P->o->runner)
+		return e;
+	return e + 2 * P->alone_secs +
+	       stress_touch_seconds(run_stressor_working_set(P->m,
+							     &R->stress[0]));
 }
 
 /*

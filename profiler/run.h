@@ -90,6 +90,14 @@ int run_stressor_parse(const char *text, struct run_stressor *s,
 		       struct pandia_error *err);
 /* Release what s owns.  NULL is a no-op. */
 void run_stressor_release(struct run_stressor *s);
+/*
+ * The bytes each of s's stressors allocates and touches on machine m
+ * before its run: stress_working_set() for its level, shared by its
+ * PUs; for DRAM at most 4 x the LLC (stress_llc_reach()), at least 64
+ * MiB.  0 for "cpu" and for a level m does not have.
+ */
+size_t run_stressor_working_set(const struct pandia_machine *m,
+				const struct run_stressor *s);
 /* The kind part of a spec ("cpu", "bw:L2", "bw:dram:rw") into buf. */
 const char *run_stressor_kind_name(const struct run_stressor *s,
 				   char *buf, size_t size);

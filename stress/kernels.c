@@ -416,6 +416,11 @@ const char *stress_kernel_name(enum stress_kind kind)
 
 /* ---- buffers ---------------------------------------------------------- */
 
+double stress_touch_seconds(size_t bytes)
+{
+	return (double)bytes / 0.7e9;
+}
+
 size_t stress_buf_size(size_t bytes)
 {
 	long ps = sysconf(_SC_PAGESIZE);

@@ -48,12 +48,11 @@ double stress_estimate_seconds(const struct pandia_machine *m,
 		return 0;
 	for (i = 0; i < p.n_jobs; i++) {
 		/* Page faults and touching, each thread its own working
-		   set at once: 0.7 to 1 GB/s a thread on a KVM guest,
-		   0.25 on a PVM guest; that time counts towards the
-		   warm-up, and a working set kept from run to run
-		   (keep.c) is touched in the first round only (at most:
-		   a node's arena, once). */
-		double touch = (double)p.jobs[i].ws / 0.7e9;
+		   set at once; that time counts towards the warm-up, and
+		   a working set kept from run to run (keep.c) is touched
+		   in the first round only (at most: a node's arena,
+		   once). */
+		double touch = stress_touch_seconds(p.jobs[i].ws);
 		double run = p.t.reps * p.t.rep_s;
 		double again = p.jobs[i].kept ? run + p.t.warm_s :
 			touch + run + stress_warm_least(&p.t, touch);

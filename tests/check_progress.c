@@ -2,15 +2,20 @@
  * check_progress.c - the time a profile says is left
  * (profiler/profile_progress.c): the calls every run is sure to get,
  * and of those the budget may allow (the second repetition of runs 4
- * on), only what the budget leaves room for.
+ * on), only what the budget leaves room for; a probe run's first touch
+ * of its buffers.
  */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
+#include "common/machine.h"
+#include "common/topology.h"
 #include "common/util.h"
 #include "profiler/profile.h"
 #include "profiler/profile_internal.h"
+#include "profiler/run.h"
+#include "stress/kernels.h"
 #include "tests/lib/testkit.h"
 
 static double said;
@@ -91,12 +96,72 @@ START_TEST(test_left)
 }
 END_TEST
 
+/*
+ * A probe run not yet made: run 1's call (1 s), the probes alone
+ * before and after (0.4 s each) and the first touch of each probe's
+ * buffer: 4 x the 32 MiB LLC for DRAM, 4 x 128 MiB for a hypervisor's
+ * 508 MiB L3 a vCPU, none for a CPU probe.
+ */
+static const struct {
+	const char *topology, *probe;
+	unsigned long long bytes;
+} probe_rows[] = {
+	{ "Package:1 L3Cache:1(size=33554432) Core:2 PU:1", "bw:dram@1",
+	  128ULL << 20 },
+	{ "Package:1 L3Cache:2(size=532676608) Core:1 PU:1", "bw:dram@1",
+	  512ULL << 20 },
+	{ "Package:1 L3Cache:1(size=33554432) Core:2 PU:1", "cpu@1", 0 },
+};
+
+START_TEST(test_left_probe)
+{
+	struct pandia_machine *m = machine_new();
+	struct profile_opts o;
+	struct pandia_error err;
+	struct prun r[2];
+	struct prof P;
+	double want;
+
+	ck_assert_msg(topology_load(m, probe_rows[_i].topology, &err) == 0,
+		      "%s", err.text);
+	memset(&o, 0, sizeof(o));
+	o.repetitions = 3;
+	o.progress = record;
+	memset(r, 0, sizeof(r));
+	r[0].run = 1;
+	r[0].n_times = r[0].calls = 2;
+	r[0].wall = 2;
+	r[1].probe = true;
+	ck_assert_int_eq(run_stressor_parse(probe_rows[_i].probe,
+					    &r[1].stress[0], &err), 0);
+	r[1].n_stress = 1;
+	memset(&P, 0, sizeof(P));
+	P.o = &o;
+	P.m = m;
+	P.runs = r;
+	P.n_runs = P.total = 2;
+	P.min_reps = 2;
+	P.alone_secs = 0.4;
+	P.start = now_seconds() - 2;
+	said = NAN;
+	prof_progress(&P, &r[1], 1);
+	want = 1.8 + stress_touch_seconds(probe_rows[_i].bytes);
+	ck_assert_msg(fabs(said - want) < 0.01, "%s %s: %g s left, not %g",
+		      probe_rows[_i].topology, probe_rows[_i].probe, said,
+		      want);
+	run_stressor_release(&r[1].stress[0]);
+	machine_free(m);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
 	Suite *s = suite_create("progress");
 	TCase *tc = tcase_create("progress");
 
 	tcase_add_loop_test(tc, test_left, 0, (int)ARRAY_SIZE(left_rows));
+	tcase_add_loop_test(tc, test_left_probe, 0,
+			    (int)ARRAY_SIZE(probe_rows));
 	suite_add_tcase(s, tc);
 	return s;
 }

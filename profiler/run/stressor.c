@@ -414,6 +414,28 @@ int stop_stressors(struct ctx *c, bool record, int slot)
 	return ret;
 }
 
+size_t run_stressor_working_set(const struct pandia_machine *m,
+				const struct run_stressor *s)
+{
+	size_t ws, cap;
+
+	if (s->kind == STRESS_CPU)
+		return 0;
+	ws = stress_working_set(m, s->level, s->n_pus);
+	if (s->level != LVL_DRAM)
+		return ws;
+	/*
+	 * The measuring rule (100 x LLC in all) would allocate gigabytes
+	 * per run; for a co-runner a linear sweep over 4 x LLC misses just
+	 * as surely (a hypervisor's LLC of 508 MiB a vCPU counts as the
+	 * largest cache made).
+	 */
+	cap = (size_t)(4 * stress_llc_reach(m));
+	if (cap < DRAM_MIN_BYTES)
+		cap = DRAM_MIN_BYTES;
+	return ws > cap ? cap : ws;
+}
+
 /* flatten the stressors into r->stress, one per PU, sizes chosen */
 int plan_stressors(struct ctx *c)
 {
@@ -439,22 +461,7 @@ int plan_stressors(struct ctx *c)
 					goto out;
 				m = own;
 			}
-			ws = stress_working_set(m, s->level, s->n_pus);
-			if (s->level == LVL_DRAM) {
-				/*
-				 * The measuring rule (100 x LLC in all) would
-				 * allocate gigabytes per run; for a co-runner
-				 * a linear sweep over 4 x LLC misses just as
-				 * surely (a hypervisor's LLC of 508 MiB a
-				 * vCPU counts as the largest cache made).
-				 */
-				size_t cap = (size_t)(4 * stress_llc_reach(m));
-
-				if (cap < DRAM_MIN_BYTES)
-					cap = DRAM_MIN_BYTES;
-				if (ws > cap)
-					ws = cap;
-			}
+			ws = run_stressor_working_set(m, s);
 			if (!ws) {
 				perr_set(c->err, "stressor '%s': this machine "
 					 "has no %s", s->spec,
