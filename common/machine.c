@@ -352,6 +352,31 @@ static void print_link(FILE *out, const char *name,
 	fputc('\n', out);
 }
 
+unsigned long long machine_cache_per_core(const struct pandia_machine *m,
+					  enum pandia_level level)
+{
+	unsigned long long most = 0, share;
+	int i;
+
+	for (i = 0; i < m->n_caches; i++) {
+		const struct pandia_cache *c = &m->caches[i];
+
+		if (c->level != (int)level + 1 || c->n_cores <= 0)
+			continue;
+		share = c->size / (unsigned long long)c->n_cores;
+		if (share > most)
+			most = share;
+	}
+	return most;
+}
+
+bool machine_cache_virtual(const struct pandia_machine *m,
+			   enum pandia_level level)
+{
+	return level <= LVL_L3 &&
+	       machine_cache_per_core(m, level) > MACHINE_CACHE_MADE_PER_CORE;
+}
+
 void machine_print_summary(const struct pandia_machine *m, FILE *out)
 {
 	char buf[32], *pus, s1[SHORT_BUF], s2[SHORT_BUF];

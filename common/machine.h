@@ -327,6 +327,24 @@ int machine_smt(const struct pandia_machine *m);
 bool machine_same_host(const struct pandia_machine *a,
 		       const struct pandia_machine *b, char **why);
 
+/*
+ * More bytes a core than any cache made has (the largest in 2026, AMD's
+ * stacked L3, has 12 MiB a core): a cache level hwloc describes larger
+ * is a hypervisor's figure (a PVM guest's 508 MiB L3 a vCPU), and DRAM
+ * serves it.
+ */
+#define MACHINE_CACHE_MADE_PER_CORE	(64ULL << 20)
+
+/*
+ * The most bytes a core has of one instance of LEVEL's cache (LVL_L1
+ * to LVL_L3; 0 if none), and whether that is more than any cache made
+ * (MACHINE_CACHE_MADE_PER_CORE).
+ */
+unsigned long long machine_cache_per_core(const struct pandia_machine *m,
+					  enum pandia_level level);
+bool machine_cache_virtual(const struct pandia_machine *m,
+			   enum pandia_level level);
+
 /* A short human summary: topology, then one line per figure. */
 void machine_print_summary(const struct pandia_machine *m, FILE *out);
 

@@ -527,31 +527,6 @@ unsigned long long stress_llc_size(const struct pandia_machine *m)
 	return 0;
 }
 
-unsigned long long stress_cache_per_core(const struct pandia_machine *m,
-					 enum pandia_level level)
-{
-	unsigned long long most = 0, share;
-	int i;
-
-	for (i = 0; i < m->n_caches; i++) {
-		const struct pandia_cache *c = &m->caches[i];
-
-		if (c->level != (int)level + 1 || c->n_cores <= 0)
-			continue;
-		share = c->size / (unsigned long long)c->n_cores;
-		if (share > most)
-			most = share;
-	}
-	return most;
-}
-
-bool stress_cache_virtual(const struct pandia_machine *m,
-			  enum pandia_level level)
-{
-	return level <= LVL_L3 &&
-	       stress_cache_per_core(m, level) > STRESS_CACHE_MADE_PER_CORE;
-}
-
 unsigned long long stress_llc_reach(const struct pandia_machine *m)
 {
 	unsigned long long llc = stress_llc_size(m);
@@ -560,7 +535,7 @@ unsigned long long stress_llc_reach(const struct pandia_machine *m)
 	if (!llc)
 		return 8ULL << 20;
 	for (lvl = LVL_L1; lvl <= LVL_L3; lvl++)
-		if (stress_cache_virtual(m, lvl))
+		if (machine_cache_virtual(m, lvl))
 			return STRESS_CACHE_MADE_MOST;
 	return llc;
 }

@@ -94,31 +94,14 @@ const char *stress_kernel_name(enum stress_kind kind);
 /* Size in bytes of the last-level cache of the first core; 0 if none. */
 unsigned long long stress_llc_size(const struct pandia_machine *m);
 
-/*
- * More bytes a core than any cache made has (the largest in 2026, AMD's
- * stacked L3, has 12 MiB a core): a cache level hwloc describes larger
- * is a hypervisor's figure (a PVM guest's 508 MiB L3 a vCPU), and DRAM
- * serves it.
- */
-#define STRESS_CACHE_MADE_PER_CORE	(64ULL << 20)
 /* More than the largest cache one core reaches (96 MiB: one CCD's
    stacked L3): what a sweep beyond a hypervisor's cache must clear. */
 #define STRESS_CACHE_MADE_MOST		(128ULL << 20)
 
 /*
- * The most bytes a core has of one instance of LEVEL's cache (LVL_L1
- * to LVL_L3; 0 if none), and whether that is more than any cache made
- * (STRESS_CACHE_MADE_PER_CORE).
- */
-unsigned long long stress_cache_per_core(const struct pandia_machine *m,
-					 enum pandia_level level);
-bool stress_cache_virtual(const struct pandia_machine *m,
-			  enum pandia_level level);
-
-/*
  * The bytes a working set must be measured against to be beyond the
  * last-level cache: stress_llc_size(), or STRESS_CACHE_MADE_MOST when
- * that level is a hypervisor's (stress_cache_virtual()): the real
+ * that level is a hypervisor's (machine_cache_virtual()): the real
  * cache under it is unknown but no larger; 8 MiB when there is none.
  */
 unsigned long long stress_llc_reach(const struct pandia_machine *m);

@@ -231,7 +231,7 @@ static void plan_caches(struct plan *p, const struct pandia_machine *m)
 				    "or between it and the level below)%s",
 				    ws, lvl == LVL_L3 ? "a quarter of" :
 				    "half", c->size >> 10, names[lvl],
-				    stress_cache_virtual(m, lvl) ?
+				    machine_cache_virtual(m, lvl) ?
 				    "; hwloc describes more of it a core "
 				    "than any cache made has (a "
 				    "hypervisor's figure): DRAM may serve "

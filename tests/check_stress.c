@@ -6,7 +6,7 @@
  * are measured again) and checks the figures are positive and ordered
  * per core: L1 at least twice DRAM, and every cache level at least
  * DRAM, unless it is larger a core than any cache made
- * (stress_cache_virtual(): a hypervisor's description that DRAM
+ * (machine_cache_virtual(): a hypervisor's description that DRAM
  * serves, below DRAM's figure within the noise as often as above).  Not each cache level above the
  * next: two may tie, and did on
  * that guest (L2 189 GB/s beside L1 161: the kernel does not outrun
@@ -25,7 +25,6 @@
  * kernel measuring the wrong level, not noise.
  */
 #include <check.h>
-#include <glob.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -236,8 +235,8 @@ START_TEST(test_working_set)
 	 * largest real one, 96 MiB for 8 cores, is a cache.
 	 */
 	m = toy_machine(48 << 10, 1 << 20, 1016ULL << 20, 2);
-	ck_assert(stress_cache_virtual(m, LVL_L3));
-	ck_assert(!stress_cache_virtual(m, LVL_L2));
+	ck_assert(machine_cache_virtual(m, LVL_L3));
+	ck_assert(!machine_cache_virtual(m, LVL_L2));
 	ck_assert_uint_eq(stress_llc_size(m), 1016ULL << 20);
 	ck_assert_uint_eq(stress_llc_reach(m), 128 << 20);
 	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 2),
@@ -245,11 +244,11 @@ START_TEST(test_working_set)
 	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 254ULL << 20);
 	machine_free(m);
 	m = toy_machine(48 << 10, 1 << 20, 96 << 20, 8);
-	ck_assert(!stress_cache_virtual(m, LVL_L3));
+	ck_assert(!machine_cache_virtual(m, LVL_L3));
 	ck_assert_uint_eq(stress_llc_reach(m), 96 << 20);
 	machine_free(m);
 	m = toy_machine(48 << 10, 1 << 20, 65ULL << 20, 1);
-	ck_assert(stress_cache_virtual(m, LVL_L3));
+	ck_assert(machine_cache_virtual(m, LVL_L3));
 	machine_free(m);
 	m = toy_machine(0, 0, 0, 1);
 	ck_assert_uint_eq(stress_llc_reach(m), 8 << 20);
@@ -301,7 +300,7 @@ static void check_record(const struct pandia_measure *ms, double figure,
  * its two levels in *lo (the one that should be faster) and *hi.  A
  * cache level above the one before it is printed, not failed; so is a
  * cache beyond L1 below DRAM where it is larger a core than any cache
- * made (stress_cache_virtual(), the hypervisor's: DRAM serves it at
+ * made (machine_cache_virtual(), the hypervisor's: DRAM serves it at
  * DRAM's rate, as much within the noise below DRAM's figure as above).
  */
 static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
@@ -327,13 +326,13 @@ static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
 		if (l->per_core_bw * (1 + ORDER_TOLERANCE) >=
 		    d->per_core_bw * (lvl == LVL_L1 ? 2 : 1))
 			continue;
-		if (lvl != LVL_L1 && stress_cache_virtual(m, lvl)) {
+		if (lvl != LVL_L1 && machine_cache_virtual(m, lvl)) {
 			fprintf(stderr, "check_stress: %s %.2f GB/s not above "
 				"DRAM's %.2f GB/s: a cache of %llu MiB a core "
 				"is the hypervisor's, DRAM serves it (not "
 				"failed)\n", level_name(lvl),
 				l->per_core_bw / 1e9, d->per_core_bw / 1e9,
-				stress_cache_per_core(m, lvl) >> 20);
+				machine_cache_per_core(m, lvl) >> 20);
 			continue;
 		}
 		fprintf(stderr, "check_stress: %s %.2f GB/s not above %s"
@@ -385,58 +384,6 @@ static bool noisy_miss(const struct pandia_machine *m, const double *bw,
 	}
 	return false;
 }
-
-/*
- * No machine pandia describes, and no test topology, has a cache larger
- * a core than STRESS_CACHE_MADE_PER_CORE: the rule excuses only a
- * hypervisor's (the PVM guest's 508 MiB L3 a vCPU, as a synthetic
- * topology here).
- */
-START_TEST(test_virtual_cache)
-{
-	struct pandia_error err;
-	glob_t g;
-	size_t i;
-
-	ck_assert_int_eq(glob("machines/*.topology", 0, NULL, &g), 0);
-	ck_assert_int_eq(glob("tests/data/topologies/*.xml", GLOB_APPEND,
-			      NULL, &g), 0);
-	ck_assert_uint_ge(g.gl_pathc, 4);
-	for (i = 0; i < g.gl_pathc; i++) {
-		const char *path = g.gl_pathv[i];
-		bool xml = strstr(path, ".xml") != NULL;
-		char *text = xml ? NULL : read_file(path, NULL, &err);
-		struct pandia_machine *m = machine_new();
-		int lvl;
-
-		ck_assert_msg(xml || text, "%s", err.text);
-		if (text)
-			text[strcspn(text, "\n")] = '\0';
-		ck_assert_msg(topology_load(m, xml ? path : text, &err) == 0,
-			      "%s: %s", path, err.text);
-		for (lvl = LVL_L2; lvl <= LVL_L3; lvl++)
-			ck_assert_msg(stress_cache_per_core(m, lvl) <=
-				      STRESS_CACHE_MADE_PER_CORE,
-				      "%s: %s %llu MiB a core", path,
-				      level_name(lvl),
-				      stress_cache_per_core(m, lvl) >> 20);
-		machine_free(m);
-		free(text);
-	}
-	globfree(&g);
-	{
-		struct pandia_machine *m = machine_new();
-
-		ck_assert_msg(topology_load(m, "Package:1 L3Cache:2("
-					    "size=532676608) Core:1 PU:1",
-					    &err) == 0, "%s", err.text);
-		ck_assert_uint_eq(stress_cache_per_core(m, LVL_L3),
-				  508ULL << 20);
-		ck_assert(stress_cache_virtual(m, LVL_L3));
-		machine_free(m);
-	}
-}
-END_TEST
 
 START_TEST(test_measure_host)
 {
@@ -538,7 +485,6 @@ static Suite *stress_suite(void)
 	tcase_add_loop_test(tc, test_run_until_stops, 0, 4);
 	tcase_add_test(tc, test_working_set);
 	tcase_add_test(tc, test_clock_confirmed);
-	tcase_add_test(tc, test_virtual_cache);
 	suite_add_tcase(s, tc);
 	/* it measures this host: run apart (tests/README.md) */
 	tcase_set_tags(th, TK_TIMING);
