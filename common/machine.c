@@ -424,11 +424,15 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 				count++;
 			}
 		if (first >= 0)
-			fprintf(out, "  L%d %s x %d, shared by %d core%s\n", k,
-				human_bytes((double)m->caches[first].size, buf,
-					    sizeof(buf)), count,
+			fprintf(out, "  L%d %s x %d, shared by %d core%s%s\n",
+				k, human_bytes((double)m->caches[first].size,
+					       buf, sizeof(buf)), count,
 				m->caches[first].n_cores,
-				m->caches[first].n_cores == 1 ? "" : "s");
+				m->caches[first].n_cores == 1 ? "" : "s",
+				machine_cache_virtual(m, LVL_L1 + k - 1) ?
+				": more a core than any cache made (a "
+				"hypervisor's figure), DRAM may serve it" :
+				"");
 	}
 	if (m->peak_reason)
 		fprintf(out, "  core rate     %s", m->peak_reason);

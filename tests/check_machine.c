@@ -644,10 +644,24 @@ END_TEST
  * No machine pandia describes, and no test topology, has a cache larger
  * a core than MACHINE_CACHE_MADE_PER_CORE: the rule (check_stress's
  * order, the DRAM working sets) catches only a hypervisor's (the PVM
- * guest's 508 MiB L3 a vCPU, as a synthetic topology here).
+ * guest's 508 MiB L3 a vCPU, as a synthetic topology here), and the
+ * summary says so of that one alone.
  */
+static char *summary_of(const struct pandia_machine *m)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	machine_print_summary(m, f);
+	fclose(f);
+	return text;
+}
+
 START_TEST(test_virtual_cache)
 {
+	static const char said[] = "more a core than any cache made";
 	struct pandia_error err;
 	glob_t g;
 	size_t i;
@@ -659,7 +673,7 @@ START_TEST(test_virtual_cache)
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *path = g.gl_pathv[i];
 		bool xml = strstr(path, ".xml") != NULL;
-		char *text = xml ? NULL : read_file(path, NULL, &err);
+		char *text = xml ? NULL : read_file(path, NULL, &err), *sum;
 		struct pandia_machine *m = machine_new();
 		int lvl;
 
@@ -674,12 +688,16 @@ START_TEST(test_virtual_cache)
 				      "%s: %s %llu MiB a core", path,
 				      level_name(lvl),
 				      machine_cache_per_core(m, lvl) >> 20);
+		sum = summary_of(m);
+		ck_assert_msg(!strstr(sum, said), "%s: %s", path, sum);
+		free(sum);
 		machine_free(m);
 		free(text);
 	}
 	globfree(&g);
 	{
 		struct pandia_machine *m = machine_new();
+		char *sum;
 
 		ck_assert_msg(topology_load(m, "Package:1 L3Cache:2("
 					    "size=532676608) Core:1 PU:1",
@@ -688,6 +706,11 @@ START_TEST(test_virtual_cache)
 				  508ULL << 20);
 		ck_assert(machine_cache_virtual(m, LVL_L3));
 		ck_assert(!machine_cache_virtual(m, LVL_L2));
+		sum = summary_of(m);
+		ck_assert_msg(strstr(sum, "L3 508 MiB x 2, shared by 1 core: "
+				     "more a core than any cache made"),
+			      "%s", sum);
+		free(sum);
 		machine_free(m);
 	}
 }
