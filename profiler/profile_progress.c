@@ -61,7 +61,8 @@ static int sure_calls(const struct prof *P, const struct prun *R)
  * The seconds left: every call a run is sure to get and has not had,
  * at the time such a call took so far, and of the calls the budget may
  * allow (the second repetition of runs 4 on, the check runs), what the
- * budget leaves room for.  Runs not yet planned count as runs 4 on (-r
+ * budget leaves room for; then the drift run (run 1 again, the reserve
+ * held back for it) where the budget still has room for it.  Runs not yet planned count as runs 4 on (-r
  * fixed: sure of all their calls), at run 1's time.  -1: not known
  * yet.
  */
@@ -97,6 +98,10 @@ static double time_left(const struct prof *P)
 		room = P->budget - P->reserve - (now_seconds() - P->start) -
 			sure;
 		maybe = fmin(maybe, fmax(room, 0));
+		/* the drift run, held back until the check stage: made if
+		   the budget still has its call then */
+		if (P->reserve > 0 && room - maybe >= 0)
+			maybe += P->reserve;
 	}
 	return sure + maybe;
 }

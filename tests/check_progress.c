@@ -28,10 +28,10 @@ static void record(const struct profile_progress *pp, void *arg)
 
 /*
  * Run 1 made twice (1 s a call), run 2 and run 4 not yet, RUNS planned
- * in all, BUDGET seconds of which 2 are spent: what progress says is
- * left.
+ * in all, BUDGET seconds of which 2 are spent, RESERVE of it held back
+ * for the drift run: what progress says is left.
  */
-static double left_with(double budget, int runs, bool fixed)
+static double left_with(double budget, int runs, bool fixed, double reserve)
 {
 	struct profile_opts o;
 	struct prun r[3];
@@ -55,6 +55,7 @@ static double left_with(double budget, int runs, bool fixed)
 	P.total = runs;
 	P.min_reps = fixed ? 3 : 2;
 	P.budget = budget;
+	P.reserve = reserve;
 	P.start = now_seconds() - 2;
 	said = NAN;
 	prof_progress(&P, &r[1], 1);
@@ -67,29 +68,35 @@ static const struct {
 	double budget;
 	int runs;
 	bool fixed;
-	double want;
+	double want, reserve;
 } left_rows[] = {
 	/* room in the budget: run 2 twice, run 4 once and once more */
-	{ "room", 12, 3, false, 4 },
+	{ "room", 12, 3, false, 4, 0 },
 	/* no budget: the same */
-	{ "no budget", 0, 3, false, 4 },
+	{ "no budget", 0, 3, false, 4, 0 },
 	/* 5 s, 2 spent, 3 sure: run 4's second is not made */
-	{ "budget spent", 5, 3, false, 3 },
+	{ "budget spent", 5, 3, false, 3, 0 },
 	/* 5.5 s: half of it */
-	{ "half a call", 5.5, 3, false, 3.5 },
+	{ "half a call", 5.5, 3, false, 3.5, 0 },
 	/* a run not yet planned: one call sure, one if the budget allows */
-	{ "unplanned", 12, 4, false, 6 },
-	{ "unplanned, spent", 5, 4, false, 4 },
+	{ "unplanned", 12, 4, false, 6, 0 },
+	{ "unplanned, spent", 5, 4, false, 4, 0 },
 	/* -r fixed: every run its three (run 1 one more), whatever the
 	   budget */
-	{ "fixed", 5, 3, true, 7 },
-	{ "fixed, unplanned", 5, 4, true, 10 },
+	{ "fixed", 5, 3, true, 7, 0 },
+	{ "fixed, unplanned", 5, 4, true, 10, 0 },
+	/* 1 s held back for the drift run (run 1 again, last): counted
+	   where the budget keeps room for it after what it allows */
+	{ "drift", 12, 3, false, 5, 1 },
+	{ "drift, spent", 5, 3, false, 3, 1 },
+	{ "drift, half a call", 6.5, 3, false, 4.5, 1 },
+	{ "drift, just room", 8, 3, false, 5, 1 },
 };
 
 START_TEST(test_left)
 {
 	double v = left_with(left_rows[_i].budget, left_rows[_i].runs,
-			     left_rows[_i].fixed);
+			     left_rows[_i].fixed, left_rows[_i].reserve);
 
 	ck_assert_msg(fabs(v - left_rows[_i].want) < 0.01, "%s: %g",
 		      left_rows[_i].what, v);
