@@ -491,12 +491,6 @@ int probe_pus(const struct pandia_machine *m, int pu, int level, int **out,
 		*why = "the machine description has no such level";
 		return 0;
 	}
-	if (level != LVL_DRAM && machine_cache_virtual(m, level)) {
-		*why = "hwloc describes more of it a core than any cache "
-		       "made (a hypervisor's figure): DRAM serves it, and "
-		       "the dram probe sees what it carries";
-		return 0;
-	}
 	v = xcalloc((size_t)m->n_cores + 1, sizeof(int));
 	for (c = 0; c < m->n_cores; c++) {
 		const struct pandia_core *co = &m->cores[c];

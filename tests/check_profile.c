@@ -603,7 +603,6 @@ END_TEST
 START_TEST(test_probe_pus)
 {
 	struct pandia_machine *m = tk_machine(SMT_XML, ASSUME);
-	struct pandia_error err;
 	const char *why;
 	int *v, n, i;
 
@@ -620,24 +619,6 @@ START_TEST(test_probe_pus)
 	ck_assert_int_eq(n, 0);
 	ck_assert_ptr_null(v);
 	ck_assert_ptr_nonnull(strstr(why, "private"));
-	machine_free(m);
-
-	/*
-	 * A hypervisor's L3, 1 GiB for four vCPUs: DRAM serves it, so its
-	 * probes would only be DRAM's again; DRAM's are made.
-	 */
-	m = machine_new();
-	ck_assert_msg(topology_load(m, "Package:1 L3Cache:1(size="
-				    "1073741824) Core:4 PU:1", &err) == 0,
-		      "%s", err.text);
-	m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
-	n = probe_pus(m, 0, LVL_L3, &v, &why);
-	ck_assert_int_eq(n, 0);
-	ck_assert_ptr_null(v);
-	ck_assert_ptr_nonnull(strstr(why, "hypervisor's figure"));
-	n = probe_pus(m, 0, LVL_DRAM, &v, &why);
-	ck_assert_int_eq(n, 3);
-	free(v);
 	machine_free(m);
 }
 END_TEST
