@@ -328,22 +328,37 @@ bool machine_same_host(const struct pandia_machine *a,
 		       const struct pandia_machine *b, char **why);
 
 /*
- * More bytes a core than any cache made has (the largest in 2026, AMD's
- * stacked L3, has 12 MiB a core): a cache level hwloc describes larger
- * is a hypervisor's figure (a PVM guest's 508 MiB L3 a vCPU), and DRAM
- * serves it.
+ * More bytes a core than any processor's cache has (the largest in
+ * 2026 have 4 to 12 MiB a core): a cache level hwloc describes larger
+ * is a hypervisor's view, a socket's whole cache shown to a few vCPUs
+ * (a PVM guest's 508 MiB L3 for each vCPU; an Intel guest's 480 MiB L3
+ * for two).  One core may reach all of it (Intel's mesh) or a part
+ * (one CCD's 32 MiB of an AMD socket's 512 MiB).
  */
 #define MACHINE_CACHE_MADE_PER_CORE	(64ULL << 20)
+/* A cache level's per-core figure at most this much above DRAM's was
+   read from DRAM. */
+#define MACHINE_AT_DRAM			1.05
 
 /*
  * The most bytes a core has of one instance of LEVEL's cache (LVL_L1
- * to LVL_L3; 0 if none), and whether that is more than any cache made
- * (MACHINE_CACHE_MADE_PER_CORE).
+ * to LVL_L3; 0 if none), and whether that is more than any processor
+ * has (MACHINE_CACHE_MADE_PER_CORE).
  */
 unsigned long long machine_cache_per_core(const struct pandia_machine *m,
 					  enum pandia_level level);
 bool machine_cache_virtual(const struct pandia_machine *m,
 			   enum pandia_level level);
+/*
+ * For such a level whose per-core figure m measured at DRAM's rate (at
+ * most MACHINE_AT_DRAM times DRAM's per-core figure; a shared level's
+ * aggregate likewise): the bytes of the array it read, more than one
+ * core reaches of the level.  0 where the level is a size some
+ * processor has, or the figures do not show it (assumed, missing, or
+ * above DRAM's).
+ */
+unsigned long long machine_cache_missed(const struct pandia_machine *m,
+					enum pandia_level level);
 
 /* A short human summary: topology, then one line per figure. */
 void machine_print_summary(const struct pandia_machine *m, FILE *out);

@@ -93,8 +93,9 @@ void run_stressor_release(struct run_stressor *s);
 /*
  * The bytes each of s's stressors allocates and touches on machine m
  * before its run: stress_working_set() for its level, shared by its
- * PUs; for DRAM at most 4 x the LLC (stress_llc_reach()), at least 64
- * MiB.  0 for "cpu" and for a level m does not have.
+ * PUs; for DRAM at most 4 x what one core reaches of the LLC
+ * (stress_llc_reach()), at least 64 MiB.  0 for "cpu" and for a level
+ * m does not have.
  */
 size_t run_stressor_working_set(const struct pandia_machine *m,
 				const struct run_stressor *s);

@@ -529,15 +529,15 @@ unsigned long long stress_llc_size(const struct pandia_machine *m)
 
 unsigned long long stress_llc_reach(const struct pandia_machine *m)
 {
-	unsigned long long llc = stress_llc_size(m);
-	enum pandia_level lvl;
+	unsigned long long llc = stress_llc_size(m), missed;
+	int level;
 
 	if (!llc)
 		return 8ULL << 20;
-	for (lvl = LVL_L1; lvl <= LVL_L3; lvl++)
-		if (machine_cache_virtual(m, lvl))
-			return STRESS_CACHE_MADE_MOST;
-	return llc;
+	for (level = 3; level >= 1 && !cache_size(m, level); level--)
+		;
+	missed = machine_cache_missed(m, (enum pandia_level)(level - 1));
+	return missed ? missed : llc;
 }
 
 /* Round down to a multiple of 4 KiB, at least 4 KiB. */
@@ -582,7 +582,9 @@ size_t stress_working_set(const struct pandia_machine *m,
 	case LVL_DRAM:
 	case LVL_INTERCONNECT:
 		/* The paper's rule: at least 100 times the LLC in all. */
-		llc = stress_llc_reach(m);
+		llc = stress_llc_size(m);
+		if (!llc)
+			llc = 8ULL << 20;
 		return round_ws(100 * llc / t);
 	default:
 		return 0;

@@ -94,15 +94,12 @@ const char *stress_kernel_name(enum stress_kind kind);
 /* Size in bytes of the last-level cache of the first core; 0 if none. */
 unsigned long long stress_llc_size(const struct pandia_machine *m);
 
-/* More than the largest cache one core reaches (96 MiB: one CCD's
-   stacked L3): what a sweep beyond a hypervisor's cache must clear. */
-#define STRESS_CACHE_MADE_MOST		(128ULL << 20)
-
 /*
- * The bytes a working set must be measured against to be beyond the
- * last-level cache: stress_llc_size(), or STRESS_CACHE_MADE_MOST when
- * that level is a hypervisor's (machine_cache_virtual()): the real
- * cache under it is unknown but no larger; 8 MiB when there is none.
+ * The bytes a sweep must pass to miss the caches one core reaches: the
+ * last-level cache's size (8 MiB when there is none), or, where m's
+ * figures read an array of that level at DRAM's rate and hwloc
+ * describes more of it a core than any processor has
+ * (machine_cache_missed()), that array's: the core reaches less.
  */
 unsigned long long stress_llc_reach(const struct pandia_machine *m);
 

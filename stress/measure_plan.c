@@ -117,28 +117,6 @@ static unsigned long long memory_cap(const struct pandia_machine *m,
 }
 
 /*
- * What the DRAM rule multiplies, in words ("the 32768 KiB LLC"), and in
- * *why, allocated, what a hypervisor's LLC made of it ("" if nothing).
- */
-static char *llc_words(const struct pandia_machine *m, char **why)
-{
-	unsigned long long llc = stress_llc_size(m);
-	unsigned long long reach = stress_llc_reach(m);
-
-	*why = xstrdup("");
-	if (!llc)
-		return xasprintf("%llu KiB (no cache reported)", reach >> 10);
-	if (reach == llc)
-		return xasprintf("the %llu KiB LLC", llc >> 10);
-	free(*why);
-	*why = xasprintf("; hwloc's %llu KiB LLC has more a core than any "
-			 "cache made (a hypervisor's figure): the rule "
-			 "takes %llu KiB instead, more than the largest "
-			 "made", llc >> 10, reach >> 10);
-	return xasprintf("%llu KiB", reach >> 10);
-}
-
-/*
  * The DRAM working set per thread for N threads: the paper's 100 x LLC
  * in all (4 x with --quick: docs/stress.md), capped at half the
  * memory available;
@@ -147,8 +125,7 @@ static char *llc_words(const struct pandia_machine *m, char **why)
 static size_t dram_ws(const struct pandia_machine *m, const struct plan *p,
 		      int numa, int n, char **note)
 {
-	unsigned long long want, cap;
-	char *why, *llc = llc_words(m, &why);
+	unsigned long long llc = stress_llc_size(m), want, cap;
 	size_t ws;
 
 	want = (unsigned long long)stress_working_set(m, LVL_DRAM, n) * n;
@@ -159,20 +136,18 @@ static size_t dram_ws(const struct pandia_machine *m, const struct plan *p,
 		ws = (size_t)(cap / n) & ~4095UL;
 		*note = xasprintf("working set capped at %llu MiB in all "
 				  "(half the available memory); the rule "
-				  "asks for %llu MiB (%d x %s)%s",
-				  (unsigned long long)ws * n >> 20,
-				  want >> 20, p->t.dram_llc_factor, llc, why);
+				  "asks for %llu MiB (%d x the %llu KiB "
+				  "LLC)", (unsigned long long)ws * n >> 20,
+				  want >> 20, p->t.dram_llc_factor,
+				  llc >> 10);
 	} else {
 		ws = (size_t)(want / n) & ~4095UL;
-		*note = xasprintf("working set %d x %s in all%s%s",
-				  p->t.dram_llc_factor, llc,
+		*note = xasprintf("working set %d x the %llu KiB LLC in all%s",
+				  p->t.dram_llc_factor, llc >> 10,
 				  p->t.dram_llc_factor == 100 ?
 				  " (the paper's rule)" :
-				  " (--quick; the paper's rule is 100 x)",
-				  why);
+				  " (--quick; the paper's rule is 100 x)");
 	}
-	free(llc);
-	free(why);
 	return ws;
 }
 
@@ -233,9 +208,10 @@ static void plan_caches(struct plan *p, const struct pandia_machine *m)
 				    "half", c->size >> 10, names[lvl],
 				    machine_cache_virtual(m, lvl) ?
 				    "; hwloc describes more of it a core "
-				    "than any cache made has (a "
-				    "hypervisor's figure): DRAM may serve "
-				    "this array" : "");
+				    "than any processor has (a hypervisor's "
+				    "view of a socket's cache): one core may "
+				    "reach less than this array, and read "
+				    "it at DRAM's rate" : "");
 		if (c->n_cores <= 1) {
 			p->private_level[lvl] = true;
 			continue;

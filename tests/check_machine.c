@@ -643,9 +643,10 @@ END_TEST
 /*
  * No machine pandia describes, and no test topology, has a cache larger
  * a core than MACHINE_CACHE_MADE_PER_CORE: the rule (check_stress's
- * order, the DRAM working sets) catches only a hypervisor's (the PVM
- * guest's 508 MiB L3 a vCPU, as a synthetic topology here), and the
- * summary says so of that one alone.
+ * order, the runner's DRAM buffers) catches only a hypervisor's view (the
+ * PVM guest's 508 MiB L3 a vCPU, as a synthetic topology here), and the
+ * summary says so of that one alone; that one core reaches less of it
+ * only where the figures read its array at DRAM's rate.
  */
 static char *summary_of(const struct pandia_machine *m)
 {
@@ -661,7 +662,7 @@ static char *summary_of(const struct pandia_machine *m)
 
 START_TEST(test_virtual_cache)
 {
-	static const char said[] = "more a core than any cache made";
+	static const char said[] = "more a core than any processor has";
 	struct pandia_error err;
 	glob_t g;
 	size_t i;
@@ -708,9 +709,43 @@ START_TEST(test_virtual_cache)
 		ck_assert(!machine_cache_virtual(m, LVL_L2));
 		sum = summary_of(m);
 		ck_assert_msg(strstr(sum, "L3 508 MiB x 2, shared by 1 core: "
-				     "more a core than any cache made"),
+				     "more a core than any processor has"),
 			      "%s", sum);
+		ck_assert_msg(!strstr(sum, "reaches less"), "%s", sum);
 		free(sum);
+		/* its 127 MiB array read at DRAM's rate (the PVM guest's) */
+		m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
+		m->links[LVL_L3].per_core_bw = 31.7e9;
+		m->links[LVL_L3].per_core.working_set = 133169152;
+		m->links[LVL_DRAM].per_core_bw = 32.8e9;
+		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 133169152);
+		sum = summary_of(m);
+		ck_assert_msg(strstr(sum, "    its 127 MiB array a core read at "
+				     "DRAM's rate: one core reaches less of "
+				     "it\n"), "%s", sum);
+		free(sum);
+		/* read 18% above DRAM (the Intel guest's 480 MiB for two) */
+		m->links[LVL_L3].per_core_bw = 1.18 * 32.8e9;
+		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 0);
+		machine_free(m);
+		/* a shared one: its aggregate must be at DRAM's rate too (the
+		   Intel guest's quota description: 38.3 against 28.6) */
+		m = machine_new();
+		ck_assert_msg(topology_load(m, "Package:1 L3Cache:1(size="
+					    "503316480) Core:2 PU:1", &err) == 0,
+			      "%s", err.text);
+		ck_assert(machine_cache_virtual(m, LVL_L3));
+		m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
+		m->links[LVL_L3].per_core_bw = 14.73e9;
+		m->links[LVL_L3].per_core.working_set = 125829120;
+		m->links[LVL_L3].aggregate_bw = 38.26e9;
+		m->links[LVL_DRAM].per_core_bw = 14.45e9;
+		m->links[LVL_DRAM].aggregate_bw = 28.57e9;
+		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 0);
+		m->links[LVL_L3].aggregate_bw = 29.0e9;
+		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 125829120);
+		m->links[LVL_L3].aggregate_bw = 0;	/* not measured */
+		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 0);
 		machine_free(m);
 	}
 }

@@ -5,10 +5,11 @@
  * does (about 20 s, 80 on a 2-vCPU PVM guest where figures spread and
  * are measured again) and checks the figures are positive and ordered
  * per core: L1 at least twice DRAM, and every cache level at least
- * DRAM, unless it is larger a core than any cache made
- * (machine_cache_virtual(): a hypervisor's description that DRAM
- * serves, below DRAM's figure within the noise as often as above).  Not each cache level above the
- * next: two may tie, and did on
+ * DRAM, unless it is larger a core than any processor has
+ * (machine_cache_virtual(): a hypervisor's view of a socket's cache, of
+ * which one core may reach less; DRAM serves the rest, below DRAM's
+ * figure within the noise as often as above).  Not each cache level
+ * above the next: two may tie, and did on
  * that guest (L2 189 GB/s beside L1 161: the kernel does not outrun
  * the L2 of so wide a core; an L3 of 508 MiB per vCPU that the
  * hypervisor describes and DRAM serves, measured at DRAM's rate); such
@@ -230,21 +231,41 @@ START_TEST(test_working_set)
 	machine_free(m);
 
 	/*
-	 * A hypervisor's L3 of 508 MiB a vCPU: DRAM is measured beyond the
-	 * largest cache made instead (128 MiB), not 100 x 508 MiB.  The
-	 * largest real one, 96 MiB for 8 cores, is a cache.
+	 * A hypervisor's L3 of 508 MiB a vCPU: the DRAM rule still takes
+	 * it as it is (one core may reach all of it, as on Intel's mesh),
+	 * and so does a sweep beyond it until the machine's figures read
+	 * its array at DRAM's rate (within 5%): then that array, which
+	 * one core does not reach.  Read above DRAM, or a cache of a size
+	 * made (96 MiB for 8 cores), or assumed figures: the LLC.
 	 */
 	m = toy_machine(48 << 10, 1 << 20, 1016ULL << 20, 2);
 	ck_assert(machine_cache_virtual(m, LVL_L3));
 	ck_assert(!machine_cache_virtual(m, LVL_L2));
 	ck_assert_uint_eq(stress_llc_size(m), 1016ULL << 20);
-	ck_assert_uint_eq(stress_llc_reach(m), 128 << 20);
+	ck_assert_uint_eq(stress_llc_reach(m), 1016ULL << 20);
 	ck_assert_uint_eq(stress_working_set(m, LVL_DRAM, 2),
-			  50ULL * (128 << 20));
+			  50ULL * (1016ULL << 20));
 	ck_assert_uint_eq(stress_working_set(m, LVL_L3, 1), 254ULL << 20);
+	m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
+	m->links[LVL_L3].per_core_bw = 31.7e9;
+	m->links[LVL_L3].per_core.working_set = 254ULL << 20;
+	m->links[LVL_L3].aggregate_bw = 40e9;	/* shared: together too */
+	m->links[LVL_DRAM].per_core_bw = 32.8e9;
+	m->links[LVL_DRAM].aggregate_bw = 40e9;
+	ck_assert_uint_eq(stress_llc_reach(m), 254ULL << 20);
+	m->links[LVL_L3].per_core_bw = 34.4e9;	/* 4.9% above */
+	ck_assert_uint_eq(stress_llc_reach(m), 254ULL << 20);
+	m->links[LVL_L3].per_core_bw = 34.5e9;	/* 5.2% above */
+	ck_assert_uint_eq(stress_llc_reach(m), 1016ULL << 20);
+	m->links[LVL_L3].per_core_bw = 31.7e9;
+	m->links[LVL_L3].per_core.working_set = 0;	/* assumed */
+	ck_assert_uint_eq(stress_llc_reach(m), 1016ULL << 20);
 	machine_free(m);
 	m = toy_machine(48 << 10, 1 << 20, 96 << 20, 8);
 	ck_assert(!machine_cache_virtual(m, LVL_L3));
+	m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
+	m->links[LVL_L3].per_core_bw = m->links[LVL_DRAM].per_core_bw = 1e10;
+	m->links[LVL_L3].per_core.working_set = 24 << 20;
 	ck_assert_uint_eq(stress_llc_reach(m), 96 << 20);
 	machine_free(m);
 	m = toy_machine(48 << 10, 1 << 20, 65ULL << 20, 1);
@@ -299,9 +320,10 @@ static void check_record(const struct pandia_measure *ms, double figure,
  * every cache level at least DRAM); prints the first miss and gives
  * its two levels in *lo (the one that should be faster) and *hi.  A
  * cache level above the one before it is printed, not failed; so is a
- * cache beyond L1 below DRAM where it is larger a core than any cache
- * made (machine_cache_virtual(), the hypervisor's: DRAM serves it at
- * DRAM's rate, as much within the noise below DRAM's figure as above).
+ * cache beyond L1 below DRAM where it is larger a core than any
+ * processor has (machine_cache_virtual(), the hypervisor's view: DRAM
+ * serves what one core does not reach of it at DRAM's rate, as much
+ * within the noise below DRAM's figure as above).
  */
 static bool ordered(const struct pandia_machine *m, int *lo, int *hi)
 {

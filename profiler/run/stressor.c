@@ -427,8 +427,9 @@ size_t run_stressor_working_set(const struct pandia_machine *m,
 	/*
 	 * The measuring rule (100 x LLC in all) would allocate gigabytes
 	 * per run; for a co-runner a linear sweep over 4 x LLC misses just
-	 * as surely (a hypervisor's LLC of 508 MiB a vCPU counts as the
-	 * largest cache made).
+	 * as surely: 4 x what one core reaches of it (stress_llc_reach():
+	 * of a PVM guest's 508 MiB L3 a vCPU, less than the 127 MiB array
+	 * its description read at DRAM's rate).
 	 */
 	cap = (size_t)(4 * stress_llc_reach(m));
 	if (cap < DRAM_MIN_BYTES)
