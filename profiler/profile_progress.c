@@ -16,7 +16,7 @@
 /*
  * The seconds a call of R takes: its own calls' mean, else run 1's; a
  * probes' co-run adds the probes alone before and after, and the
- * first touch of their buffers (in parallel, one per PU: 512 MiB each
+ * first touch of their buffers (in parallel, one per PU: 508 MiB each
  * for DRAM on a 2-vCPU PVM guest).
  */
 static double est_call(const struct prof *P, const struct prun *R)
@@ -62,9 +62,9 @@ static int sure_calls(const struct prof *P, const struct prun *R)
  * at the time such a call took so far, and of the calls the budget may
  * allow (the second repetition of runs 4 on, the check runs), what the
  * budget leaves room for; then the drift run (run 1 again, the reserve
- * held back for it) where the budget still has room for it.  Runs not yet planned count as runs 4 on (-r
- * fixed: sure of all their calls), at run 1's time.  -1: not known
- * yet.
+ * held back for it) where the budget still has room for it.  Runs not
+ * yet planned count as runs 4 on (-r fixed: sure of all their calls),
+ * at run 1's time.  -1: not known yet.
  */
 static double time_left(const struct prof *P)
 {
