@@ -389,8 +389,7 @@ unsigned long long machine_cache_missed(const struct pandia_machine *m,
 	const struct pandia_link *l, *d;
 	int c;
 
-	if (level > LVL_L3 || !machine_cache_virtual(m, level) ||
-	    m->n_cores <= 0)
+	if (!machine_cache_virtual(m, level) || m->n_cores <= 0)
 		return 0;
 	l = &m->links[level];
 	d = &m->links[LVL_DRAM];
@@ -448,6 +447,8 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 		fprintf(out, "  limits: PUs %s allowed, no CPU quota\n",
 			m->limits.allowed);
 	for (k = 1; k <= 3; k++) {
+		enum pandia_level lvl = LVL_L1 + k - 1;
+		unsigned long long missed = machine_cache_missed(m, lvl);
 		int count = 0, first = -1;
 
 		for (i = 0; i < m->n_caches; i++)
@@ -462,15 +463,14 @@ void machine_print_summary(const struct pandia_machine *m, FILE *out)
 					       buf, sizeof(buf)), count,
 				m->caches[first].n_cores,
 				m->caches[first].n_cores == 1 ? "" : "s",
-				machine_cache_virtual(m, LVL_L1 + k - 1) ?
+				machine_cache_virtual(m, lvl) ?
 				": more a core than any processor has (a "
 				"hypervisor's view of a socket's cache)" :
 				"");
-		if (first >= 0 && machine_cache_missed(m, LVL_L1 + k - 1))
+		if (first >= 0 && missed)
 			fprintf(out, "    its %s array a core read at DRAM's "
 				"rate: one core reaches less of it\n",
-				human_bytes((double)machine_cache_missed(m,
-					LVL_L1 + k - 1), buf, sizeof(buf)));
+				human_bytes((double)missed, buf, sizeof(buf)));
 	}
 	if (m->peak_reason)
 		fprintf(out, "  core rate     %s", m->peak_reason);
