@@ -517,27 +517,30 @@ static unsigned long long cache_size(const struct pandia_machine *m,
 	return m->caches[idx].size;
 }
 
-unsigned long long stress_llc_size(const struct pandia_machine *m)
+/* The level (1..3) of the first core's last-level cache; 0 if none. */
+static int llc_level(const struct pandia_machine *m)
 {
 	int level;
 
-	for (level = 3; level >= 1; level--)
-		if (cache_size(m, level))
-			return cache_size(m, level);
-	return 0;
+	for (level = 3; level >= 1 && !cache_size(m, level); level--)
+		;
+	return level;
+}
+
+unsigned long long stress_llc_size(const struct pandia_machine *m)
+{
+	return cache_size(m, llc_level(m));
 }
 
 unsigned long long stress_llc_reach(const struct pandia_machine *m)
 {
-	unsigned long long llc = stress_llc_size(m), missed;
-	int level;
+	int level = llc_level(m);
+	unsigned long long missed;
 
-	if (!llc)
+	if (!level)
 		return 8ULL << 20;
-	for (level = 3; level >= 1 && !cache_size(m, level); level--)
-		;
 	missed = machine_cache_missed(m, (enum pandia_level)(level - 1));
-	return missed ? missed : llc;
+	return missed ? missed : cache_size(m, level);
 }
 
 /* Round down to a multiple of 4 KiB, at least 4 KiB. */
