@@ -332,8 +332,9 @@ bool machine_same_host(const struct pandia_machine *a,
  * 2026 have 4 to 12 MiB a core): a cache level hwloc describes larger
  * is a hypervisor's view, a socket's whole cache shown to a few vCPUs
  * (a PVM guest's 508 MiB L3 for each vCPU; an Intel guest's 480 MiB L3
- * for two).  One core may reach all of it (Intel's mesh) or a part
- * (one CCD's 32 MiB of an AMD socket's 512 MiB).
+ * for two).  One core may reach all of it (Intel's mesh) or a part,
+ * which on the PVM guest moved from under 64 MiB to over 254 MiB from
+ * minute to minute (docs/stress.md, "A cache no processor has").
  */
 #define MACHINE_CACHE_MADE_PER_CORE	(64ULL << 20)
 /* A cache level's per-core figure at most this much above DRAM's was
