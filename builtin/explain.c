@@ -141,8 +141,7 @@ static void take_common(struct cli *o, const struct opt_common *c)
 	o->machine_path = c->machine;
 	o->reps = c->reps;
 	o->warmup = c->warmup;
-	o->hw = c->counters == COUNTERS_PERF ? HW_PERF :
-		c->counters == COUNTERS_PROBE ? HW_NONE : HW_AUTO;
+	o->hw = c->counters;
 	o->timeout = c->timeout;
 	o->time_from = c->time_from;
 	o->runner = c->runner;

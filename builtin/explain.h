@@ -14,6 +14,7 @@
 #include "common/workload.h"
 #include "predictor/pandia/model.h"
 #include "predictor/stacks.h"
+#include "profiler/counters.h"
 #include "profiler/run.h"
 #include "profiler/stalls.h"
 
@@ -29,8 +30,6 @@
 #define SUM_TOLERANCE 0.03
 
 enum t1_source { T1_AUTO, T1_RUN, T1_WORKLOAD, T1_GIVEN };
-enum hw_mode { HW_AUTO, HW_PERF, HW_NONE };
-
 struct cli {
 	const char *machine_path, *workload_path, *dir;
 	char **specs;		/* -p arguments, as given */
@@ -44,7 +43,7 @@ struct cli {
 	struct run_mempolicy mem;	/* --membind ... for the runs */
 	enum t1_source t1_source;
 	double t1;		/* --t1 SECONDS */
-	enum hw_mode hw;
+	enum counters_mode hw;	/* --counters (probe: none counted) */
 	char **argv;		/* the command, NULL-terminated */
 	bool own_argv;		/* argv was made from the workload */
 };

@@ -67,7 +67,7 @@ void explain_plan_hardware(struct xctx *x)
 	bool generic;
 	int i;
 
-	if (x->o->hw == HW_NONE) {
+	if (x->o->hw == COUNTERS_PROBE) {
 		x->hw_note = xstrdup("--counters none");
 		return;
 	}
@@ -82,7 +82,7 @@ void explain_plan_hardware(struct xctx *x)
 			      "(to turn stall cycles into seconds)");
 	if (why) {
 		counters_drop_probe_advice(why);
-		if (x->o->hw == HW_PERF)
+		if (x->o->hw == COUNTERS_PERF)
 			die("no hardware stall counts: %s", why);
 		x->hw_note = why;
 		return;

@@ -152,8 +152,7 @@ static void take_common(struct cli *o, const struct opt_common *c)
 	o->output = c->output;
 	o->reps = c->reps;
 	o->warmup = c->warmup;
-	o->hw = c->counters == COUNTERS_PERF ? HW_PERF :
-		c->counters == COUNTERS_PROBE ? HW_NONE : HW_AUTO;
+	o->hw = c->counters;
 	o->runner = c->runner;
 	o->time_from = c->time_from;
 	o->timeout = c->timeout;

@@ -9,10 +9,9 @@
 #include <stdbool.h>
 
 #include "predictor/scaling.h"
+#include "profiler/counters.h"
 #include "profiler/run.h"
 #include "profiler/stalls.h"
-
-enum hw_mode { HW_AUTO, HW_PERF, HW_NONE };
 
 struct cli {
 	/* collecting */
@@ -22,7 +21,7 @@ struct cli {
 	bool warmup, force, quiet;
 	struct stall_user *users;
 	int n_users;
-	enum hw_mode hw;
+	enum counters_mode hw;	/* --counters (probe: none counted) */
 	double frequency;
 	double timeout;
 	struct run_mempolicy mem;	/* --membind ... for the runs */

@@ -486,7 +486,7 @@ static void plan_hardware(struct collect *x)
 	bool generic;
 	int i, k;
 
-	if (o->hw == HW_NONE)
+	if (o->hw == COUNTERS_PROBE)
 		return;
 	if (o->runner)
 		why = xstrdup("the command runs through --runner, where "
@@ -497,7 +497,7 @@ static void plan_hardware(struct collect *x)
 		why = xstrdup(err.text);
 	if (why) {
 		counters_drop_probe_advice(why);
-		if (o->hw == HW_PERF)
+		if (o->hw == COUNTERS_PERF)
 			die("no hardware stall categories: %s", why);
 		if (strncmp(why, "perf counters unavailable", 25) ||
 		    said_in_full(SAID_NO_PERF))
