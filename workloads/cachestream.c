@@ -45,15 +45,6 @@ struct state {
 	struct slot out[WL_MAX_THREADS];
 };
 
-static void triad(double *restrict a, const double *restrict b,
-		  const double *restrict c, double s, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 0; i < n; i++)
-		a[i] = b[i] + s * c[i];
-}
-
 static void body(struct wl_team *t, int id)
 {
 	struct state *st = t->arg;
@@ -74,7 +65,7 @@ static void body(struct wl_team *t, int id)
 	}
 	wl_team_start(t, id);
 	for (k = lo; k < (long long)hi; k++) {
-		triad(a, b, c, 1.0 + (k & 1023), n);
+		wl_triad(a, b, c, 1.0 + (k & 1023), n);
 		wl_clobber();
 	}
 	wl_team_stop(t, id);

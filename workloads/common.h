@@ -145,6 +145,16 @@ static inline uint64_t wl_compute(uint64_t n, uint64_t seed)
 	return a ^ b ^ c ^ d;
 }
 
+/* The STREAM triad a = b + s*c over N doubles (stream, cachestream). */
+static inline void wl_triad(double *restrict a, const double *restrict b,
+			    const double *restrict c, double s, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		a[i] = b[i] + s * c[i];
+}
+
 /* [lo, hi) of N items for part I of PARTS: sizes differ by at most 1. */
 static inline void wl_split(uint64_t n, int parts, int i, uint64_t *lo,
 			    uint64_t *hi)

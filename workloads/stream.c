@@ -40,15 +40,6 @@ struct state {
 	double sum[WL_MAX_THREADS];
 };
 
-static void triad(double *restrict a, const double *restrict b,
-		  const double *restrict c, double s, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 0; i < n; i++)
-		a[i] = b[i] + s * c[i];
-}
-
 static void body(struct wl_team *t, int id)
 {
 	struct state *st = t->arg;
@@ -64,7 +55,7 @@ static void body(struct wl_team *t, int id)
 	}
 	wl_team_start(t, id);
 	for (k = 0; k < st->passes; k++) {
-		triad(st->a + lo, st->b + lo, st->c + lo, 1.0 + k, hi - lo);
+		wl_triad(st->a + lo, st->b + lo, st->c + lo, 1.0 + k, hi - lo);
 		wl_clobber();
 	}
 	wl_team_stop(t, id);
