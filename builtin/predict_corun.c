@@ -108,6 +108,25 @@ static void division_parts(const int *ord, const int *k, int nw,
 	}
 }
 
+/*
+ * The placement of workload WL's PART into *PI (its OS PUs and their
+ * list) and the lines that pin it into *PINS; the caller releases
+ * both (info_release(), pins_release()).
+ */
+static void part_pins(const struct ctx *x, const struct corun_wl *wl,
+		      const struct model_corun_part *part,
+		      struct placement_info *pi, struct pins *pins)
+{
+	struct ctx y = *x;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->n = part->n;
+	pi->os = os_of(x->m, part->pus, part->n);
+	pi->list = cpulist_format_compact(pi->os, pi->n);
+	y.w = wl->w;
+	pins_make(&y, pi, pins);
+}
+
 static json_t *corun_wl_json(const struct ctx *x, const struct corun_wl *wl,
 			     const struct model_corun_part *part,
 			     const struct model_prediction *pr, int copies)
@@ -118,16 +137,10 @@ static json_t *corun_wl_json(const struct ctx *x, const struct corun_wl *wl,
 	if (copies) {
 		json_object_set_new(o, "copies", json_integer(copies));
 	} else {
-		struct ctx y = *x;
 		struct placement_info pi;
 		struct pins pins;
 
-		memset(&pi, 0, sizeof(pi));
-		pi.n = part->n;
-		pi.os = os_of(x->m, part->pus, part->n);
-		pi.list = cpulist_format_compact(pi.os, pi.n);
-		y.w = wl->w;
-		pins_make(&y, &pi, &pins);
+		part_pins(x, wl, part, &pi, &pins);
 		json_object_set_new(o, "cpus", json_string(pi.list));
 		json_object_set_new(o, "threads", json_integer(part->n));
 		json_object_set_new(o, "pin", pins_json(&pins));
@@ -148,7 +161,6 @@ static void corun_wl_print(const struct ctx *x, int i,
 			   const struct model_corun_part *part,
 			   const struct model_prediction *pr, int copies)
 {
-	struct ctx y = *x;
 	struct placement_info pi;
 	struct pins pins;
 
@@ -159,12 +171,7 @@ static void corun_wl_print(const struct ctx *x, int i,
 		       pr->bottleneck ? pr->bottleneck : "-");
 		return;
 	}
-	memset(&pi, 0, sizeof(pi));
-	pi.n = part->n;
-	pi.os = os_of(x->m, part->pus, part->n);
-	pi.list = cpulist_format_compact(pi.os, pi.n);
-	y.w = wl->w;
-	pins_make(&y, &pi, &pins);
+	part_pins(x, wl, part, &pi, &pins);
 	printf("workload %d  %s: %d thread%s on %s, %#.5g s (bottleneck "
 	       "%s)\n", i + 1, wl->path, pi.n, pi.n == 1 ? "" : "s", pi.list,
 	       pr->time, pr->bottleneck ? pr->bottleneck : "-");
