@@ -714,10 +714,7 @@ START_TEST(test_virtual_cache)
 		ck_assert_msg(!strstr(sum, "reaches less"), "%s", sum);
 		free(sum);
 		/* its 127 MiB array read at DRAM's rate (the PVM guest's) */
-		m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
-		m->links[LVL_L3].per_core_bw = 31.7e9;
-		m->links[LVL_L3].per_core.working_set = 133169152;
-		m->links[LVL_DRAM].per_core_bw = 32.8e9;
+		tk_pvm_figures(m);
 		ck_assert_uint_eq(machine_cache_missed(m, LVL_L3), 133169152);
 		sum = summary_of(m);
 		ck_assert_msg(strstr(sum, "    its 127 MiB array a core read at "

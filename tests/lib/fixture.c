@@ -28,6 +28,14 @@ struct pandia_machine *tk_machine(const char *topo, const char *assume)
 	return m;
 }
 
+void tk_pvm_figures(struct pandia_machine *m)
+{
+	m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
+	m->links[LVL_L3].per_core_bw = 31.7e9;
+	m->links[LVL_L3].per_core.working_set = 133169152;
+	m->links[LVL_DRAM].per_core_bw = 32.8e9;
+}
+
 void tk_set_counter(struct pandia_workload *w, const char *id,
 		    const char *name, double v)
 {

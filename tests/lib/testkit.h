@@ -91,6 +91,13 @@ char *tk_tmpfile(const char *name, const char *text);
 struct pandia_machine *tk_machine(const char *topo, const char *assume);
 
 /*
+ * Set on M the figures a description of the 2-vCPU PVM guest read
+ * (2026-11-29): its L3 array of 127 MiB (133169152 bytes) at 31.7 GB/s
+ * a core, DRAM at 32.8 GB/s a core: a level read at DRAM's rate.
+ */
+void tk_pvm_figures(struct pandia_machine *m);
+
+/*
  * The Pandia model's time for the placement PUS (N m->pus indexes) of
  * machine M with the memory policy KIND and parameters PRM; with BOTT,
  * its bottleneck's name into BOTT (SIZE bytes).
