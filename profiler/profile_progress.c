@@ -99,8 +99,9 @@ static double time_left(const struct prof *P)
 			sure;
 		maybe = fmin(maybe, fmax(room, 0));
 		/* the drift run, held back until the check stage: made if
-		   the budget still has its call then */
-		if (P->reserve > 0 && room - maybe >= 0)
+		   the budget still has its call then, which the calls it
+		   allows before (at most room) leave it */
+		if (P->reserve > 0 && room >= 0)
 			maybe += P->reserve;
 	}
 	return sure + maybe;
