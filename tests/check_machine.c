@@ -697,12 +697,11 @@ START_TEST(test_virtual_cache)
 	}
 	globfree(&g);
 	{
-		struct pandia_machine *m = machine_new();
+		struct pandia_machine *m = tk_machine("Package:1 L3Cache:2("
+						      "size=532676608) Core:1 "
+						      "PU:1", NULL);
 		char *sum;
 
-		ck_assert_msg(topology_load(m, "Package:1 L3Cache:2("
-					    "size=532676608) Core:1 PU:1",
-					    &err) == 0, "%s", err.text);
 		ck_assert_uint_eq(machine_cache_per_core(m, LVL_L3),
 				  508ULL << 20);
 		ck_assert(machine_cache_virtual(m, LVL_L3));
@@ -727,10 +726,8 @@ START_TEST(test_virtual_cache)
 		machine_free(m);
 		/* a shared one: its aggregate must be at DRAM's rate too (the
 		   Intel guest's quota description: 38.3 against 28.6) */
-		m = machine_new();
-		ck_assert_msg(topology_load(m, "Package:1 L3Cache:1(size="
-					    "503316480) Core:2 PU:1", &err) == 0,
-			      "%s", err.text);
+		m = tk_machine("Package:1 L3Cache:1(size=503316480) Core:2 "
+			       "PU:1", NULL);
 		ck_assert(machine_cache_virtual(m, LVL_L3));
 		m->links[LVL_L3].present = m->links[LVL_DRAM].present = true;
 		m->links[LVL_L3].per_core_bw = 14.73e9;

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "common/machine.h"
-#include "common/topology.h"
 #include "common/util.h"
 #include "profiler/profile.h"
 #include "profiler/profile_internal.h"
@@ -127,15 +126,13 @@ static const struct {
 
 START_TEST(test_left_probe)
 {
-	struct pandia_machine *m = machine_new();
+	struct pandia_machine *m = tk_machine(probe_rows[_i].topology, NULL);
 	struct profile_opts o;
 	struct pandia_error err;
 	struct prun r[2];
 	struct prof P;
 	double want;
 
-	ck_assert_msg(topology_load(m, probe_rows[_i].topology, &err) == 0,
-		      "%s", err.text);
 	if (probe_rows[_i].read)
 		tk_pvm_figures(m);
 	memset(&o, 0, sizeof(o));
