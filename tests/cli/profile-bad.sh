@@ -110,10 +110,13 @@ a=$(sed -n 's/^ *"probe_alone_bytes_per_s": *\([0-9.eE+]*\).*/\1/p' \
 	"$T/w.json" | tail -n 1)
 awk -v a="$a" 'BEGIN { exit !(a > 1e8) }' ||
 	fail "the probes' rate alone: '$a' bytes/s"
-# ... and after it, which says how far the host moved under the run
+# ... and after it, which says how far the host moved under the run:
+# of the same order as before (a shared host moves it, and make check
+# runs other tests beside this one: 7.1 GB/s before and 24.5 after
+# once on a 2-vCPU guest), not zero, not in other units
 f=$(sed -n 's/^ *"probe_after_bytes_per_s": *\([0-9.eE+]*\).*/\1/p' \
 	"$T/w.json" | tail -n 1)
-awk -v a="$a" -v f="$f" 'BEGIN { exit !(f > a / 3 && f < 3 * a) }' ||
+awk -v a="$a" -v f="$f" 'BEGIN { exit !(f > a / 10 && f < 10 * a) }' ||
 	fail "the probes' rate after the command: '$f' bytes/s for '$a' before"
 
 # two busy processes alive at once, but one after the other (the parent
