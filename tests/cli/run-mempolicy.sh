@@ -32,29 +32,20 @@ policy preferred 'prefer:0 ' --preferred 0
 grep -q '^memory: *--preferred 0' "$T/out" ||
 	fail "the text output does not name the policy"
 
-# the same seen from outside, while the command sleeps
+# the same seen from outside, while the command sleeps: its pid, that
+# of the tagged process whose program is showmempolicy
+command_seen() {
+	pid=$(tagged | awk '$2 ~ /(^|\/)showmempolicy$/ { print $1; exit }')
+	[ -n "$pid" ]
+}
 for spec in "bind:0|--membind|0" "interleave:0|--interleave|all"; do
 	want=${spec%%|*} rest=${spec#*|}
 	opt=${rest%%|*} nodes=${rest#*|}
 	PANDIA_TEST_TAG=$TAG "$P" run -q -r 1 --no-warmup --cpus 0 \
 		"$opt" "$nodes" -- "$SM" 4 3 >/dev/null 2>&1 &
 	bg=$!
-	pid= tries=0
-	while [ -z "$pid" ] && [ $tries -lt 50 ]; do
-		sleep 0.1
-		tries=$((tries + 1))
-		# one grep over every comm, then the few that match: a
-		# scan that forks for each process took seconds beside
-		# other tests, past the command's 3 s
-		for c in $(grep -lx showmempolicy /proc/[0-9]*/comm \
-			2>/dev/null); do
-			d=${c%/comm}
-			{ tr '\0' '\n' <"$d/environ"; } 2>/dev/null |
-				grep -qx "PANDIA_TEST_TAG=$TAG" || continue
-			pid=${d#/proc/}
-			break
-		done
-	done
+	pid=
+	wait_until 5 command_seen
 	[ -n "$pid" ] || { kill $bg 2>/dev/null; fail "$opt: no command seen"; }
 	sleep 0.3
 	n=$(grep -c " $want" "/proc/$pid/numa_maps" 2>/dev/null)
